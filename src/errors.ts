@@ -1,0 +1,138 @@
+/**
+ * Typed refusals that callers must handle. Bad input (a malformed anchor, a
+ * wrong type) is a plain `TypeError`, `RangeError` or `SyntaxError`; a refusal
+ * that depends on the state of a file or store is a {@link HashlineError}
+ * with a stable upper-snake `code` and the HTTP status it maps to.
+ *
+ * @module
+ */
+
+/** One reason a patch was refused, as listed in a {@link PatchRefusedError}. */
+export interface Problem {
+  /** Stable upper-snake code: `STALE_ANCHOR`, `OUT_OF_RANGE`, `OVERLAP`, `NOT_READ`, `PASTED_PREFIX`, `EMPTY_INSERT`, `BAD_ANCHOR`, `CHANGED`, … */
+  code: string;
+  /** Workspace-relative path of the file, when the patch names files. */
+  path?: string;
+  /** The line the problem is about, 1-based, when there is one. */
+  line?: number;
+  /** A sentence a model can act on (may span several lines with fresh anchors). */
+  message: string;
+}
+
+/** Base class of every typed refusal. */
+export class HashlineError extends Error {
+  /** Stable upper-snake code (`STALE_ANCHOR`, `OUTSIDE_ROOT`, …). */
+  readonly code: string;
+  /** HTTP status the serving layer answers with. */
+  readonly status: number;
+
+  /**
+   * Creates a refusal.
+   *
+   * @param code Stable upper-snake code.
+   * @param message A sentence a model can act on.
+   * @param status HTTP status for the serving layer.
+   */
+  constructor(code: string, message: string, status: number) {
+    super(message);
+    this.name = "HashlineError";
+    this.code = code;
+    this.status = status;
+  }
+}
+
+/**
+ * A patch refused whole: nothing was written. `message` starts with
+ * `Rejected — nothing written.` and lists every problem.
+ */
+export class PatchRefusedError extends HashlineError {
+  /** Every problem found, across every file of the patch. */
+  readonly problems: Problem[];
+
+  /**
+   * Creates a refusal listing every problem.
+   *
+   * @param problems Every problem found; the first one's code becomes the error code when all share it.
+   */
+  constructor(problems: Problem[]) {
+    const codes = new Set(problems.map((p) => p.code));
+    const code = codes.size === 1 ? problems[0].code : "PATCH_REFUSED";
+    const body = problems.map((p) => `- ${p.path ? `${p.path}: ` : ""}${p.message}`).join("\n");
+    super(code, `Rejected — nothing written.\n${body}`, 409);
+    this.name = "PatchRefusedError";
+    this.problems = problems;
+  }
+}
+
+/** A path that leads outside the workspace root, or to something that is not a regular file. */
+export class OutsideRootError extends HashlineError {
+  /**
+   * @param message Why the path was refused.
+   */
+  constructor(message: string) {
+    super("OUTSIDE_ROOT", message, 403);
+    this.name = "OutsideRootError";
+  }
+}
+
+/** A file, ref or handle that does not exist. */
+export class NotFoundError extends HashlineError {
+  /**
+   * @param message What was not found and what to do next.
+   * @param code Defaults to `NOT_FOUND`; `UNKNOWN_HANDLE` for a handle this store never issued.
+   */
+  constructor(message: string, code = "NOT_FOUND") {
+    super(code, message, 404);
+    this.name = "NotFoundError";
+  }
+}
+
+/** Stored bytes that no longer match their ref. */
+export class IntegrityError extends HashlineError {
+  /**
+   * @param message Which object failed its check.
+   */
+  constructor(message: string) {
+    super("INTEGRITY", message, 500);
+    this.name = "IntegrityError";
+  }
+}
+
+/** Content over a size limit (file, source, request body, memory store). */
+export class TooLargeError extends HashlineError {
+  /**
+   * @param message The limit and what to do instead.
+   */
+  constructor(message: string) {
+    super("TOO_LARGE", message, 413);
+    this.name = "TooLargeError";
+  }
+}
+
+/** Content that is not UTF-8 text (invalid sequence, or a NUL byte in the first 8 KiB). */
+export class BinaryContentError extends HashlineError {
+  /** Byte offset of the offending byte. */
+  readonly offset: number;
+
+  /**
+   * @param message Names the byte offset.
+   * @param offset Byte offset of the offending byte.
+   */
+  constructor(message: string, offset: number) {
+    super("NOT_TEXT", message, 400);
+    this.name = "BinaryContentError";
+    this.offset = offset;
+  }
+}
+
+/** A string edit whose old string matched zero or several times, or an export over an existing file. */
+export class EditRefusedError extends HashlineError {
+  /**
+   * @param message Why, and what to send instead.
+   * @param code `NO_MATCH`, `MANY_MATCHES` or `EXISTS`.
+   */
+  constructor(message: string, code = "NO_MATCH") {
+    super(code, message, 409);
+    this.name = "EditRefusedError";
+  }
+}

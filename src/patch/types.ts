@@ -1,0 +1,112 @@
+/**
+ * Patch shapes (DESIGN §3) and the narrow interfaces through which
+ * validation sees a file, so the same rules serve content held in memory and
+ * files of several GiB streamed from disk.
+ *
+ * @module
+ */
+
+/** An anchor as written by a model: `12:a3` (a trailing `|` from a read is accepted). */
+export type AnchorText = string;
+
+/** Replace lines start..end (end defaults to start); `lines: []` deletes. */
+export interface ReplaceOp {
+  op: "replace";
+  start: AnchorText;
+  end?: AnchorText;
+  lines: string[];
+}
+/** Delete lines start..end (end defaults to start). */
+export interface DeleteOp {
+  op: "delete";
+  start: AnchorText;
+  end?: AnchorText;
+}
+/** Insert after the anchored line. */
+export interface InsertAfterOp {
+  op: "insert_after";
+  anchor: AnchorText;
+  lines: string[];
+}
+/** Insert before the anchored line. */
+export interface InsertBeforeOp {
+  op: "insert_before";
+  anchor: AnchorText;
+  lines: string[];
+}
+/** Insert at the end of the file (works on an empty file). */
+export interface AppendOp {
+  op: "append";
+  lines: string[];
+}
+/** Insert at the start of the file (works on an empty file). */
+export interface PrependOp {
+  op: "prepend";
+  lines: string[];
+}
+
+/** One operation of a patch. */
+export type PatchOp =
+  | ReplaceOp
+  | DeleteOp
+  | InsertAfterOp
+  | InsertBeforeOp
+  | AppendOp
+  | PrependOp;
+
+/** The operations for one file. */
+export interface FilePatch {
+  /** Path relative to the workspace root. */
+  path: string;
+  /** Operations, all addressed against the file as read. */
+  ops: PatchOp[];
+}
+
+/** A patch over one or more files. */
+export interface Patch {
+  /** Files in the order given. */
+  files: FilePatch[];
+}
+
+/** A parsed anchor. */
+export interface Anchor {
+  /** 1-based line number. */
+  line: number;
+  /** Two lowercase hex digits. */
+  hash: string;
+}
+
+/**
+ * What validation needs to know about a file as it is now. An in-memory
+ * implementation answers from the lines; a streaming one collects the answers
+ * for the lines named by {@link linesNeeded} in one pass over the file.
+ */
+export interface LineLookup {
+  /** Number of lines now. */
+  readonly lineCount: number;
+  /** Full 32-bit hash of line n (1-based, in range). */
+  hash32(n: number): number;
+  /** Text of line n (1-based, in range), for fresh anchors around a stale one. */
+  text(n: number): string;
+  /** Every line whose full hash is h (for "moved to line N"). */
+  linesWithHash(h: number): number[];
+}
+
+/** The full 32-bit hashes a session saw on its last reads of a file, by line. */
+export interface ReadMemory {
+  /** The remembered full hash of line n, or undefined when the session did not see it. */
+  hash32(n: number): number | undefined;
+}
+
+/**
+ * One edit of a validated plan: remove `deleteCount` lines starting at line
+ * `at` (1-based; `lineCount + 1` for the end of the file) and put `lines`
+ * there. Plans are sorted by `at` ascending; edits at the same `at` keep the
+ * order of their ops in the patch; inserts come before a replacement at the
+ * same `at`.
+ */
+export interface PlannedEdit {
+  at: number;
+  deleteCount: number;
+  lines: string[];
+}
