@@ -5,6 +5,7 @@
  * @module
  */
 import process from "node:process";
+import { pathToFileURL } from "node:url";
 
 /** Reads an environment variable; undefined when unset or not permitted. */
 export function getEnv(name: string): string | undefined {
@@ -70,4 +71,16 @@ export function onShutdown(handler: () => void): void {
   } catch {
     // Edge runtimes have no signals.
   }
+}
+
+/**
+ * Whether the module with this `import.meta` is the program's entry point
+ * (`import.meta.main` where the runtime has it, else a comparison with the
+ * script path, for Node).
+ */
+export function isMainModule(meta: { url: string; main?: boolean }): boolean {
+  if (typeof meta.main === "boolean") return meta.main;
+  const script = process.argv[1];
+  if (!script) return false;
+  return pathToFileURL(script).href === meta.url;
 }
