@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The whole check: generated Wasm up to date, format, lint, types, doc
+# examples, publish dry run, then the same test files under Deno, Bun and Node.
+# Starts a throwaway PostgreSQL cluster when HASHLINE_TEST_PG_URL is unset and
+# the server binaries are installed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=node_modules/.bin
+[ -x "$bin/deno" ] || { echo "Run 'npm ci' first (Deno, Bun and the toolchain come from npm)." >&2; exit 2; }
+
+step() { printf '\n== %s\n' "$*"; }
+
+if [ -z "${HASHLINE_TEST_PG_URL:-}" ]; then
+  eval "$(bash scripts/pg_temp.sh start)"
+  if [ -n "${HASHLINE_PG_DIR:-}" ]; then
+    trap 'bash scripts/pg_temp.sh stop "$HASHLINE_PG_DIR"' EXIT
+  fi
+fi
+export HASHLINE_TEST_PG_URL="${HASHLINE_TEST_PG_URL:-}"
+
+mapfile -t ts_files < <(git ls-files --cached --others --exclude-standard '*.ts' | grep -v '^node_modules/' | while read -r f; do [ -f "$f" ] && echo "$f"; done)
+mapfile -t test_files < <(printf '%s\n' "${ts_files[@]}" | grep -E '^tests/.*\.test\.ts$' | sort)
+
+step "wasm module matches assembly/"
+"$bin/deno" task -q check:wasm
+step "deno fmt --check"
+"$bin/deno" fmt --check
+step "deno lint"
+"$bin/deno" lint
+step "deno check"
+"$bin/deno" check "${ts_files[@]}"
+step "deno test --doc"
+"$bin/deno" test -q --doc --allow-all mod.ts src/
+step "deno publish --dry-run"
+"$bin/deno" publish --dry-run --allow-dirty 2>&1 | tail -n 3
+
+step "tests under Deno"
+"$bin/deno" test -q --allow-all "${test_files[@]}"
+step "tests under Bun"
+"$bin/bun" test --timeout 60000 "${test_files[@]/#/./}"
+step "tests under Node"
+node --import tsx --test --test-reporter=spec "${test_files[@]}"
