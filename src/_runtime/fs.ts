@@ -13,5 +13,7 @@ export {
   fsyncSync,
   openSync,
   readSync,
+  realpathSync,
+  statSync,
   writeSync,
 } from "node:fs";
