@@ -110,3 +110,12 @@ export interface PlannedEdit {
   deleteCount: number;
   lines: string[];
 }
+
+/**
+ * Lines `start..end` (1-based, inclusive) of the new content that an edit
+ * wrote; `end === start - 1` marks a deletion just before line `start`.
+ */
+export interface ChangedRegion {
+  start: number;
+  end: number;
+}

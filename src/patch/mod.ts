@@ -1,0 +1,64 @@
+/**
+ * Anchored patches (DESIGN §3): parsing the JSON and text forms, validating
+ * ops against a file as it is now, planning and applying them to content.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { applyPatch, parsePatch } from "./mod.ts";
+ * const patch = parsePatch("= 2:4a\n~Y");
+ * assert.equal(applyPatch("x\ny\n", patch), "x\nY\n");
+ * ```
+ *
+ * @module
+ */
+
+export type {
+  AnchorText,
+  AppendOp,
+  ChangedRegion,
+  DeleteOp,
+  FilePatch,
+  InsertAfterOp,
+  InsertBeforeOp,
+  LineLookup,
+  Patch,
+  PatchOp,
+  PlannedEdit,
+  PrependOp,
+  ReadMemory,
+  ReplaceOp,
+} from "./types.ts";
+export {
+  AppendOpSchema,
+  DeleteOpSchema,
+  FilePatchSchema,
+  InsertAfterOpSchema,
+  InsertBeforeOpSchema,
+  OP_NAMES,
+  PatchOpSchema,
+  PatchSchema,
+  PrependOpSchema,
+  ReplaceOpSchema,
+} from "./schema.ts";
+export { formatPatchText, parsePatch } from "./parse.ts";
+export {
+  linesNeeded,
+  lookupFromLines,
+  memoryFromHashes,
+  planOps,
+  type Problem,
+  validateOps,
+  type ValidateOptions,
+} from "./validate.ts";
+export {
+  applyPatch,
+  editContent,
+  type EditOutcome,
+  freshAnchors,
+} from "./apply.ts";
+export {
+  applyHashlineEdit,
+  type HashlineEdit,
+  type HashlineEditResult,
+} from "./hashline_edit.ts";

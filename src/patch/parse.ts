@@ -1,0 +1,280 @@
+/**
+ * Reading patches in either form (DESIGN §3): JSON (text or a value) and the
+ * compact text form, plus the way back to text.
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import { formatAnchor, parseAnchor } from "../anchor/anchor.ts";
+import { checkShape } from "./_shape.ts";
+import { PatchOpSchema, PatchSchema } from "./schema.ts";
+import type { FilePatch, Patch, PatchOp } from "./types.ts";
+
+const OpsSchema: z.ZodType<PatchOp[]> = z.array(PatchOpSchema);
+const LooseFileSchema: z.ZodType<{ path?: string; ops: PatchOp[] }> = z.object({
+  path: z.string().optional(),
+  ops: OpsSchema,
+});
+
+/**
+ * Reads a patch in any accepted shape: JSON text or a value holding
+ * `{ files: [{ path, ops }] }`, `{ path, ops }`, `{ ops }` or a bare array of
+ * ops (the last two get path `""`), or the compact text form. A string whose
+ * first non-space character is `{` or `[` is JSON; any other string is text.
+ *
+ * Text form: `@@ PATH` starts a file; `= A` / `= A..B` replace, `- A` /
+ * `- A..B` delete, `+ A` insert after, `< A` insert before, bare `+` append,
+ * bare `<` prepend; each following `~` line is one new line, verbatim after
+ * the `~`. Blank lines between ops are ignored. Ops before any `@@` belong to
+ * path `""`; sections naming the same path are merged in order.
+ *
+ * @param input Patch text (JSON or text form) or an already parsed value.
+ * @returns The patch, with text-form anchors written canonically (`12:a3`).
+ * @throws {SyntaxError} Invalid JSON, or a text-form line that cannot be
+ *   parsed (the message names its 1-based line number).
+ * @throws {TypeError} A value of the wrong shape (the message names the field).
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parsePatch } from "./parse.ts";
+ * const patch = parsePatch("@@ src/app.ts\n= 12:A3|..14:0e\n~const x = 1;\n- 20:5d\n");
+ * assert.deepEqual(patch, { files: [{ path: "src/app.ts", ops: [
+ *   { op: "replace", start: "12:a3", end: "14:0e", lines: ["const x = 1;"] },
+ *   { op: "delete", start: "20:5d" },
+ * ] }] });
+ * assert.deepEqual(parsePatch([{ op: "append", lines: ["x"] }]), {
+ *   files: [{ path: "", ops: [{ op: "append", lines: ["x"] }] }],
+ * });
+ * assert.throws(() => parsePatch("- 3:aa\n~oops"), /line 2/);
+ * ```
+ */
+export function parsePatch(input: unknown): Patch {
+  if (typeof input === "string") {
+    const first = input.trimStart()[0];
+    if (first === "{" || first === "[") {
+      let value: unknown;
+      try {
+        value = JSON.parse(input);
+      } catch (e) {
+        throw new SyntaxError(
+          `Cannot parse patch: it starts like JSON but is not valid JSON (${
+            (e as Error).message
+          }). Send valid JSON, or the text form starting with "@@ PATH".`,
+        );
+      }
+      return fromValue(value);
+    }
+    return parseText(input);
+  }
+  return fromValue(input);
+}
+
+function fromValue(value: unknown): Patch {
+  if (Array.isArray(value)) {
+    return { files: [{ path: "", ops: checkShape(OpsSchema, value, "ops") }] };
+  }
+  if (value !== null && typeof value === "object") {
+    if ("files" in value) return checkShape(PatchSchema, value, "");
+    if ("ops" in value) {
+      const file = checkShape(LooseFileSchema, value, "");
+      return { files: [{ path: file.path ?? "", ops: file.ops }] };
+    }
+  }
+  throw new TypeError(
+    `Invalid patch: expected { files: [{ path, ops }] }, { path, ops }, { ops }, an array of ops, or patch text; got ${
+      value === null ? "null" : Array.isArray(value) ? "an array" : typeof value
+    }${
+      value !== null && typeof value === "object"
+        ? ` with fields ${Object.keys(value).join(", ") || "(none)"}`
+        : ""
+    }.`,
+  );
+}
+
+const OP_LINE = /^([=\-+<])\s*(.*?)\s*$/;
+
+function parseText(text: string): Patch {
+  const files: FilePatch[] = [];
+  const byPath = new Map<string, FilePatch>();
+  let file: FilePatch | null = null;
+  let open: string[] | null = null;
+  let afterDelete = false;
+  const rows = text.split("\n");
+  const fileFor = (path: string): FilePatch => {
+    let f = byPath.get(path);
+    if (!f) {
+      f = { path, ops: [] };
+      byPath.set(path, f);
+      files.push(f);
+    }
+    return f;
+  };
+  for (let i = 0; i < rows.length; i++) {
+    const n = i + 1;
+    const row = rows[i].endsWith("\r") ? rows[i].slice(0, -1) : rows[i];
+    if (row.startsWith("~")) {
+      if (open) {
+        open.push(row.slice(1));
+        continue;
+      }
+      throw new SyntaxError(
+        afterDelete
+          ? `Cannot parse patch line ${n}: a "~" line cannot follow a delete ("-"), which takes no new lines; use "=" to replace lines instead.`
+          : `Cannot parse patch line ${n}: a "~" line must follow an op that takes new lines ("=", "+" or "<").`,
+      );
+    }
+    if (row.trim() === "") continue;
+    if (row.startsWith("@@")) {
+      const path = row.slice(2).trim();
+      if (!path) {
+        throw new SyntaxError(
+          `Cannot parse patch line ${n}: "@@" needs a path, as in "@@ src/app.ts".`,
+        );
+      }
+      file = fileFor(path);
+      open = null;
+      afterDelete = false;
+      continue;
+    }
+    const m = OP_LINE.exec(row);
+    if (!m) {
+      throw new SyntaxError(
+        `Cannot parse patch line ${n}: ${
+          JSON.stringify(row.slice(0, 80))
+        } is not a patch line; each line starts with "@@ PATH", "=", "-", "+", "<" or "~".`,
+      );
+    }
+    const [, sym, arg] = m;
+    file ??= fileFor("");
+    let op: PatchOp;
+    if (sym === "=" || sym === "-") {
+      if (!arg) {
+        throw new SyntaxError(
+          `Cannot parse patch line ${n}: "${sym}" needs an anchor or a range, as in "${sym} 12:a3" or "${sym} 12:a3..14:0e".`,
+        );
+      }
+      const [start, end] = range(arg, n);
+      op = sym === "="
+        ? { op: "replace", start, ...(end ? { end } : {}), lines: [] }
+        : { op: "delete", start, ...(end ? { end } : {}) };
+    } else if (arg) {
+      op = {
+        op: sym === "+" ? "insert_after" : "insert_before",
+        anchor: anchorAt(arg, n),
+        lines: [],
+      };
+    } else {
+      op = { op: sym === "+" ? "append" : "prepend", lines: [] };
+    }
+    file.ops.push(op);
+    open = "lines" in op ? op.lines : null;
+    afterDelete = op.op === "delete";
+  }
+  return { files };
+}
+
+function anchorAt(text: string, n: number): string {
+  try {
+    const a = parseAnchor(text);
+    return formatAnchor(a.line, a.hash);
+  } catch {
+    throw new SyntaxError(
+      `Cannot parse patch line ${n}: ${
+        JSON.stringify(text.slice(0, 80))
+      } is not an anchor; write LINE:HH as shown in the read, such as "12:a3".`,
+    );
+  }
+}
+
+function range(text: string, n: number): [string, string | undefined] {
+  const parts = text.split("..");
+  if (parts.length > 2) {
+    throw new SyntaxError(
+      `Cannot parse patch line ${n}: ${
+        JSON.stringify(text.slice(0, 80))
+      } is not a range; write START..END, such as "12:a3..14:0e".`,
+    );
+  }
+  return [
+    anchorAt(parts[0], n),
+    parts.length === 2 ? anchorAt(parts[1], n) : undefined,
+  ];
+}
+
+/**
+ * Writes a patch in the compact text form; {@link parsePatch} reads it back
+ * to the same patch. A single file with path `""` is written without `@@`.
+ *
+ * @param patch A patch, one file's patch, or a bare list of ops.
+ * @returns The text form, ending with a newline (`""` for no ops).
+ * @throws {TypeError} When a new line holds a line break or ends with `\r`,
+ *   or a file other than the first has an empty path — the text form cannot
+ *   carry those.
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { formatPatchText, parsePatch } from "./parse.ts";
+ * const text = formatPatchText({ files: [{ path: "a.txt", ops: [
+ *   { op: "insert_after", anchor: "3:0e", lines: ["// note"] },
+ *   { op: "append", lines: ["end"] },
+ * ] }] });
+ * assert.equal(text, "@@ a.txt\n+ 3:0e\n~// note\n+\n~end\n");
+ * assert.deepEqual(parsePatch(text).files[0].ops[1], { op: "append", lines: ["end"] });
+ * ```
+ */
+export function formatPatchText(patch: Patch | FilePatch | PatchOp[]): string {
+  const files: FilePatch[] = Array.isArray(patch)
+    ? [{ path: "", ops: patch }]
+    : "files" in patch
+    ? patch.files
+    : [patch];
+  const out: string[] = [];
+  files.forEach((file, i) => {
+    if (file.path !== "" || i > 0) {
+      if (file.path.trim() === "" || /[\r\n]/.test(file.path)) {
+        throw new TypeError(
+          `Cannot write patch text: file ${i + 1} has path ${
+            JSON.stringify(file.path)
+          }, which "@@ PATH" cannot carry.`,
+        );
+      }
+      out.push(`@@ ${file.path}`);
+    }
+    for (const op of file.ops) {
+      switch (op.op) {
+        case "replace":
+          out.push(`= ${op.start}${op.end ? `..${op.end}` : ""}`);
+          break;
+        case "delete":
+          out.push(`- ${op.start}${op.end ? `..${op.end}` : ""}`);
+          break;
+        case "insert_after":
+          out.push(`+ ${op.anchor}`);
+          break;
+        case "insert_before":
+          out.push(`< ${op.anchor}`);
+          break;
+        case "append":
+          out.push("+");
+          break;
+        case "prepend":
+          out.push("<");
+          break;
+      }
+      if ("lines" in op) {
+        for (const line of op.lines) {
+          if (line.includes("\n") || line.endsWith("\r")) {
+            throw new TypeError(
+              `Cannot write patch text: the new line ${
+                JSON.stringify(line.slice(0, 40))
+              } holds a line break; give each line as its own entry.`,
+            );
+          }
+          out.push(`~${line}`);
+        }
+      }
+    }
+  });
+  return out.length ? `${out.join("\n")}\n` : "";
+}

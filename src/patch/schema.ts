@@ -1,0 +1,96 @@
+/**
+ * Zod schemas of the JSON patch form (DESIGN §3). Anchors are checked as
+ * strings here; their syntax is reported by validation as `BAD_ANCHOR`, next
+ * to every other problem of the patch.
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import type {
+  AppendOp,
+  DeleteOp,
+  FilePatch,
+  InsertAfterOp,
+  InsertBeforeOp,
+  Patch,
+  PatchOp,
+  PrependOp,
+  ReplaceOp,
+} from "./types.ts";
+
+const anchor = z.string();
+const lines = z.array(z.string());
+
+const replace = z.strictObject({
+  op: z.literal("replace"),
+  start: anchor,
+  end: anchor.optional(),
+  lines,
+});
+const del = z.strictObject({
+  op: z.literal("delete"),
+  start: anchor,
+  end: anchor.optional(),
+});
+const insertAfter = z.strictObject({
+  op: z.literal("insert_after"),
+  anchor,
+  lines,
+});
+const insertBefore = z.strictObject({
+  op: z.literal("insert_before"),
+  anchor,
+  lines,
+});
+const append = z.strictObject({ op: z.literal("append"), lines });
+const prepend = z.strictObject({ op: z.literal("prepend"), lines });
+
+/** The op names a patch may use. */
+export const OP_NAMES: readonly PatchOp["op"][] = [
+  "replace",
+  "delete",
+  "insert_after",
+  "insert_before",
+  "append",
+  "prepend",
+];
+
+/** `{ op: "replace", start, end?, lines }`. */
+export const ReplaceOpSchema: z.ZodType<ReplaceOp> = replace;
+/** `{ op: "delete", start, end? }`. */
+export const DeleteOpSchema: z.ZodType<DeleteOp> = del;
+/** `{ op: "insert_after", anchor, lines }`. */
+export const InsertAfterOpSchema: z.ZodType<InsertAfterOp> = insertAfter;
+/** `{ op: "insert_before", anchor, lines }`. */
+export const InsertBeforeOpSchema: z.ZodType<InsertBeforeOp> = insertBefore;
+/** `{ op: "append", lines }`. */
+export const AppendOpSchema: z.ZodType<AppendOp> = append;
+/** `{ op: "prepend", lines }`. */
+export const PrependOpSchema: z.ZodType<PrependOp> = prepend;
+
+/** Any one operation, told apart by its `op` field; unknown fields are refused. */
+export const PatchOpSchema: z.ZodType<PatchOp> = z.discriminatedUnion("op", [
+  replace,
+  del,
+  insertAfter,
+  insertBefore,
+  append,
+  prepend,
+], {
+  error: (issue) =>
+    issue.code === "invalid_union"
+      ? `unknown op: expected one of ${OP_NAMES.join(", ")}`
+      : undefined,
+});
+
+/** `{ path, ops }`. */
+export const FilePatchSchema: z.ZodType<FilePatch> = z.object({
+  path: z.string(),
+  ops: z.array(PatchOpSchema),
+});
+
+/** `{ files: [{ path, ops }] }`. */
+export const PatchSchema: z.ZodType<Patch> = z.object({
+  files: z.array(FilePatchSchema),
+});
