@@ -1,0 +1,151 @@
+/**
+ * Serving on the host runtime: an HTTP server through `Deno.serve` on Deno,
+ * `Bun.serve` on Bun, `@hono/node-server` on Node (loaded with a dynamic
+ * `import()` so Deno and Bun never load it), and the standard streams for a
+ * stdio server. Small structural types describe the runtime APIs, so no
+ * runtime type package is needed.
+ *
+ * @module
+ */
+import process from "node:process";
+import type { Readable, Writable } from "node:stream";
+
+/** A request handler in Web-standard terms. */
+export type FetchHandler = (request: Request) => Response | Promise<Response>;
+
+/** Where to listen. */
+export interface ListenOptions {
+  /** Interface address, e.g. `127.0.0.1`. */
+  hostname: string;
+  /** Port; `0` picks a free one. */
+  port: number;
+}
+
+/** A running server. */
+export interface RunningServer {
+  /** The address it listens on, as given. */
+  hostname: string;
+  /** The port it actually bound (resolved when `0` was asked). */
+  port: number;
+  /** Stops accepting connections, ends open ones, and resolves once closed. */
+  close(): Promise<void>;
+}
+
+interface DenoServer {
+  addr: { port: number };
+  shutdown(): Promise<void>;
+}
+interface DenoLike {
+  serve(
+    options: {
+      hostname: string;
+      port: number;
+      onListen?: (addr: { port: number }) => void;
+    },
+    handler: FetchHandler,
+  ): DenoServer;
+}
+interface BunServer {
+  port: number;
+  stop(closeActiveConnections?: boolean): void | Promise<void>;
+}
+interface BunLike {
+  serve(
+    options: { hostname: string; port: number; fetch: FetchHandler },
+  ): BunServer;
+}
+interface NodeHttpServer {
+  close(callback?: (err?: Error) => void): void;
+  closeAllConnections?(): void;
+  once(event: "error", listener: (err: Error) => void): void;
+}
+
+/**
+ * Serves `handler` on the given address with whatever server the runtime has.
+ *
+ * @param handler Answers every request.
+ * @param options Host and port (`0` picks a free port).
+ * @returns The running server with its bound port.
+ * @throws {Error} When the address cannot be bound (in use, not permitted).
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { serveHttp } from "./serve.ts";
+ * const server = await serveHttp(() => new Response("hi"), { hostname: "127.0.0.1", port: 0 });
+ * const res = await fetch(`http://127.0.0.1:${server.port}/`);
+ * assert.equal(await res.text(), "hi");
+ * await server.close();
+ * ```
+ */
+export async function serveHttp(
+  handler: FetchHandler,
+  options: ListenOptions,
+): Promise<RunningServer> {
+  const g = globalThis as { Deno?: DenoLike; Bun?: BunLike };
+  const { hostname, port } = options;
+  if (g.Deno?.serve) {
+    const deno = g.Deno;
+    let bound = port;
+    const server = deno.serve({
+      hostname,
+      port,
+      onListen: (addr) => (bound = addr.port),
+    }, (request) => handler(request));
+    bound = server.addr?.port ?? bound;
+    return { hostname, port: bound, close: () => server.shutdown() };
+  }
+  if (g.Bun?.serve) {
+    const server = g.Bun.serve({
+      hostname,
+      port,
+      fetch: (request) => handler(request),
+    });
+    return {
+      hostname,
+      port: server.port,
+      close: async () => {
+        await server.stop(true);
+      },
+    };
+  }
+  const { serve } = await import("@hono/node-server");
+  return await new Promise<RunningServer>((resolve, reject) => {
+    const server = serve(
+      { fetch: (request: Request) => handler(request), hostname, port },
+      (info) => {
+        resolve({
+          hostname,
+          port: info.port,
+          close: () =>
+            new Promise<void>((done, fail) => {
+              node.close((err) => (err ? fail(err) : done()));
+              node.closeAllConnections?.();
+            }),
+        });
+      },
+    );
+    const node = server as unknown as NodeHttpServer;
+    node.once("error", reject);
+  });
+}
+
+/** The process's standard streams, for a server that speaks over stdio (MCP). */
+export interface StandardStreams {
+  stdin: Readable;
+  stdout: Writable;
+}
+
+/**
+ * The standard input and output streams of this process.
+ *
+ * @returns Node-style streams (Deno and Bun provide them through `node:process`).
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { standardStreams } from "./serve.ts";
+ * assert.equal(typeof standardStreams().stdout.write, "function");
+ * ```
+ */
+export function standardStreams(): StandardStreams {
+  return { stdin: process.stdin, stdout: process.stdout };
+}

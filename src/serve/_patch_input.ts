@@ -1,0 +1,63 @@
+/**
+ * The shapes in which a patch may arrive at a tool or a route — `{ path, ops }`,
+ * `{ files }`, or `{ patch }` (text or JSON form) — turned into one patch.
+ *
+ * @module
+ */
+import { parsePatch } from "../patch/parse.ts";
+import type { FilePatch, Patch, PatchOp } from "../patch/types.ts";
+
+/** A patch in any of the accepted shapes. */
+export interface PatchInput {
+  path?: string;
+  ops?: PatchOp[];
+  files?: FilePatch[];
+  patch?: unknown;
+}
+
+/**
+ * Builds the patch, naming the fields in every refusal.
+ *
+ * @param input The request or tool input.
+ * @param what Who asks (`edit_file`, `request body`), for messages.
+ * @throws {TypeError} None or several shapes given, or ops without a path.
+ * @throws {SyntaxError} A text patch that cannot be parsed.
+ */
+export function patchFromInput(input: PatchInput, what: string): Patch {
+  const shapes =
+    [input.ops, input.files, input.patch].filter((v) => v !== undefined).length;
+  if (shapes !== 1) {
+    throw new TypeError(
+      `${what} needs exactly one of: field "ops" with field "path" (one file), field "files" (several files), or field "patch" (text or JSON form).`,
+    );
+  }
+  if (input.ops !== undefined) {
+    if (input.path === undefined) {
+      throw new TypeError(
+        `Field "path" is required with field "ops": name the file the ops apply to.`,
+      );
+    }
+    return { files: [{ path: input.path, ops: input.ops }] };
+  }
+  if (input.files !== undefined) return { files: input.files };
+  if (
+    typeof input.patch !== "string" &&
+    (input.patch === null || typeof input.patch !== "object")
+  ) {
+    throw new TypeError(
+      `Field "patch" must be the text form (a string) or the JSON form (an object), got ${
+        input.patch === null ? "null" : typeof input.patch
+      }.`,
+    );
+  }
+  const patch = parsePatch(input.patch);
+  const files = patch.files.map((f) =>
+    f.path === "" && input.path ? { ...f, path: input.path } : f
+  );
+  if (files.some((f) => f.path === "")) {
+    throw new TypeError(
+      `Field "patch" has ops before any "@@ PATH" line: start the patch with "@@ PATH", or give field "path".`,
+    );
+  }
+  return { files };
+}
