@@ -135,7 +135,9 @@ export function applyHashlineEdit(
       return `${name} must be a whole line number from 1, got ${line}.`;
     }
     if (line > n) {
-      return `Line ${line} out of range (${has}); re-read the file and use a line from 1 to ${n}.`;
+      return n === 0
+        ? `Line ${line} out of range (${has}): the file is empty, so there is no line to edit.`
+        : `Line ${line} out of range (${has}); re-read the file and use a line from 1 to ${n}.`;
     }
     return null;
   };
