@@ -1,0 +1,270 @@
+/**
+ * Root confinement (DESIGN §4): every path is resolved against the real root
+ * one component at a time, so a symlink anywhere on the way is judged by
+ * where it really leads, and a file the patch creates lands in a real folder
+ * inside the root.
+ *
+ * @module
+ */
+import {
+  basename,
+  dirname,
+  isAbsolute,
+  join,
+  relative,
+  resolve,
+  sep,
+} from "node:path";
+import { lstat, mkdir, realpath, stat } from "../_runtime/fs.ts";
+import { NotFoundError, OutsideRootError, TooLargeError } from "../errors.ts";
+
+/** A path inside the root, checked. */
+export interface Target {
+  /** The path as the caller wrote it. */
+  input: string;
+  /** Root-relative path with `/` separators, as shown to the model. */
+  display: string;
+  /** Real path of the file (for a file yet to be created: its real folder + name). */
+  real: string;
+  /** Real path of the folder that holds the file (may not exist yet: see `missing`). */
+  dir: string;
+  /** Whether the file exists now. */
+  exists: boolean;
+  /** Folders to create before the file can be written, outermost first. */
+  missing: string[];
+  /** File identity and metadata when it exists. */
+  stat?: FileIdentity;
+}
+
+/** What tells one version of a file from another without reading it. */
+export interface FileIdentity {
+  dev: number;
+  ino: number;
+  size: number;
+  mtimeMs: number;
+  mode: number;
+}
+
+/** Whether `path` is `dir` or lies under it. */
+export function inside(path: string, dir: string): boolean {
+  if (path === dir) return true;
+  return path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
+}
+
+function errCode(error: unknown): string | undefined {
+  return (error as { code?: string } | null)?.code;
+}
+
+/** Identity of a file from its stats. */
+export function identityOf(
+  st: { dev: number; ino: number; size: number; mtimeMs: number; mode: number },
+): FileIdentity {
+  return {
+    dev: st.dev,
+    ino: st.ino,
+    size: st.size,
+    mtimeMs: st.mtimeMs,
+    mode: st.mode & 0o7777,
+  };
+}
+
+/** Whether two identities describe the same version of a file. */
+export function sameIdentity(a: FileIdentity, b: FileIdentity): boolean {
+  return a.dev === b.dev && a.ino === b.ino && a.size === b.size &&
+    a.mtimeMs === b.mtimeMs;
+}
+
+/** Resolves and checks paths against one root. */
+export class Confinement {
+  /** Real path of the root. */
+  readonly root: string;
+  /** The root as given (resolved, symlinks kept), so absolute paths written against it work. */
+  readonly given: string;
+  /** The state folder (refused as a target when it lies inside the root). */
+  readonly stateDir: string;
+  /** Largest file accepted, in bytes. */
+  readonly maxFileBytes: number;
+
+  /**
+   * @param root Real path of the root.
+   * @param given The root as the caller wrote it, resolved.
+   * @param stateDir The state folder, resolved.
+   * @param maxFileBytes Largest file accepted.
+   */
+  constructor(
+    root: string,
+    given: string,
+    stateDir: string,
+    maxFileBytes: number,
+  ) {
+    this.root = root;
+    this.given = given;
+    this.stateDir = stateDir;
+    this.maxFileBytes = maxFileBytes;
+  }
+
+  /**
+   * Resolves a caller's path to a checked target.
+   *
+   * @throws {TypeError} When the path is not a non-empty string.
+   * @throws {OutsideRootError} When it leads outside the root, through a
+   *   dangling symlink, into the state folder, holds a NUL byte, or names
+   *   something that is not a regular file.
+   * @throws {TooLargeError} When the file is over the size limit.
+   * @throws {NotFoundError} When a folder on the way is a file.
+   */
+  async resolve(input: unknown): Promise<Target> {
+    if (typeof input !== "string" || input.length === 0) {
+      throw new TypeError(
+        `Cannot use path: expected a non-empty string relative to the workspace root, got ${
+          input === "" ? "an empty string" : typeof input
+        }.`,
+      );
+    }
+    if (input.includes("\0")) {
+      throw new OutsideRootError(
+        `Cannot use path ${JSON.stringify(input)}: it holds a NUL byte.`,
+      );
+    }
+    let lexical = resolve(this.root, input);
+    if (!inside(lexical, this.root) && inside(lexical, this.given)) {
+      lexical = join(this.root, relative(this.given, lexical));
+    }
+    const rel = relative(this.root, lexical);
+    if (rel === "") {
+      throw new OutsideRootError(
+        `Cannot use "${input}": it is the workspace root folder, not a file.`,
+      );
+    }
+    if (rel === ".." || rel.startsWith(".." + sep) || isAbsolute(rel)) {
+      throw new OutsideRootError(
+        `Cannot use "${input}": it leads outside the workspace root. Use a path inside the root.`,
+      );
+    }
+    const parts = rel.split(sep);
+    const display = parts.join("/");
+    let cur = this.root;
+    for (let i = 0; i < parts.length; i++) {
+      const next = join(cur, parts[i]);
+      const shown = parts.slice(0, i + 1).join("/");
+      let st;
+      try {
+        st = await lstat(next);
+      } catch (error) {
+        const code = errCode(error);
+        if (code === "ENOENT") {
+          const dir = i === parts.length - 1
+            ? cur
+            : join(cur, ...parts.slice(i, -1));
+          const missing: string[] = [];
+          for (let k = i; k < parts.length - 1; k++) {
+            missing.push(join(cur, ...parts.slice(i, k + 1)));
+          }
+          const real = join(dir, parts[parts.length - 1]);
+          this.checkState(input, real);
+          return { input, display, real, dir, exists: false, missing };
+        }
+        if (code === "ENOTDIR") {
+          throw new NotFoundError(
+            `Cannot use "${input}": a part of the path before "${
+              parts[i]
+            }" is a file, not a folder.`,
+          );
+        }
+        throw error;
+      }
+      if (st.isSymbolicLink()) {
+        let real: string;
+        try {
+          real = await realpath(next);
+        } catch {
+          throw new OutsideRootError(
+            `Cannot use "${input}": "${shown}" is a symlink whose target does not exist; dangling symlinks are refused.`,
+          );
+        }
+        if (!inside(real, this.root)) {
+          throw new OutsideRootError(
+            `Cannot use "${input}": "${shown}" is a symlink that leads outside the workspace root.`,
+          );
+        }
+        cur = real;
+      } else {
+        cur = next;
+      }
+      if (i < parts.length - 1 && !(await stat(cur)).isDirectory()) {
+        throw new NotFoundError(
+          `Cannot use "${input}": "${shown}" is a file, not a folder.`,
+        );
+      }
+    }
+    this.checkState(input, cur);
+    const st = await stat(cur);
+    if (!st.isFile()) {
+      const kind = st.isDirectory()
+        ? "a folder"
+        : st.isFIFO()
+        ? "a FIFO"
+        : st.isSocket()
+        ? "a socket"
+        : st.isCharacterDevice() || st.isBlockDevice()
+        ? "a device"
+        : "not a regular file";
+      throw new OutsideRootError(
+        `Cannot use "${input}": it is ${kind}; only regular files can be read or patched.`,
+      );
+    }
+    if (st.size > this.maxFileBytes) {
+      throw new TooLargeError(
+        `Cannot use "${input}": it is ${st.size} bytes, over the workspace limit of ${this.maxFileBytes} bytes.`,
+      );
+    }
+    return {
+      input,
+      display,
+      real: cur,
+      dir: dirname(cur),
+      exists: true,
+      missing: [],
+      stat: identityOf(st),
+    };
+  }
+
+  private checkState(input: string, real: string): void {
+    if (inside(real, this.stateDir)) {
+      throw new OutsideRootError(
+        `Cannot use "${input}": it is inside the hashline state folder, which the workspace never edits.`,
+      );
+    }
+  }
+
+  /**
+   * Creates the missing folders of a new file's path, one at a time, each
+   * checked to be a real folder inside the root.
+   *
+   * @throws {OutsideRootError} When a folder on the way turned into a symlink.
+   */
+  async makeFolders(target: Target): Promise<void> {
+    for (const dir of target.missing) {
+      try {
+        await mkdir(dir);
+      } catch (error) {
+        if (errCode(error) !== "EEXIST") throw error;
+      }
+      const st = await lstat(dir);
+      if (!st.isDirectory()) {
+        throw new OutsideRootError(
+          `Cannot create "${target.input}": "${
+            basename(dir)
+          }" is not a plain folder.`,
+        );
+      }
+    }
+    if (
+      target.missing.length > 0 && (await realpath(target.dir)) !== target.dir
+    ) {
+      throw new OutsideRootError(
+        `Cannot create "${target.input}": its folder moved while it was being created.`,
+      );
+    }
+  }
+}

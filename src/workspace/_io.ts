@@ -1,0 +1,126 @@
+/**
+ * Opening checked targets and reading them: whole (normal files) or through
+ * reused 1 MiB buffers (huge files).
+ *
+ * @module
+ */
+import { type FileHandle, open } from "../_runtime/fs.ts";
+import { OutsideRootError, PatchRefusedError } from "../errors.ts";
+import {
+  type FileIdentity,
+  identityOf,
+  sameIdentity,
+  type Target,
+} from "./_confine.ts";
+
+/** Size of one streaming chunk. */
+export const CHUNK_BYTES = 1 << 20;
+
+const pool: Uint8Array[] = [];
+
+/** Borrows a chunk buffer (fresh memory is slow to touch, so buffers are reused). */
+export function borrowBuffer(): Uint8Array {
+  return pool.pop() ?? new Uint8Array(CHUNK_BYTES);
+}
+
+/** Returns a borrowed buffer. */
+export function returnBuffer(buf: Uint8Array): void {
+  if (pool.length < 4) pool.push(buf);
+}
+
+/** The refusal for a file that changed under an operation. */
+export function changedError(display: string): PatchRefusedError {
+  return new PatchRefusedError([{
+    code: "CHANGED",
+    path: display,
+    message:
+      "the file changed on disk while it was being read, so nothing was written. Read it again and resend.",
+  }]);
+}
+
+/**
+ * Opens a checked target for reading and makes sure the handle is the
+ * regular file that was checked (not something swapped in since).
+ *
+ * @returns The handle and the file's identity as opened.
+ */
+export async function openTarget(
+  target: Target,
+  expect?: FileIdentity,
+): Promise<{ handle: FileHandle; id: FileIdentity }> {
+  const handle = await open(target.real, "r");
+  try {
+    const st = await handle.stat();
+    if (!st.isFile()) {
+      throw new OutsideRootError(
+        `Cannot use "${target.input}": it is not a regular file.`,
+      );
+    }
+    const id = identityOf(st);
+    const want = expect ?? target.stat;
+    if (want && (id.dev !== want.dev || id.ino !== want.ino)) {
+      throw changedError(target.display);
+    }
+    if (expect && !sameIdentity(id, expect)) throw changedError(target.display);
+    return { handle, id };
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
+
+/** Reads a whole checked file. */
+export async function readWhole(
+  target: Target,
+): Promise<{ bytes: Uint8Array; id: FileIdentity }> {
+  const { handle, id } = await openTarget(target);
+  try {
+    let bytes = new Uint8Array(id.size);
+    let got = 0;
+    const probe = new Uint8Array(1);
+    for (;;) {
+      if (got === bytes.length) {
+        // The file may have grown since it was stat'ed: check before trusting the size.
+        const more = await handle.read(probe, 0, 1, got);
+        if (more.bytesRead === 0) break;
+        const grown = new Uint8Array(Math.max(bytes.length * 2, 4096));
+        grown.set(bytes);
+        grown[got++] = probe[0];
+        bytes = grown;
+        continue;
+      }
+      const { bytesRead } = await handle.read(
+        bytes,
+        got,
+        bytes.length - got,
+        got,
+      );
+      if (bytesRead === 0) break;
+      got += bytesRead;
+    }
+    return { bytes: got === bytes.length ? bytes : bytes.subarray(0, got), id };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Reads exactly the bytes `[from, to)` of an open file. */
+export async function readRange(
+  handle: FileHandle,
+  from: number,
+  to: number,
+): Promise<Uint8Array> {
+  const out = new Uint8Array(to - from);
+  let got = 0;
+  while (got < out.length) {
+    const { bytesRead } = await handle.read(
+      out,
+      got,
+      out.length - got,
+      from + got,
+    );
+    if (bytesRead === 0) break;
+    got += bytesRead;
+  }
+  return got === out.length ? out : out.subarray(0, got);
+}

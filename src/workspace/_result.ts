@@ -1,0 +1,237 @@
+/**
+ * What a patch tells the model (DESIGN §3 "Result"): the changed regions,
+ * their fresh anchors (±2 lines) and a unified diff. Everything is worked
+ * out from the old lines near each edit and the plan, so a file held in
+ * memory and a file streamed from disk give the same answer.
+ *
+ * @module
+ */
+import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from "diff";
+import type { StructuredPatchHunk } from "diff";
+import { formatLine } from "../anchor/format.ts";
+import { foldHash, lineHash32 } from "../hash/fnv.ts";
+import type { ChangedRegion, PlannedEdit } from "../patch/types.ts";
+
+/** Lines of context around each change in the diff. */
+const DIFF_CONTEXT = 3;
+/** Lines around each changed region shown with fresh anchors. */
+const ANCHOR_RADIUS = 2;
+
+/** The old file as far as a summary needs it. */
+export interface EditInput {
+  /** Path shown in the diff. */
+  display: string;
+  /** Lines in the old file. */
+  oldCount: number;
+  /** Old line n (1-based); undefined when it was not collected (huge ranges of a streamed file). */
+  oldLine(n: number): string | undefined;
+  /** The validated plan. */
+  plan: PlannedEdit[];
+  /** Display limit per line for the anchors. */
+  maxLineChars: number;
+  /** The file is being created. */
+  created: boolean;
+}
+
+/** The summary of one file's edit. */
+export interface EditSummary {
+  added: number;
+  removed: number;
+  newCount: number;
+  regions: ChangedRegion[];
+  /** Fresh anchors of the changed regions (±2 lines), `LINE:HH|content` lines. */
+  anchors: string;
+  /** Unified diff (`""` when nothing changed). */
+  diff: string;
+  /** Lines of the new content shown in `anchors`, for the read record. */
+  shown: { start: number; hashes: number[] }[];
+}
+
+interface Cluster {
+  oldStart: number;
+  oldEnd: number;
+  newStart: number;
+  edits: PlannedEdit[];
+  newLines?: string[];
+  complete: boolean;
+}
+
+/** Old line ranges `[from, to]` an edit needs for its diff context. */
+export function contextRange(
+  edit: Pick<PlannedEdit, "at" | "deleteCount">,
+  oldCount: number,
+): [number, number] {
+  return [
+    Math.max(1, edit.at - DIFF_CONTEXT),
+    Math.min(oldCount, edit.at + edit.deleteCount - 1 + DIFF_CONTEXT),
+  ];
+}
+
+/** Changed regions in the new content, merged where they touch (as the in-memory editor does). */
+export function regionsOf(plan: readonly PlannedEdit[]): ChangedRegion[] {
+  const regions: ChangedRegion[] = [];
+  let shift = 0;
+  for (const edit of plan) {
+    const start = edit.at + shift;
+    const region = { start, end: start + edit.lines.length - 1 };
+    shift += edit.lines.length - edit.deleteCount;
+    const last = regions[regions.length - 1];
+    if (last && region.start <= last.end + 1) {
+      last.end = Math.max(last.end, region.end);
+    } else regions.push(region);
+  }
+  return regions;
+}
+
+/**
+ * Summarizes one file's edit.
+ *
+ * @param input The old lines near the edits and the plan.
+ * @returns Counts, regions, fresh anchors, diff and the lines shown.
+ */
+export function summarizeEdit(input: EditInput): EditSummary {
+  const { plan, oldCount } = input;
+  let added = 0;
+  let removed = 0;
+  for (const e of plan) {
+    added += e.lines.length;
+    removed += e.deleteCount;
+  }
+  const newCount = oldCount + added - removed;
+  const clusters: Cluster[] = [];
+  let shift = 0;
+  for (const edit of plan) {
+    const [from, to] = contextRange(edit, oldCount);
+    const last = clusters[clusters.length - 1];
+    if (last && from <= last.oldEnd + 1) {
+      last.oldEnd = Math.max(last.oldEnd, to);
+      last.edits.push(edit);
+    } else {
+      clusters.push({
+        oldStart: from,
+        oldEnd: to,
+        newStart: from + shift,
+        edits: [edit],
+        complete: true,
+      });
+    }
+    shift += edit.lines.length - edit.deleteCount;
+  }
+  for (const c of clusters) c.newLines = applyWindow(c, input);
+
+  const regions = regionsOf(plan);
+  const newLine = (n: number): string | undefined => {
+    for (const c of clusters) {
+      const i = n - c.newStart;
+      if (i >= 0 && i < c.newLines!.length) return c.newLines![i];
+    }
+    return undefined;
+  };
+  const windows: [number, number][] = [];
+  for (const r of regions) {
+    const from = Math.max(1, r.start - ANCHOR_RADIUS);
+    const to = Math.min(newCount, r.end + ANCHOR_RADIUS);
+    if (to < from) continue;
+    const last = windows[windows.length - 1];
+    if (last && from <= last[1] + 1) last[1] = Math.max(last[1], to);
+    else windows.push([from, to]);
+  }
+  const rendered: string[] = [];
+  const shown: { start: number; hashes: number[] }[] = [];
+  for (const [from, to] of windows) {
+    const hashes: number[] = [];
+    for (let n = from; n <= to; n++) {
+      const text = newLine(n);
+      if (text === undefined) break;
+      const h = lineHash32(text);
+      hashes.push(h);
+      rendered.push(formatLine(n, text, input.maxLineChars, foldHash(h)));
+    }
+    if (hashes.length > 0) shown.push({ start: from, hashes });
+  }
+  return {
+    added,
+    removed,
+    newCount,
+    regions,
+    anchors: rendered.join("\n"),
+    diff: diffOf(input, clusters),
+    shown,
+  };
+}
+
+/** The new lines of a cluster's window: its old lines with its edits applied. */
+function applyWindow(c: Cluster, input: EditInput): string[] {
+  const out: string[] = [];
+  let next = c.oldStart;
+  const copy = (stop: number) => {
+    for (; next < stop && next <= c.oldEnd; next++) {
+      const line = input.oldLine(next);
+      if (line === undefined) c.complete = false;
+      out.push(line ?? "");
+    }
+  };
+  for (const e of c.edits) {
+    copy(e.at);
+    for (const l of e.lines) out.push(l);
+    next = Math.max(next, e.at + e.deleteCount);
+  }
+  copy(c.oldEnd + 1);
+  return out;
+}
+
+function diffOf(input: EditInput, clusters: Cluster[]): string {
+  const hunks: StructuredPatchHunk[] = [];
+  for (const c of clusters) {
+    const old: string[] = [];
+    for (let n = c.oldStart; n <= c.oldEnd; n++) {
+      const line = input.oldLine(n);
+      if (line === undefined) c.complete = false;
+      old.push(line ?? "");
+    }
+    if (!c.complete) {
+      const removed = c.edits.reduce((s, e) => s + e.deleteCount, 0);
+      const added = c.edits.reduce((s, e) => s + e.lines.length, 0);
+      hunks.push({
+        oldStart: c.oldStart,
+        oldLines: 0,
+        newStart: c.newStart,
+        newLines: 0,
+        lines: [
+          ` (${removed} lines removed and ${added} written here: too large to show in the diff)`,
+        ],
+      });
+      continue;
+    }
+    const text = (
+      lines: string[],
+    ) => (lines.length ? lines.join("\n") + "\n" : "");
+    const part = structuredPatch(
+      input.display,
+      input.display,
+      text(old),
+      text(c.newLines!),
+      "",
+      "",
+      { context: DIFF_CONTEXT },
+    );
+    for (const h of part.hunks) {
+      hunks.push({
+        ...h,
+        oldStart: h.oldStart + c.oldStart - 1,
+        newStart: h.newStart + c.newStart - 1,
+      });
+    }
+  }
+  if (hunks.length === 0) return "";
+  return formatPatch(
+    {
+      oldFileName: input.created ? "/dev/null" : input.display,
+      newFileName: input.display,
+      oldHeader: undefined,
+      newHeader: undefined,
+      hunks,
+    },
+    FILE_HEADERS_ONLY,
+  ).trimEnd();
+}

@@ -1,0 +1,37 @@
+/**
+ * Files on disk under one root folder (DESIGN §3, §4): anchored reads
+ * remembered per session, patches validated against the live files and
+ * committed to every file or to none, huge files streamed.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { mkdtemp, rm, writeFile } from "node:fs/promises";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
+ * import { openWorkspace } from "./mod.ts";
+ *
+ * const dir = await mkdtemp(join(tmpdir(), "hashline-doc-"));
+ * await writeFile(join(dir, "notes.txt"), "one\ntwo\n");
+ * const ws = openWorkspace(dir, { stateDir: join(dir, ".hashline") });
+ * assert.equal((await ws.read("notes.txt")).totalLines, 2);
+ * await assert.rejects(ws.read("../outside.txt"), { code: "OUTSIDE_ROOT" });
+ * await rm(dir, { recursive: true });
+ * ```
+ *
+ * @module
+ */
+
+export {
+  type FileEdit,
+  type FileRead,
+  openWorkspace,
+  type PatchOptions,
+  type PatchResult,
+  type ReadOptions,
+  type RecoveryReport,
+  type Workspace,
+  type WorkspaceOptions,
+  type WriteOptions,
+  type WriteResult,
+} from "./workspace.ts";

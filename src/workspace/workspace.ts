@@ -1,0 +1,692 @@
+/**
+ * Files on disk under one root (DESIGN §3, §4): anchored reads that the
+ * session remembers, and patches validated against the live files and
+ * committed all-or-nothing.
+ *
+ * @module
+ */
+import { join, resolve } from "node:path";
+import { cwd, getEnv } from "../_runtime/env.ts";
+import { type FileHandle, realpathSync, statSync } from "../_runtime/fs.ts";
+import { formatLine, readWindow } from "../anchor/format.ts";
+import { splitLines } from "../anchor/split.ts";
+import {
+  NotFoundError,
+  PatchRefusedError,
+  type Problem,
+  TooLargeError,
+} from "../errors.ts";
+import { foldHash, lineHash32 } from "../hash/fnv.ts";
+import { editContent } from "../patch/apply.ts";
+import { parsePatch } from "../patch/parse.ts";
+import type { Patch, PatchOp, PlannedEdit } from "../patch/types.ts";
+import { planOps, validateOps } from "../patch/validate.ts";
+import {
+  commitFiles,
+  recoverJournals,
+  type RecoveryReport,
+} from "./_commit.ts";
+import { Confinement, type Target } from "./_confine.ts";
+import { readWhole } from "./_io.ts";
+import { checkSession, LineMemory, SessionRecords } from "./_records.ts";
+import { summarizeEdit } from "./_result.ts";
+import {
+  firstStaleLine,
+  rewrite,
+  scanForPatch,
+  streamRead,
+} from "./_stream.ts";
+import { checkNul, fileText } from "./_text.ts";
+
+export type { RecoveryReport } from "./_commit.ts";
+
+/** Options of {@link openWorkspace}. */
+export interface WorkspaceOptions {
+  /** Whose reads count when none is named per call (default `"default"`). */
+  session?: string;
+  /**
+   * State folder holding `sessions/` and `journal/` (default: `HASHLINE_STORE`,
+   * else `.hashline` under the working folder).
+   */
+  stateDir?: string;
+  /** Keep read records in `<state>/sessions/` so separate processes form one session (default true). */
+  persistSessions?: boolean;
+  /** Largest file read or patched, in bytes (default 4 GiB). */
+  maxFileBytes?: number;
+  /** Display limit of one line in reads and fresh anchors, in code points (default 2000). */
+  maxLineChars?: number;
+  /** Files larger than this many bytes are streamed instead of loaded (default 64 MiB). */
+  streamThreshold?: number;
+  /** Byte-scanning engine for streamed files (default: the hash module's choice). */
+  engine?: "wasm" | "ts";
+}
+
+/** A read window. */
+export interface ReadOptions {
+  /** First line, 1-based (default 1). */
+  offset?: number;
+  /** Most lines (default 2000). */
+  limit?: number;
+  /** Session the read counts for (default the workspace's). */
+  session?: string;
+}
+
+/** One window of an anchored read of a file. */
+export interface FileRead {
+  /** Root-relative path with `/` separators. */
+  path: string;
+  /** `LINE:HH|content` lines joined with `\n`. */
+  text: string;
+  /** Lines in the whole file. */
+  totalLines: number;
+  /** First line shown. */
+  startLine: number;
+  /** Last line shown (`startLine - 1` when none). */
+  endLine: number;
+  /** Where the next window starts, or null at the end. */
+  nextOffset: number | null;
+}
+
+/** Options of {@link Workspace.patch}. */
+export interface PatchOptions {
+  /** Validate and show the diff without writing anything. */
+  dryRun?: boolean;
+  /** Session whose reads count (default the workspace's). */
+  session?: string;
+}
+
+/** What a patch did to one file. */
+export interface FileEdit {
+  /** Root-relative path with `/` separators. */
+  path: string;
+  /** Lines written (new or replacing). */
+  added: number;
+  /** Lines removed (deleted or replaced). */
+  removed: number;
+  /** The patch created the file. */
+  created: boolean;
+  /** Fresh anchors of each changed region, ±2 lines (`LINE:HH|content`). */
+  anchors: string;
+  /** Unified diff (`""` when nothing changed). */
+  diff: string;
+}
+
+/** The result of a patch. */
+export interface PatchResult {
+  /** Nothing was written. */
+  dryRun: boolean;
+  /** One entry per file, in patch order. */
+  files: FileEdit[];
+  /** What a model reads: `Edited PATH (+a -r)`, the fresh anchors and the diff, per file. */
+  summary: string;
+}
+
+/** Options of {@link Workspace.write}. */
+export interface WriteOptions {
+  /** Session whose reads count (default the workspace's). */
+  session?: string;
+}
+
+/** The result of writing a whole file. */
+export interface WriteResult {
+  /** Root-relative path with `/` separators. */
+  path: string;
+  /** The file did not exist before. */
+  created: boolean;
+  /** Lines added, as the diff counts them. */
+  added: number;
+  /** Lines removed, as the diff counts them. */
+  removed: number;
+  /** Lines in the new content. */
+  totalLines: number;
+  /** Unified diff against the old content. */
+  diff: string;
+  /** `Created PATH (N lines)` or `Wrote PATH (+a -r)`, then the diff. */
+  summary: string;
+}
+
+/** Files under one root, with sessions, confinement and all-or-nothing commits. */
+export interface Workspace {
+  /** Real path of the root. */
+  readonly root: string;
+  /** The state folder (sessions and journal). */
+  readonly stateDir: string;
+  /** The default session. */
+  readonly session: string;
+  /**
+   * Reads a window of a file as `LINE:HH|content` lines and records the
+   * lines' full hashes for the session.
+   */
+  read(path: string, window?: ReadOptions): Promise<FileRead>;
+  /** Validates a patch against the live files and commits it to every file, or to none. */
+  patch(
+    patch: Patch | string | object,
+    options?: PatchOptions,
+  ): Promise<PatchResult>;
+  /** Creates a file, or replaces one the session has read, with exactly this content. */
+  write(
+    path: string,
+    content: string,
+    options?: WriteOptions,
+  ): Promise<WriteResult>;
+  /** Finishes or undoes commits that a crashed process left half done (also run on first use). */
+  recover(): Promise<RecoveryReport>;
+}
+
+const GiB = 1024 ** 3;
+const encoder = new TextEncoder();
+
+interface Prepared {
+  target: Target;
+  plan: PlannedEdit[];
+  oldCount: number;
+  oldLine(n: number): string | undefined;
+  write(handle: FileHandle): Promise<void>;
+  verify?(): Promise<boolean>;
+  unchanged: boolean;
+}
+
+function positive(name: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !(value >= 0) || !Number.isFinite(value)) {
+    throw new TypeError(
+      `Cannot open workspace: ${name} must be a number ≥ 0, got ${
+        String(value)
+      }.`,
+    );
+  }
+  return value;
+}
+
+/** Real path of `path`, or of its deepest existing ancestor joined with the rest. */
+function realish(path: string): string {
+  const rest: string[] = [];
+  let cur = path;
+  for (;;) {
+    try {
+      return join(realpathSync(cur), ...rest.reverse());
+    } catch {
+      const parent = resolve(cur, "..");
+      if (parent === cur) return path;
+      rest.push(cur.slice(parent.length).replace(/^[\\/]+/, ""));
+      cur = parent;
+    }
+  }
+}
+
+async function writeAll(handle: FileHandle, bytes: Uint8Array): Promise<void> {
+  let at = 0;
+  while (at < bytes.length) {
+    const { bytesWritten } = await handle.write(bytes, at, bytes.length - at);
+    at += bytesWritten;
+  }
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function notRead(path: string, what: string): Problem {
+  return {
+    code: "NOT_READ",
+    path,
+    message: `this session has not read the file: read it first, then ${what}.`,
+  };
+}
+
+class FileWorkspace implements Workspace {
+  readonly root: string;
+  readonly stateDir: string;
+  readonly session: string;
+  private readonly conf: Confinement;
+  private readonly records: SessionRecords;
+  private readonly maxLineChars?: number;
+  private readonly streamThreshold: number;
+  private readonly engine?: "wasm" | "ts";
+  private recovered?: Promise<unknown>;
+
+  constructor(root: string, options: WorkspaceOptions) {
+    if (typeof root !== "string" || root === "") {
+      throw new TypeError(
+        "Cannot open workspace: root must be a non-empty folder path.",
+      );
+    }
+    if (root.includes("\0")) {
+      throw new TypeError(
+        "Cannot open workspace: the root path holds a NUL byte.",
+      );
+    }
+    const given = resolve(cwd(), root);
+    let real: string;
+    try {
+      real = realpathSync(given);
+    } catch {
+      throw new NotFoundError(
+        `Cannot open workspace: the root folder "${root}" does not exist.`,
+      );
+    }
+    if (!statSync(real).isDirectory()) {
+      throw new NotFoundError(
+        `Cannot open workspace: "${root}" is not a folder.`,
+      );
+    }
+    this.root = real;
+    this.session = checkSession(options.session ?? "default");
+    const state = options.stateDir ??
+      (getEnv("HASHLINE_STORE") || join(cwd(), ".hashline"));
+    this.stateDir = realish(resolve(cwd(), state));
+    const maxFileBytes = positive(
+      "maxFileBytes",
+      options.maxFileBytes,
+      4 * GiB,
+    );
+    this.streamThreshold = positive(
+      "streamThreshold",
+      options.streamThreshold,
+      64 * 1024 ** 2,
+    );
+    if (options.maxLineChars !== undefined) {
+      readWindow(0, { maxLineChars: options.maxLineChars });
+      this.maxLineChars = options.maxLineChars;
+    }
+    if (
+      options.engine !== undefined && options.engine !== "wasm" &&
+      options.engine !== "ts"
+    ) {
+      throw new TypeError(
+        `Cannot open workspace: engine must be "wasm" or "ts".`,
+      );
+    }
+    this.engine = options.engine;
+    this.conf = new Confinement(real, given, this.stateDir, maxFileBytes);
+    this.records = new SessionRecords(
+      options.persistSessions === false
+        ? null
+        : join(this.stateDir, "sessions"),
+    );
+  }
+
+  private ready(): Promise<unknown> {
+    return this.recovered ??= recoverJournals(this.stateDir);
+  }
+
+  async recover(): Promise<RecoveryReport> {
+    await this.ready();
+    return recoverJournals(this.stateDir);
+  }
+
+  private streams(target: Target): boolean {
+    return target.stat !== undefined && target.stat.size > this.streamThreshold;
+  }
+
+  async read(path: string, window: ReadOptions = {}): Promise<FileRead> {
+    await this.ready();
+    if (window === null || typeof window !== "object") {
+      throw new TypeError(
+        "Cannot read: the window must be an object such as { offset, limit }.",
+      );
+    }
+    const session = checkSession(window.session ?? this.session);
+    const options = {
+      offset: window.offset,
+      limit: window.limit,
+      maxLineChars: this.maxLineChars,
+    };
+    readWindow(Number.MAX_SAFE_INTEGER, options);
+    const target = await this.conf.resolve(path);
+    if (!target.exists) {
+      throw new NotFoundError(
+        `Cannot read "${target.display}": no such file in the workspace.`,
+      );
+    }
+    let view: Omit<FileRead, "path">;
+    let hashes: number[];
+    if (this.streams(target)) {
+      ({ view, hashes } = await streamRead(target, options, this.engine));
+    } else {
+      const { bytes } = await readWhole(target);
+      const { lines } = splitLines(fileText(target.display, bytes));
+      const win = readWindow(lines.length, options);
+      hashes = lines.slice(win.startLine - 1, win.endLine).map(lineHash32);
+      view = {
+        text: hashes.map((h, i) =>
+          formatLine(
+            win.startLine + i,
+            lines[win.startLine - 1 + i],
+            win.maxLineChars,
+            foldHash(h),
+          )
+        ).join("\n"),
+        totalLines: lines.length,
+        startLine: win.startLine,
+        endLine: win.endLine,
+        nextOffset: win.nextOffset,
+      };
+    }
+    await this.records.update(session, (files) => {
+      const mem = files.get(target.real) ?? new LineMemory();
+      mem.see(view.startLine, hashes);
+      files.delete(target.real);
+      files.set(target.real, mem);
+    });
+    return { path: target.display, ...view };
+  }
+
+  async patch(
+    input: Patch | string | object,
+    options: PatchOptions = {},
+  ): Promise<PatchResult> {
+    await this.ready();
+    if (options === null || typeof options !== "object") {
+      throw new TypeError(
+        "Cannot patch: options must be an object such as { dryRun: true }.",
+      );
+    }
+    const session = checkSession(options.session ?? this.session);
+    const dryRun = options.dryRun === true;
+    const parsed = parsePatch(input);
+    if (parsed.files.length === 0) {
+      throw new TypeError(
+        'Cannot patch: the patch names no files. Send { files: [{ path, ops }] } or the text form starting with "@@ PATH".',
+      );
+    }
+    const groups: { target: Target; ops: PatchOp[] }[] = [];
+    const byReal = new Map<string, { target: Target; ops: PatchOp[] }>();
+    for (const file of parsed.files) {
+      if (file.path === "") {
+        throw new TypeError(
+          'Cannot patch: the ops name no file. Start them with "@@ PATH" (text form) or send { files: [{ path, ops }] }.',
+        );
+      }
+      const target = await this.conf.resolve(file.path);
+      const group = byReal.get(target.real);
+      if (group) group.ops.push(...file.ops);
+      else {
+        const g = { target, ops: [...file.ops] };
+        byReal.set(target.real, g);
+        groups.push(g);
+      }
+    }
+    const problems: Problem[] = [];
+    const prepared: Prepared[] = [];
+    for (const { target, ops } of groups) {
+      try {
+        const p = await this.prepare(session, target, ops, problems);
+        if (p) prepared.push(p);
+      } catch (error) {
+        if (!(error instanceof PatchRefusedError)) throw error;
+        problems.push(...error.problems);
+      }
+    }
+    if (problems.length > 0) throw new PatchRefusedError(problems);
+    const files: FileEdit[] = [];
+    const shown: { start: number; hashes: number[] }[][] = [];
+    for (const p of prepared) {
+      const s = summarizeEdit({
+        display: p.target.display,
+        oldCount: p.oldCount,
+        oldLine: p.oldLine,
+        plan: p.plan,
+        maxLineChars: this.maxLineChars ?? 2000,
+        created: !p.target.exists,
+      });
+      files.push({
+        path: p.target.display,
+        added: s.added,
+        removed: s.removed,
+        created: !p.target.exists,
+        anchors: s.anchors,
+        diff: s.diff,
+      });
+      shown.push(s.shown);
+    }
+    if (!dryRun) {
+      const entries = prepared.filter((p) => !p.unchanged);
+      if (entries.length > 0) {
+        await commitFiles(this.stateDir, this.conf, entries);
+      }
+      await this.records.update(session, (known) => {
+        prepared.forEach((p, i) => {
+          const mem = known.get(p.target.real) ?? new LineMemory();
+          mem.remap(p.plan);
+          for (const w of shown[i]) mem.see(w.start, w.hashes);
+          known.delete(p.target.real);
+          known.set(p.target.real, mem);
+        });
+      });
+    }
+    const parts = files.map((f) =>
+      [`Edited ${f.path} (+${f.added} -${f.removed})`, f.anchors, f.diff]
+        .filter((s) => s !== "")
+        .join("\n")
+    );
+    if (dryRun) parts.unshift("Dry run: nothing was written.");
+    return { dryRun, files, summary: parts.join("\n\n") };
+  }
+
+  private async prepare(
+    session: string,
+    target: Target,
+    ops: PatchOp[],
+    problems: Problem[],
+  ): Promise<Prepared | null> {
+    const display = target.display;
+    if (!target.exists) {
+      const bad = ops.find((op) => op.op !== "append" && op.op !== "prepend");
+      if (bad) {
+        throw new NotFoundError(
+          `Cannot patch "${display}": no such file in the workspace. To create it, send only append or prepend ops; to edit a file, check the path.`,
+        );
+      }
+      const out = editContent("", ops, { path: display });
+      const bytes = encoder.encode(out.content);
+      return {
+        target,
+        plan: planOps(ops, 0),
+        oldCount: 0,
+        oldLine: () => undefined,
+        write: (h) => writeAll(h, bytes),
+        unchanged: false,
+      };
+    }
+    const memory = await this.records.get(session, target.real);
+    if (!memory) {
+      problems.push(
+        notRead(display, "resend the patch with anchors from that read"),
+      );
+      return null;
+    }
+    if (this.streams(target)) {
+      const scanned = await scanForPatch(target, ops, memory, this.engine);
+      const found = validateOps(ops, scanned.lookup, { memory, path: display });
+      if (found.length > 0) {
+        problems.push(...found);
+        return null;
+      }
+      const plan = planOps(ops, scanned.lineCount);
+      const streamed = { ...target, stat: scanned.id };
+      return {
+        target: streamed,
+        plan,
+        oldCount: scanned.lineCount,
+        oldLine: scanned.oldLine,
+        write: (h) => rewrite(h, streamed, scanned, plan),
+        unchanged: plan.length === 0,
+      };
+    }
+    const { bytes, id } = await readWhole(target);
+    const text = fileText(display, bytes);
+    const out = editContent(text, ops, { memory, path: display });
+    const { lines } = splitLines(text);
+    const next = encoder.encode(out.content);
+    const read = { ...target, stat: id };
+    return {
+      target: read,
+      plan: planOps(ops, lines.length),
+      oldCount: lines.length,
+      oldLine: (n) => lines[n - 1],
+      write: (h) => writeAll(h, next),
+      verify: async () => sameBytes((await readWhole(read)).bytes, bytes),
+      unchanged: out.content === text,
+    };
+  }
+
+  async write(
+    path: string,
+    content: string,
+    options: WriteOptions = {},
+  ): Promise<WriteResult> {
+    await this.ready();
+    if (options === null || typeof options !== "object") {
+      throw new TypeError("Cannot write: options must be an object.");
+    }
+    const session = checkSession(options.session ?? this.session);
+    if (typeof content !== "string") {
+      throw new TypeError(
+        `Cannot write: content must be a string, got ${typeof content}.`,
+      );
+    }
+    const wellFormed =
+      (content as { isWellFormed?: () => boolean }).isWellFormed;
+    if (wellFormed && !wellFormed.call(content)) {
+      throw new TypeError(
+        "Cannot write: the content holds an unpaired surrogate, which is not valid UTF-8 text.",
+      );
+    }
+    const target = await this.conf.resolve(path);
+    const display = target.display;
+    const bytes = encoder.encode(content);
+    if (bytes.length > this.conf.maxFileBytes) {
+      throw new TooLargeError(
+        `Cannot write "${display}": the content is ${bytes.length} bytes, over the workspace limit of ${this.conf.maxFileBytes} bytes.`,
+      );
+    }
+    checkNul(display, bytes);
+    const next = splitLines(content).lines;
+    let oldLines: string[] | null = [];
+    let entryTarget = target;
+    let verify: (() => Promise<boolean>) | undefined;
+    if (target.exists) {
+      const memory = await this.records.get(session, target.real);
+      if (!memory) {
+        throw new PatchRefusedError([notRead(display, "write it again")]);
+      }
+      let stale = 0;
+      if (this.streams(target)) {
+        oldLines = null;
+        stale = await firstStaleLine(target, memory.toJSON(), this.engine);
+      } else {
+        const { bytes: old, id } = await readWhole(target);
+        oldLines = splitLines(fileText(display, old)).lines;
+        for (const [n, h] of memory.entries()) {
+          if (n > oldLines.length || lineHash32(oldLines[n - 1]) !== h) {
+            stale = n;
+            break;
+          }
+        }
+        entryTarget = { ...target, stat: id };
+        verify = async () =>
+          sameBytes((await readWhole(entryTarget)).bytes, old);
+      }
+      if (stale > 0) {
+        throw new PatchRefusedError([{
+          code: "CHANGED",
+          path: display,
+          line: stale,
+          message:
+            `the file changed since this session read it (line ${stale} differs), so it was not overwritten. Read it again, then write it.`,
+        }]);
+      }
+    }
+    let diff = "";
+    if (oldLines) {
+      diff = summarizeEdit({
+        display,
+        oldCount: oldLines.length,
+        oldLine: (n) => oldLines![n - 1],
+        plan: [{ at: 1, deleteCount: oldLines.length, lines: next }],
+        maxLineChars: this.maxLineChars ?? 2000,
+        created: !target.exists,
+      }).diff;
+    }
+    let added = 0;
+    let removed = 0;
+    for (const line of diff.split("\n").slice(2)) {
+      if (line.startsWith("+")) added++;
+      else if (line.startsWith("-")) removed++;
+    }
+    if (!oldLines) {
+      added = next.length;
+      diff =
+        `(diff not shown: the old file is over ${this.streamThreshold} bytes)`;
+    }
+    await commitFiles(this.stateDir, this.conf, [{
+      target: entryTarget,
+      write: (h) => writeAll(h, bytes),
+      verify,
+    }]);
+    await this.records.update(session, (known) => {
+      const mem = new LineMemory();
+      mem.see(1, next.map(lineHash32));
+      known.delete(target.real);
+      known.set(target.real, mem);
+    });
+    const head = target.exists
+      ? `Wrote ${display} (+${added} -${removed})`
+      : `Created ${display} (${next.length} ${
+        next.length === 1 ? "line" : "lines"
+      })`;
+    return {
+      path: display,
+      created: !target.exists,
+      added,
+      removed,
+      totalLines: next.length,
+      diff,
+      summary: diff ? `${head}\n${diff}` : head,
+    };
+  }
+}
+
+/**
+ * Opens the files under one root folder for anchored reads and patches.
+ * Returns at once; recovery of a commit that a crash cut short runs before
+ * the first operation.
+ *
+ * @param root The workspace root folder (must exist).
+ * @param options Session, state folder, limits.
+ * @returns The workspace.
+ * @throws {NotFoundError} When the root does not exist or is not a folder.
+ * @throws {TypeError} When an option is malformed (such as an unsafe session name).
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
+ * import { openWorkspace } from "./workspace.ts";
+ *
+ * const dir = await mkdtemp(join(tmpdir(), "hashline-doc-"));
+ * await writeFile(join(dir, "app.ts"), "const a = 1;\nconst b = 2;\n");
+ * const ws = openWorkspace(dir, { stateDir: join(dir, ".hashline") });
+ * const view = await ws.read("app.ts");
+ * assert.equal(view.text, "1:d4|const a = 1;\n2:d1|const b = 2;");
+ * const result = await ws.patch({
+ *   files: [{ path: "app.ts", ops: [{ op: "replace", start: "2:d1", lines: ["const b = 3;"] }] }],
+ * });
+ * assert.match(result.summary, /^Edited app\.ts \(\+1 -1\)/);
+ * assert.equal(await readFile(join(dir, "app.ts"), "utf8"), "const a = 1;\nconst b = 3;\n");
+ * await rm(dir, { recursive: true });
+ * ```
+ */
+export function openWorkspace(
+  root: string,
+  options: WorkspaceOptions = {},
+): Workspace {
+  if (options === null || typeof options !== "object") {
+    throw new TypeError("Cannot open workspace: options must be an object.");
+  }
+  return new FileWorkspace(root, options);
+}
