@@ -11,37 +11,54 @@ export type AnchorText = string;
 
 /** Replace lines start..end (end defaults to start); `lines: []` deletes. */
 export interface ReplaceOp {
+  /** Discriminator. */
   op: "replace";
+  /** Anchor of the first line. */
   start: AnchorText;
+  /** Anchor of the last line (defaults to `start`). */
   end?: AnchorText;
+  /** The exact new lines, without terminators. */
   lines: string[];
 }
 /** Delete lines start..end (end defaults to start). */
 export interface DeleteOp {
+  /** Discriminator. */
   op: "delete";
+  /** Anchor of the first line. */
   start: AnchorText;
+  /** Anchor of the last line (defaults to `start`). */
   end?: AnchorText;
 }
 /** Insert after the anchored line. */
 export interface InsertAfterOp {
+  /** Discriminator. */
   op: "insert_after";
+  /** Anchor of the line the new lines go next to. */
   anchor: AnchorText;
+  /** The exact new lines, without terminators. */
   lines: string[];
 }
 /** Insert before the anchored line. */
 export interface InsertBeforeOp {
+  /** Discriminator. */
   op: "insert_before";
+  /** Anchor of the line the new lines go next to. */
   anchor: AnchorText;
+  /** The exact new lines, without terminators. */
   lines: string[];
 }
 /** Insert at the end of the file (works on an empty file). */
 export interface AppendOp {
+  /** Discriminator. */
   op: "append";
+  /** The exact new lines, without terminators. */
   lines: string[];
 }
 /** Insert at the start of the file (works on an empty file). */
 export interface PrependOp {
+  /** Discriminator. */
   op: "prepend";
+  /** The exact new lines, without terminators. */
   lines: string[];
 }
 
@@ -106,8 +123,11 @@ export interface ReadMemory {
  * same `at`.
  */
 export interface PlannedEdit {
+  /** 1-based line where the edit applies (`lineCount + 1` for the end). */
   at: number;
+  /** Lines removed from `at` on. */
   deleteCount: number;
+  /** The exact new lines, without terminators. */
   lines: string[];
 }
 
@@ -116,6 +136,8 @@ export interface PlannedEdit {
  * wrote; `end === start - 1` marks a deletion just before line `start`.
  */
 export interface ChangedRegion {
+  /** First changed line, 1-based. */
   start: number;
+  /** Last changed line (`start - 1` for a deletion). */
   end: number;
 }

@@ -254,7 +254,7 @@ export function validateOps(
         "STALE_ANCHOR",
         `Anchor ${key} is stale: ${why}${
           movedTo(now, a, remembered)
-        }. Resend the op with fresh anchors. Current lines:\n${
+        }. Current lines:\n${
           contextLines(now, a.line - CONTEXT, a.line + CONTEXT)
         }`,
         a.line,
