@@ -57,7 +57,9 @@ export class PatchRefusedError extends HashlineError {
   constructor(problems: Problem[]) {
     const codes = new Set(problems.map((p) => p.code));
     const code = codes.size === 1 ? problems[0].code : "PATCH_REFUSED";
-    const body = problems.map((p) => `- ${p.path ? `${p.path}: ` : ""}${p.message}`).join("\n");
+    const body = problems.map((p) =>
+      `- ${p.path ? `${p.path}: ` : ""}${p.message}`
+    ).join("\n");
     super(code, `Rejected — nothing written.\n${body}`, 409);
     this.name = "PatchRefusedError";
     this.problems = problems;

@@ -55,7 +55,10 @@ export function runTs(
 }
 
 /** Collects the output of a started child until it exits. */
-export function collect(child: ChildProcess, input?: string): Promise<RunResult> {
+export function collect(
+  child: ChildProcess,
+  input?: string,
+): Promise<RunResult> {
   let stdout = "";
   let stderr = "";
   child.stdout?.setEncoding("utf8");
@@ -66,6 +69,9 @@ export function collect(child: ChildProcess, input?: string): Promise<RunResult>
   else child.stdin?.end();
   return new Promise((resolve, reject) => {
     child.on("error", reject);
-    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
+    child.on(
+      "close",
+      (code, signal) => resolve({ code, signal, stdout, stderr }),
+    );
   });
 }

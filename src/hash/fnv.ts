@@ -57,7 +57,10 @@ export function foldHash(h: number): number {
   return (h ^ (h >>> 8) ^ (h >>> 16) ^ (h >>> 24)) & 0xff;
 }
 
-const HEX: string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+const HEX: string[] = Array.from(
+  { length: 256 },
+  (_, i) => i.toString(16).padStart(2, "0"),
+);
 
 /**
  * Two lowercase hex digits of an 8-bit value.

@@ -6,7 +6,13 @@
  * @module
  */
 import { join } from "node:path";
-import { cwd, getEnv, readStdin, writeStderr, writeStdout } from "../_runtime/env.ts";
+import {
+  cwd,
+  getEnv,
+  readStdin,
+  writeStderr,
+  writeStdout,
+} from "../_runtime/env.ts";
 import { readFile } from "../_runtime/fs.ts";
 import { HashlineError, PatchRefusedError } from "../errors.ts";
 
@@ -114,7 +120,10 @@ export function stateDir(): string {
  *
  * @throws {TypeError} When the flag was given without a value.
  */
-export function stringFlag(flags: Map<string, string | true>, name: string): string | undefined {
+export function stringFlag(
+  flags: Map<string, string | true>,
+  name: string,
+): string | undefined {
   const v = flags.get(name);
   if (v === true) throw new TypeError(`Flag --${name} needs a value.`);
   return v;
@@ -133,7 +142,9 @@ export function intFlag(
   const v = stringFlag(flags, name);
   if (v === undefined) return undefined;
   if (!/^\d+$/.test(v) || Number(v) < min) {
-    throw new TypeError(`Flag --${name} must be a whole number ≥ ${min}, got "${v}".`);
+    throw new TypeError(
+      `Flag --${name} must be a whole number ≥ ${min}, got "${v}".`,
+    );
   }
   return Number(v);
 }
@@ -145,7 +156,9 @@ export function intFlag(
  * @returns The text.
  */
 export async function readInput(name: string | undefined): Promise<string> {
-  const bytes = name === undefined || name === "-" ? await readStdin() : await readFile(name);
+  const bytes = name === undefined || name === "-"
+    ? await readStdin()
+    : await readFile(name);
   return new TextDecoder().decode(bytes);
 }
 
