@@ -78,9 +78,16 @@ export function commitSteps(existing: boolean[]): string[] {
   return steps;
 }
 
-function step(name: string): void {
-  if (getEnv("HASHLINE_CRASH_AT") === name) killSelf();
-}
+/**
+ * Test hook: runs after each step of a commit with the commit's target paths
+ * (tests change files mid-commit, or freeze commits before a kill, with it).
+ */
+export const commitHooks: {
+  afterStep?: (
+    name: string,
+    targets: readonly string[],
+  ) => void | Promise<void>;
+} = {};
 
 function errCode(error: unknown): string | undefined {
   return (error as { code?: string } | null)?.code;
@@ -293,8 +300,13 @@ export async function commitFiles(
     })),
   };
   const plan = journal.entries;
+  const targets = plan.map((e) => e.target);
+  const step = async (name: string): Promise<void> => {
+    if (getEnv("HASHLINE_CRASH_AT") === name) killSelf();
+    await commitHooks.afterStep?.(name, targets);
+  };
   await writeJournal(jfile, journal);
-  step("journal-staging");
+  await step("journal-staging");
   try {
     for (let i = 0; i < entries.length; i++) {
       const { target } = entries[i];
@@ -307,11 +319,11 @@ export async function commitFiles(
       } finally {
         await h.close();
       }
-      step(`temp-${i}`);
+      await step(`temp-${i}`);
     }
-    step("staged");
+    await step("staged");
     for (const entry of entries) await recheck(confinement, entry);
-    step("checked");
+    await step("checked");
     for (let i = 0; i < entries.length; i++) {
       const backup = plan[i].backup;
       if (!backup) continue;
@@ -320,11 +332,11 @@ export async function commitFiles(
       } catch {
         await copyFile(plan[i].target, backup);
       }
-      step(`backup-${i}`);
+      await step(`backup-${i}`);
     }
     journal.state = "committing";
     await writeJournal(jfile, journal);
-    step("journal-committing");
+    await step("journal-committing");
   } catch (error) {
     await removeSides(plan);
     await rm(jfile, { force: true });
@@ -347,23 +359,24 @@ export async function commitFiles(
           throw error;
         }
       }
-      step(`rename-${i}`);
+      await step(`rename-${i}`);
     }
   } catch (error) {
     journal.state = "rolling-back";
     await writeJournal(jfile, journal);
+    await step("journal-rolling-back");
     await rollBack(plan);
     await rm(jfile, { force: true });
     throw error;
   }
-  step("renamed");
+  await step("renamed");
   for (const dir of new Set(plan.map((e) => dirname(e.target)))) {
     await syncDir(dir);
   }
   for (const e of plan) if (e.backup) await rm(e.backup, { force: true });
-  step("cleaned");
+  await step("cleaned");
   await rm(jfile, { force: true });
-  step("done");
+  await step("done");
 }
 
 async function recheck(
