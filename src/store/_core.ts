@@ -5,7 +5,6 @@
  * @module
  */
 import { EditRefusedError, IntegrityError, NotFoundError } from "../errors.ts";
-import { editContent, parsePatch } from "../patch/mod.ts";
 import type { Backend, HandleRecord, InternalOptions } from "./_backend.ts";
 import { revisionDiff } from "./_diff.ts";
 import { readSourceFile, writeNewFile } from "./_files.ts";
@@ -85,6 +84,8 @@ export class StoreCore implements RevisionStore {
 
   async patch(refOrHandle: string, patch: RevisionPatch): Promise<EditResult> {
     await this.#open();
+    // Loaded on first use: puts and reads (and the CLI calls that only do those) skip the patch parser.
+    const { editContent, parsePatch } = await import("../patch/mod.ts");
     const parsed = parsePatch(patch);
     if (parsed.files.length !== 1) {
       throw new TypeError(

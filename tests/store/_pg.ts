@@ -11,6 +11,9 @@ export const PG_SKIP: string | undefined = PG_URL
   ? undefined
   : 'HASHLINE_TEST_PG_URL is not set; start a cluster with `eval "$(bash scripts/pg_temp.sh start)"` to run the PostgreSQL store tests';
 
+// Bun lists skipped tests without their reason; say it once where every runner shows it.
+if (PG_SKIP) console.warn(`PostgreSQL store tests skipped: ${PG_SKIP}.`);
+
 /** A schema name no other test run uses. */
 export function freshSchema(): string {
   const r = crypto.getRandomValues(new Uint8Array(6));

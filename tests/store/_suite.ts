@@ -697,7 +697,7 @@ export function revisionStoreSuite(
             const b = await store.put(base);
             const wrong = anchor(base, 2).endsWith("00") ? "2:01" : "2:00";
             await assert.rejects(
-              store.patch(b.handle, `= ${wrong}\n~TWO`),
+              store.patch(b.handle, `= ${wrong}\n~refused line`),
               (e: Error & { code?: string; status?: number }) => {
                 assert.equal(e.name, "PatchRefusedError");
                 assert.equal(e.status, 409);
@@ -706,7 +706,7 @@ export function revisionStoreSuite(
               },
             );
             await assert.rejects(
-              store.resolve(expectedRef("one\nTWO\nthree\n")),
+              store.resolve(expectedRef("one\nrefused line\nthree\n")),
               { code: "NOT_FOUND" },
             );
           }),

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
+import { after, describe, it } from "node:test";
 import { StoreCore } from "../../src/store/_core.ts";
 import { PgBackend } from "../../src/store/_pg_backend.ts";
 import { openPostgresStore } from "../../src/store/postgres_store.ts";
@@ -7,8 +7,14 @@ import type { RevisionStore } from "../../src/store/types.ts";
 import { admin, dropSchema, freshSchema, PG_SKIP, PG_URL } from "./_pg.ts";
 import { expectedRef, type Factory, revisionStoreSuite } from "./_suite.ts";
 
+/** Most tests share one schema (creating tables per test is slow); tests with other handle settings get their own. */
+const shared = freshSchema();
+let sharedUsed = false;
+
 const factory: Factory = (options = {}) => {
-  const schema = freshSchema();
+  const own = options.handleHex !== undefined;
+  const schema = own ? freshSchema() : shared;
+  sharedUsed ||= !own;
   const opened: RevisionStore[] = [];
   const open = () => {
     const s = new StoreCore(
@@ -23,10 +29,14 @@ const factory: Factory = (options = {}) => {
     reopen: open,
     cleanup: async () => {
       for (const s of opened) await s.close();
-      await dropSchema(schema);
+      if (own) await dropSchema(schema);
     },
   });
 };
+
+after(async () => {
+  if (sharedUsed) await dropSchema(shared);
+});
 
 revisionStoreSuite("postgres", factory, PG_SKIP);
 

@@ -1,0 +1,320 @@
+import assert from "node:assert/strict";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import type { CliContext } from "../../src/serve/_cli_common.ts";
+import { runStoreCommand } from "../../src/serve/_cli_store.ts";
+import { lineHash } from "../../src/hash/fnv.ts";
+import { runTs } from "../_spawn.ts";
+import { expectedRef } from "./_suite.ts";
+
+const CLI = new URL("../../src/serve/cli.ts", import.meta.url).pathname;
+const SOURCE = "alpha\nbeta\ngamma\n";
+
+interface Ran {
+  code: number;
+  out: string;
+  err: string;
+  json: Record<string, unknown> & { error?: { code: string; message: string } };
+}
+
+/** Runs `store …` in this process against a store in `dir`, the way the CLI would. */
+async function store(
+  dir: string,
+  words: string[],
+  flags: Record<string, string | true> = {},
+): Promise<Ran> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const map = new Map<string, string | true>(Object.entries(flags));
+  const ctx: CliContext = {
+    positionals: words,
+    flags: map,
+    json: map.get("json") === true,
+    root: dir,
+    session: "default",
+    stateDir: join(dir, ".hashline"),
+    out: (t) => Promise.resolve(void out.push(t)),
+    err: (t) => Promise.resolve(void err.push(t)),
+  };
+  const code = await runStoreCommand(ctx);
+  const text = out.join("\n");
+  let json = {} as Ran["json"];
+  if (ctx.json) {
+    assert.equal(out.length, 1, "--json prints exactly one document");
+    json = JSON.parse(text);
+  }
+  return { code, out: text, err: err.join("\n"), json };
+}
+
+async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), "hashline-cli-store-"));
+  try {
+    await writeFile(join(dir, "a.txt"), SOURCE);
+    await fn(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+describe("hashline store (in process)", () => {
+  it("put and import print ref and handle; --json gives { ok, ref, handle }", () =>
+    withDir(async (dir) => {
+      const ref = expectedRef(SOURCE);
+      const handle = "p_" + ref.slice(7, 19);
+      const text = await store(dir, ["put", join(dir, "a.txt")]);
+      assert.equal(text.code, 0);
+      assert.equal(text.out, `${ref} ${handle}`);
+      const json = await store(dir, ["import", join(dir, "a.txt")], {
+        json: true,
+      });
+      assert.deepEqual(json.json, { ok: true, ref, handle });
+    }));
+
+  it("source reads a window or a query; --json carries found, code, offset, nextOffset, totalChars", () =>
+    withDir(async (dir) => {
+      const { json: put } = await store(dir, ["put", join(dir, "a.txt")], {
+        json: true,
+      });
+      const r = await store(dir, ["source", put.handle as string], {
+        json: true,
+        query: "gamma",
+      });
+      assert.equal(r.code, 0);
+      assert.deepEqual(r.json, {
+        ok: true,
+        ref: put.ref,
+        handle: put.handle,
+        found: true,
+        code: SOURCE,
+        offset: 0,
+        nextOffset: null,
+        totalChars: SOURCE.length,
+      });
+      const w = await store(dir, ["source", put.handle as string], {
+        json: true,
+        offset: "6",
+        limit: "4",
+      });
+      assert.equal(w.json.code, "beta");
+      assert.equal(w.json.nextOffset, 10);
+      const miss = await store(dir, ["source", put.handle as string], {
+        query: "delta",
+      });
+      assert.equal(miss.code, 0);
+      assert.match(miss.err, /No match/);
+      const tooBig = await store(dir, ["source", put.handle as string], {
+        json: true,
+        limit: "16001",
+      });
+      assert.equal(tooBig.code, 2);
+      assert.equal(tooBig.json.error?.code, "BAD_INPUT");
+    }));
+
+  it("edit makes a new revision and prints the diff; a refused edit exits 1 with its code", () =>
+    withDir(async (dir) => {
+      const { json: put } = await store(dir, ["put", join(dir, "a.txt")], {
+        json: true,
+      });
+      const e = await store(dir, ["edit", put.handle as string], {
+        json: true,
+        old: "beta",
+        new: "BETA",
+      });
+      assert.equal(e.code, 0);
+      assert.equal(e.json.ok, true);
+      assert.equal(e.json.ref, expectedRef("alpha\nBETA\ngamma\n"));
+      assert.equal(e.json.parentRef, put.ref);
+      assert.match(e.json.diff as string, /^-beta\n\+BETA$/m);
+      assert.equal(e.json.diffTruncated, false);
+      const text = await store(dir, ["edit", put.handle as string], {
+        old: "a\n",
+        new: "A\n",
+        "replace-all": true,
+      });
+      assert.equal(text.code, 0);
+      assert.match(text.out, /^New revision p_[0-9a-f]{12} /);
+      const none = await store(dir, ["edit", put.handle as string], {
+        json: true,
+        old: "delta",
+        new: "x",
+      });
+      assert.equal(none.code, 1);
+      assert.equal(none.json.ok, false);
+      assert.equal(none.json.error?.code, "NO_MATCH");
+      const many = await store(dir, ["edit", put.handle as string], {
+        old: "a",
+        new: "x",
+      });
+      assert.equal(many.code, 1);
+      assert.match(many.err, /matches \d+ times/);
+      const usage = await store(dir, ["edit", put.handle as string], {
+        old: "beta",
+      });
+      assert.equal(usage.code, 2);
+      assert.match(usage.err, /--new/);
+    }));
+
+  it("patch applies a hashline patch from a file", () =>
+    withDir(async (dir) => {
+      const { json: put } = await store(dir, ["put", join(dir, "a.txt")], {
+        json: true,
+      });
+      await writeFile(join(dir, "p.txt"), `= 2:${lineHash("beta")}\n~BETA\n`);
+      const r = await store(dir, [
+        "patch",
+        put.handle as string,
+        join(dir, "p.txt"),
+      ], { json: true });
+      assert.equal(r.code, 0);
+      assert.equal(r.json.ref, expectedRef("alpha\nBETA\ngamma\n"));
+      await writeFile(
+        join(dir, "bad.txt"),
+        `= 2:${lineHash("beta") === "00" ? "01" : "00"}\n~BETA\n`,
+      );
+      const bad = await store(dir, [
+        "patch",
+        put.handle as string,
+        join(dir, "bad.txt"),
+      ], { json: true });
+      assert.equal(bad.code, 1);
+      assert.equal(bad.json.ok, false);
+    }));
+
+  it("export and get --out write a new file and refuse an existing one, leaving it as it was", () =>
+    withDir(async (dir) => {
+      const { json: put } = await store(dir, ["put", join(dir, "a.txt")], {
+        json: true,
+      });
+      const out = join(dir, "out.txt");
+      const r = await store(dir, ["export", put.handle as string], {
+        json: true,
+        out,
+      });
+      assert.deepEqual(r.json, {
+        ok: true,
+        path: out,
+        ref: put.ref,
+        bytes: SOURCE.length,
+      });
+      assert.equal(await readFile(out, "utf8"), SOURCE);
+      await writeFile(out, "keep me");
+      for (
+        const words of [["export", put.handle as string], [
+          "get",
+          put.handle as string,
+        ]]
+      ) {
+        const again = await store(dir, words, { json: true, out });
+        assert.equal(again.code, 1);
+        assert.equal(again.json.error?.code, "EXISTS");
+        assert.equal(await readFile(out, "utf8"), "keep me");
+      }
+      const g = await store(dir, ["get", put.handle as string], {
+        out: join(dir, "g.txt"),
+      });
+      assert.equal(g.code, 0);
+      assert.equal(await readFile(join(dir, "g.txt"), "utf8"), SOURCE);
+      const missing = await store(dir, ["export", put.handle as string], {
+        json: true,
+      });
+      assert.equal(missing.code, 2);
+    }));
+
+  it("get --json gives the source; history and resolve list the lineage", () =>
+    withDir(async (dir) => {
+      const { json: put } = await store(dir, ["put", join(dir, "a.txt")], {
+        json: true,
+      });
+      const g = await store(dir, ["get", put.ref as string], { json: true });
+      assert.deepEqual(g.json, {
+        ok: true,
+        ref: put.ref,
+        handle: put.handle,
+        source: SOURCE,
+      });
+      const e = await store(dir, ["edit", put.handle as string], {
+        json: true,
+        old: "gamma",
+        new: "GAMMA",
+      });
+      const h = await store(dir, ["history", e.json.handle as string], {
+        json: true,
+      });
+      const history = h.json.history as {
+        ref: string;
+        op: string;
+        parentRef: string | null;
+      }[];
+      assert.deepEqual(history.map((x) => [x.ref, x.op, x.parentRef]), [
+        [e.json.ref, "edit", put.ref],
+        [put.ref, "put", null],
+      ]);
+      const text = await store(dir, ["history", e.json.handle as string]);
+      assert.equal(text.out.split("\n").length, 2);
+      const res = await store(dir, ["resolve", put.ref as string], {
+        json: true,
+      });
+      assert.deepEqual(res.json, {
+        ok: true,
+        ref: put.ref,
+        handle: put.handle,
+      });
+    }));
+
+  it("unknown handles exit 1 naming put; bad usage exits 2", () =>
+    withDir(async (dir) => {
+      const unknown = await store(dir, ["get", "p_0123456789ab"], {
+        json: true,
+      });
+      assert.equal(unknown.code, 1);
+      assert.equal(unknown.json.error?.code, "UNKNOWN_HANDLE");
+      assert.match(unknown.json.error?.message ?? "", /put/);
+      for (
+        const words of [
+          [],
+          ["frobnicate"],
+          ["toString"],
+          ["get"],
+          ["get", "a", "b"],
+          ["get", "not-a-ref"],
+          ["put"],
+        ]
+      ) {
+        const r = await store(dir, words, { json: true });
+        assert.equal(r.code, 2, words.join(" "));
+        assert.equal(r.json.ok, false);
+        assert.equal(r.json.error?.code, "BAD_INPUT");
+      }
+      const missingFile = await store(dir, ["put", join(dir, "none.txt")]);
+      assert.equal(missingFile.code, 1);
+    }));
+});
+
+describe("hashline store (as a process)", () => {
+  it("put then get prints the exact bytes; HASHLINE_STORE moves the store; exit codes 0 and 1", () =>
+    withDir(async (dir) => {
+      const env = { HASHLINE_STORE: join(dir, "state") };
+      const exact = "no final newline ✓";
+      await writeFile(join(dir, "b.txt"), exact);
+      const put = await runTs(CLI, [
+        "store",
+        "put",
+        join(dir, "b.txt"),
+        "--json",
+      ], { env });
+      assert.equal(put.code, 0, put.stderr);
+      const { ok, ref, handle } = JSON.parse(put.stdout);
+      assert.equal(ok, true);
+      assert.equal(ref, expectedRef(exact));
+      const [get, unknown] = await Promise.all([
+        runTs(CLI, ["store", "get", handle], { env }),
+        runTs(CLI, ["--json", "store", "get", "p_0123456789ab"], { env }),
+      ]);
+      assert.equal(get.code, 0, get.stderr);
+      assert.equal(get.stdout, exact);
+      assert.equal(unknown.code, 1);
+      assert.equal(JSON.parse(unknown.stdout).error.code, "UNKNOWN_HANDLE");
+    }));
+});
