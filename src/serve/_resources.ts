@@ -7,19 +7,26 @@
  * @module
  */
 import type { RevisionStore } from "../store/types.ts";
-import type { WorkspacePort } from "./_ports.ts";
+import type { Workspace } from "../workspace/mod.ts";
 
 /** Where to find or how to create the backing objects. */
 export interface ResourceOptions {
   root?: string;
   stateDir?: string;
-  workspace?: WorkspacePort;
+  workspace?: Workspace;
   store?: RevisionStore;
 }
 
 /** Getters that create each object once, on first use. */
 export interface Resources {
-  workspace(): Promise<WorkspacePort>;
+  /** The workspace; its read records are kept in the state folder. */
+  workspace(): Promise<Workspace>;
+  /**
+   * The workspace for sessions that die with this process (MCP over HTTP):
+   * the same files, read records kept in memory only, so short-lived session
+   * ids leave nothing behind in the state folder.
+   */
+  ephemeralWorkspace(): Promise<Workspace>;
   store(): Promise<RevisionStore>;
 }
 
@@ -33,22 +40,29 @@ export async function resolveStateDir(given?: string): Promise<string> {
 
 /** Makes the lazy getters. */
 export function lazyResources(options: ResourceOptions): Resources {
-  let ws: Promise<WorkspacePort> | undefined;
+  const workspaces = new Map<boolean, Promise<Workspace>>();
   let st: Promise<RevisionStore> | undefined;
-  return {
-    workspace() {
-      if (options.workspace) return Promise.resolve(options.workspace);
-      ws ??= (async () => {
-        const { openWorkspace } = await import("../workspace/mod.ts");
+  const open = (persistSessions: boolean): Promise<Workspace> => {
+    if (options.workspace) return Promise.resolve(options.workspace);
+    let ws = workspaces.get(persistSessions);
+    if (!ws) {
+      ws = (async () => {
+        const { openWorkspace } = await import("../workspace/workspace.ts");
         const { cwd } = await import("../_runtime/env.ts");
         const stateDir = await resolveStateDir(options.stateDir);
         return openWorkspace(options.root ?? cwd(), {
           stateDir,
-        }) as WorkspacePort;
+          persistSessions,
+        });
       })();
-      ws.catch(() => (ws = undefined));
-      return ws;
-    },
+      workspaces.set(persistSessions, ws);
+      ws.catch(() => workspaces.delete(persistSessions));
+    }
+    return ws;
+  };
+  return {
+    workspace: () => open(true),
+    ephemeralWorkspace: () => open(false),
     store() {
       if (options.store) return Promise.resolve(options.store);
       st ??= (async () => {

@@ -11,7 +11,7 @@ import type { RevisionStore } from "../store/types.ts";
 import { mapError } from "./_errors.ts";
 import { parseInput, toJsonSchema } from "./_input.ts";
 import { patchFromInput } from "./_patch_input.ts";
-import type { WorkspacePort } from "./_ports.ts";
+import type { Workspace } from "../workspace/mod.ts";
 import {
   DESCRIPTIONS,
   PROMPT_HASHLINE,
@@ -41,7 +41,7 @@ import type {
 
 /** How the handlers reach their backing objects; an absent resolver drops its tools. */
 export interface Resolvers {
-  workspace?: () => Promise<WorkspacePort>;
+  workspace?: () => Promise<Workspace>;
   store?: () => Promise<RevisionStore>;
 }
 

@@ -152,7 +152,7 @@ export function createApp(options: AppOptions = {}): HashlineApp {
   const token = options.token;
   const resources = lazyResources(options);
   const registry = buildRegistry(
-    { workspace: resources.workspace, store: resources.store },
+    { workspace: resources.ephemeralWorkspace, store: resources.store },
     { editFormat: options.editFormat ?? "hashline", session: "default" },
   );
   let mcp: Promise<McpHttpHandler> | undefined;

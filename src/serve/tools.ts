@@ -18,14 +18,13 @@
  */
 import type { Problem } from "../errors.ts";
 import type { RevisionStore } from "../store/types.ts";
-import type { WorkspacePort } from "./_ports.ts";
+import type { Workspace } from "../workspace/mod.ts";
 import { buildRegistry } from "./_tool_defs.ts";
 
 /** How `edit_file` edits: anchored hashline patches, or exact string replacement. */
 export type EditFormat = "hashline" | "str_replace";
 
-/** The files a registry works on: anything with the workspace's `read`, `patch` and `write`. */
-export type Workspace = WorkspacePort;
+export type { Workspace };
 
 /** What the tools work on. Tools whose backing is absent are left out of the registry. */
 export interface ToolContext {
