@@ -1,0 +1,275 @@
+import assert from "node:assert/strict";
+import { open, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import fc from "fast-check";
+import { formatHashlines } from "../../src/anchor/format.ts";
+import { splitLines } from "../../src/anchor/split.ts";
+import { PatchRefusedError } from "../../src/errors.ts";
+import { lineHash, lineHash32 } from "../../src/hash/fnv.ts";
+import { editContent } from "../../src/patch/apply.ts";
+import type { PatchOp } from "../../src/patch/types.ts";
+import {
+  memoryFromHashes,
+  planOps,
+  validateOps,
+} from "../../src/patch/validate.ts";
+import { Confinement } from "../../src/workspace/_confine.ts";
+import {
+  rewrite,
+  scanForPatch,
+  streamRead,
+} from "../../src/workspace/_stream.ts";
+import { anchorOf, makeTree, type Tree } from "./_helpers.ts";
+
+/** A few MiB of source-like text with CRLF lines, wide characters and one line longer than a chunk. */
+function bigText(): string {
+  const parts: string[] = [];
+  for (let i = 1; i <= 60000; i++) {
+    if (i === 30000) parts.push("L".repeat(1_200_000) + "é\r\n");
+    else if (i % 7 === 0) parts.push(`    const v${i} = "ünï😀 ${i}";\r\n`);
+    else parts.push(`function f${i}(x) { return x * ${i}; }\n`);
+  }
+  return "\uFEFF" + parts.join("") + "// last line without newline";
+}
+
+describe("streamed huge files match the in-memory path", () => {
+  let t: Tree;
+  let text: string;
+  before(async () => {
+    t = await makeTree();
+    text = bigText();
+    await writeFile(join(t.root, "big.ts"), text);
+    await writeFile(join(t.root, "copy.ts"), text);
+  });
+  after(() => t.cleanup());
+
+  it("reads the same windows, totals and next offsets", async () => {
+    const streamed = t.open({ streamThreshold: 1024 });
+    const inMemory = t.open();
+    for (
+      const window of [{}, { offset: 29998, limit: 5 }, { offset: 59990 }, {
+        offset: 60001,
+      }]
+    ) {
+      const a = await streamed.read("big.ts", window);
+      const b = await inMemory.read("big.ts", window);
+      assert.deepEqual(a, b);
+      const view = formatHashlines(text, window);
+      assert.deepEqual({ ...a, path: undefined }, { ...view, path: undefined });
+    }
+    const a = await streamed.read("big.ts", { offset: 30000, limit: 1 });
+    assert.match(a.text, /^30000:[0-9a-f]{2}\|L{2000}\[\+1198001 chars\]$/);
+    await assert.rejects(
+      streamed.read("big.ts", { offset: 60002 }),
+      /has 60001 lines/,
+    );
+  });
+
+  it("patches to the same bytes and the same result", async () => {
+    const streamed = t.open({ streamThreshold: 1024, session: "s" });
+    const inMemory = t.open({ session: "m" });
+    const v1 = await streamed.read("big.ts", { offset: 29998, limit: 4 });
+    const v2 = await inMemory.read("copy.ts", { offset: 29998, limit: 4 });
+    assert.equal(v1.text, v2.text);
+    const ops = (path: string): object => ({
+      files: [{
+        path,
+        ops: [
+          {
+            op: "replace",
+            start: anchorOf(v1.text, 29999),
+            lines: ["// replaced"],
+          },
+          { op: "delete", start: anchorOf(v1.text, 30000) },
+          { op: "prepend", lines: ["// top"] },
+          { op: "append", lines: ["// bottom"] },
+        ],
+      }],
+    });
+    const a = await streamed.patch(ops("big.ts"));
+    const b = await inMemory.patch(ops("copy.ts"));
+    assert.equal(a.summary, b.summary.replaceAll("copy.ts", "big.ts"));
+    const bytes = await readFile(join(t.root, "big.ts"));
+    assert.deepEqual(bytes, await readFile(join(t.root, "copy.ts")));
+    const expected = editContent(
+      text,
+      (ops("x") as { files: { ops: PatchOp[] }[] }).files[0].ops,
+    );
+    assert.equal(
+      new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes),
+      expected.content,
+    );
+    const chained = await streamed.patch({
+      files: [{
+        path: "big.ts",
+        ops: [{ op: "delete", start: anchorOf(a.files[0].anchors, 29999) }],
+      }],
+    });
+    assert.equal(chained.files[0].removed, 1);
+  });
+
+  it("refuses stale anchors in a streamed file with the same message", async () => {
+    const streamed = t.open({ streamThreshold: 1024, session: "s2" });
+    const inMemory = t.open({ session: "m2" });
+    await streamed.read("big.ts", { offset: 10, limit: 3 });
+    await inMemory.read("copy.ts", { offset: 10, limit: 3 });
+    const bad = (path: string) => ({
+      files: [{
+        path,
+        ops: [{
+          op: "replace",
+          start: "11:zz".replace("zz", "00"),
+          lines: ["x"],
+        }],
+      }],
+    });
+    const messages: string[] = [];
+    for (
+      const [ws, path] of [[streamed, "big.ts"], [inMemory, "copy.ts"]] as const
+    ) {
+      await assert.rejects(ws.patch(bad(path)), (e: unknown) => {
+        assert.ok(e instanceof PatchRefusedError);
+        messages.push(e.message.replaceAll(path, "F"));
+        return true;
+      });
+    }
+    if (lineHash("function f11(x) { return x * 11; }") !== "00") {
+      assert.equal(messages[0], messages[1]);
+    }
+  });
+});
+
+const pieces = ["a", "bc", "é", "😀", "\n", "\r\n", "\r", " ", "\n"];
+const contentArb = fc.tuple(
+  fc.boolean(),
+  fc.array(fc.constantFrom(...pieces), { maxLength: 24 }),
+).map(([bom, parts]) => (bom ? "\uFEFF" : "") + parts.join(""));
+const newLineArb = fc.constantFrom("x", "", "y\r", "é😀", "z z");
+
+/** Ops addressed at content: mostly right anchors, some wrong hashes, ranges that may overlap. */
+function opsFor(
+  content: string,
+  seeds: number[][],
+  lines: string[][],
+): PatchOp[] {
+  const split = splitLines(content).lines;
+  const n = split.length;
+  const anchor = (seed: number): string => {
+    const line = n === 0 ? 1 : (seed % (n + 1)) + 1;
+    const hash = line <= n && seed % 11 !== 0
+      ? lineHash(split[line - 1])
+      : "00";
+    return `${line}:${hash}`;
+  };
+  return seeds.map(([kind, a, b], i): PatchOp => {
+    const ls = lines[i] ?? [];
+    switch (kind % 6) {
+      case 0:
+        return {
+          op: "replace",
+          start: anchor(a),
+          end: anchor(a + (b % 3)),
+          lines: ls,
+        };
+      case 1:
+        return { op: "delete", start: anchor(a) };
+      case 2:
+        return { op: "insert_after", anchor: anchor(a), lines: ls };
+      case 3:
+        return { op: "insert_before", anchor: anchor(a), lines: ls };
+      case 4:
+        return { op: "append", lines: ls };
+      default:
+        return { op: "prepend", lines: ls };
+    }
+  });
+}
+
+describe("streamed reads and rewrites agree with the in-memory editor (property)", () => {
+  let t: Tree;
+  let conf: Confinement;
+  before(async () => {
+    t = await makeTree();
+    conf = new Confinement(t.root, t.root, t.state, 2 ** 32);
+  });
+  after(() => t.cleanup());
+
+  it("gives the same windows, problems and bytes for random content and ops", async () => {
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        contentArb,
+        fc.array(fc.tuple(fc.nat(50), fc.nat(50), fc.nat(50)), {
+          minLength: 1,
+          maxLength: 3,
+        }),
+        fc.array(fc.array(newLineArb, { maxLength: 2 }), {
+          minLength: 3,
+          maxLength: 3,
+        }),
+        fc.tuple(
+          fc.integer({ min: 1, max: 8 }),
+          fc.integer({ min: 1, max: 4 }),
+        ),
+        fc.boolean(),
+        async (content, seeds, lines, [offset, limit], remember) => {
+          const name = `f${run++}.txt`;
+          await writeFile(join(t.root, name), content);
+          const target = await conf.resolve(name);
+
+          let view: unknown;
+          try {
+            view = formatHashlines(content, { offset, limit });
+          } catch (e) {
+            view = String(e);
+          }
+          let streamed: unknown;
+          try {
+            streamed =
+              (await streamRead(target, { offset, limit }, undefined)).view;
+          } catch (e) {
+            streamed = String(e);
+          }
+          assert.deepEqual(streamed, view);
+
+          const ops = opsFor(content, seeds, lines);
+          const memory = remember
+            ? memoryFromHashes(splitLines(content).lines.map(lineHash32))
+            : undefined;
+          let expected: { content: string } | PatchRefusedError | TypeError;
+          try {
+            expected = editContent(content, ops, { memory, path: name });
+          } catch (e) {
+            expected = e as PatchRefusedError;
+          }
+          const scanned = await scanForPatch(target, ops, memory, undefined);
+          const problems = validateOps(ops, scanned.lookup, {
+            memory,
+            path: name,
+          });
+          if (expected instanceof PatchRefusedError) {
+            assert.deepEqual(problems, expected.problems);
+            return;
+          }
+          assert.ok(!(expected instanceof Error), String(expected));
+          assert.deepEqual(problems, []);
+          const outPath = join(t.root, `${name}.out`);
+          const out = await open(outPath, "w");
+          try {
+            await rewrite(
+              out,
+              target,
+              scanned,
+              planOps(ops, scanned.lineCount),
+            );
+          } finally {
+            await out.close();
+          }
+          assert.equal(await readFile(outPath, "utf8"), expected.content);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+});
