@@ -293,28 +293,32 @@ describe("hashline store (in process)", () => {
 });
 
 describe("hashline store (as a process)", () => {
-  it("put then get prints the exact bytes; HASHLINE_STORE moves the store; exit codes 0 and 1", () =>
-    withDir(async (dir) => {
-      const env = { HASHLINE_STORE: join(dir, "state") };
-      const exact = "no final newline ✓";
-      await writeFile(join(dir, "b.txt"), exact);
-      const put = await runTs(CLI, [
-        "store",
-        "put",
-        join(dir, "b.txt"),
-        "--json",
-      ], { env });
-      assert.equal(put.code, 0, put.stderr);
-      const { ok, ref, handle } = JSON.parse(put.stdout);
-      assert.equal(ok, true);
-      assert.equal(ref, expectedRef(exact));
-      const [get, unknown] = await Promise.all([
-        runTs(CLI, ["store", "get", handle], { env }),
-        runTs(CLI, ["--json", "store", "get", "p_0123456789ab"], { env }),
-      ]);
-      assert.equal(get.code, 0, get.stderr);
-      assert.equal(get.stdout, exact);
-      assert.equal(unknown.code, 1);
-      assert.equal(JSON.parse(unknown.stdout).error.code, "UNKNOWN_HANDLE");
-    }));
+  it(
+    "put then get prints the exact bytes; HASHLINE_STORE moves the store; exit codes 0 and 1",
+    { timeout: 60_000 },
+    () =>
+      withDir(async (dir) => {
+        const env = { HASHLINE_STORE: join(dir, "state") };
+        const exact = "no final newline ✓";
+        await writeFile(join(dir, "b.txt"), exact);
+        const put = await runTs(CLI, [
+          "store",
+          "put",
+          join(dir, "b.txt"),
+          "--json",
+        ], { env });
+        assert.equal(put.code, 0, put.stderr);
+        const { ok, ref, handle } = JSON.parse(put.stdout);
+        assert.equal(ok, true);
+        assert.equal(ref, expectedRef(exact));
+        const [get, unknown] = await Promise.all([
+          runTs(CLI, ["store", "get", handle], { env }),
+          runTs(CLI, ["--json", "store", "get", "p_0123456789ab"], { env }),
+        ]);
+        assert.equal(get.code, 0, get.stderr);
+        assert.equal(get.stdout, exact);
+        assert.equal(unknown.code, 1);
+        assert.equal(JSON.parse(unknown.stdout).error.code, "UNKNOWN_HANDLE");
+      }),
+  );
 });

@@ -82,32 +82,36 @@ async function race(
 }
 
 describe("several processes share one store", () => {
-  it(`${WORKERS} processes × ${PUTS} overlapping puts into one file store agree on every ref and handle`, async () => {
-    const dir = await mkdtemp(join(tmpdir(), "hashline-race-"));
-    try {
-      await race(
-        "file",
-        dir,
-        () => new StoreCore(new FileBackend(dir), { handleHex: HANDLE_HEX }),
-      );
-      let handles = 0;
-      for (const fan of await readdir(join(dir, "handles"))) {
-        handles += (await readdir(join(dir, "handles", fan))).length;
+  it(
+    `${WORKERS} processes × ${PUTS} overlapping puts into one file store agree on every ref and handle`,
+    { timeout: 60_000 },
+    async () => {
+      const dir = await mkdtemp(join(tmpdir(), "hashline-race-"));
+      try {
+        await race(
+          "file",
+          dir,
+          () => new StoreCore(new FileBackend(dir), { handleHex: HANDLE_HEX }),
+        );
+        let handles = 0;
+        for (const fan of await readdir(join(dir, "handles"))) {
+          handles += (await readdir(join(dir, "handles", fan))).length;
+        }
+        let objects = 0;
+        for (const fan of await readdir(join(dir, "objects"))) {
+          objects += (await readdir(join(dir, "objects", fan))).length;
+        }
+        assert.equal(handles, objects, "one handle per ref, none left over");
+        assert.deepEqual(await readdir(join(dir, "tmp")), []);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
       }
-      let objects = 0;
-      for (const fan of await readdir(join(dir, "objects"))) {
-        objects += (await readdir(join(dir, "objects", fan))).length;
-      }
-      assert.equal(handles, objects, "one handle per ref, none left over");
-      assert.deepEqual(await readdir(join(dir, "tmp")), []);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  });
+    },
+  );
 
   it(
     `${WORKERS} processes × ${PUTS} overlapping puts into one PostgreSQL store agree on every ref and handle`,
-    { skip: PG_SKIP },
+    { skip: PG_SKIP, timeout: 60_000 },
     async () => {
       const schema = freshSchema();
       try {

@@ -72,7 +72,9 @@ describe("a writer killed at any point leaves a sound store", () => {
     "handle:linked",
   ];
 
-  it("SIGKILL at every step of publishing objects and handles", async () => {
+  it("SIGKILL at every step of publishing objects and handles", {
+    timeout: 60_000,
+  }, async () => {
     const dirs = await Promise.all(
       steps.map(() => mkdtemp(join(tmpdir(), "hashline-crash-"))),
     );
@@ -99,7 +101,9 @@ describe("a writer killed at any point leaves a sound store", () => {
     }
   });
 
-  it("SIGKILL at a random moment, while revisions are being written", async () => {
+  it("SIGKILL at a random moment, while revisions are being written", {
+    timeout: 60_000,
+  }, async () => {
     const dir = await mkdtemp(join(tmpdir(), "hashline-crash-"));
     try {
       for (const after of [3]) {
