@@ -124,3 +124,43 @@ export async function readRange(
   }
   return got === out.length ? out : out.subarray(0, got);
 }
+
+/**
+ * Reads a whole open file in order, chunk by chunk, with the next chunk's
+ * read already under way while `onChunk` works on the current one. A chunk
+ * is only valid during its call; `onChunk` returns false to stop early.
+ *
+ * @returns The number of bytes read.
+ */
+export async function eachChunk(
+  handle: FileHandle,
+  onChunk: (chunk: Uint8Array, pos: number) => boolean | void,
+): Promise<number> {
+  let cur = borrowBuffer();
+  let next = borrowBuffer();
+  let pos = 0;
+  let pending: Promise<{ bytesRead: number }> | null = handle.read(
+    cur,
+    0,
+    CHUNK_BYTES,
+    0,
+  );
+  try {
+    while (pending) {
+      const { bytesRead } = await pending;
+      pending = null;
+      if (bytesRead === 0) break;
+      const at = pos;
+      pos += bytesRead;
+      pending = handle.read(next, 0, CHUNK_BYTES, pos);
+      if (onChunk(cur.subarray(0, bytesRead), at) === false) break;
+      [cur, next] = [next, cur];
+    }
+  } finally {
+    // A read still in flight writes into its buffer: let it land before the buffer is reused.
+    if (pending) await pending.catch(() => {});
+    returnBuffer(cur);
+    returnBuffer(next);
+  }
+  return pos;
+}

@@ -32,6 +32,7 @@ import {
   borrowBuffer,
   changedError,
   CHUNK_BYTES,
+  eachChunk,
   openTarget,
   readRange,
   returnBuffer,
@@ -93,7 +94,6 @@ export async function streamRead(
   const max = window.maxLineChars ?? DEFAULT_MAX_LINE_CHARS;
   const { handle } = await openTarget(target);
   const scanner = createLineScanner({ engine, hash: false });
-  const buf = borrowBuffer();
   const parts: Uint8Array[] = [];
   let kept = 0;
   let lines = 0;
@@ -129,19 +129,14 @@ export async function streamRead(
     lines += c;
   };
   try {
-    for (;;) {
-      const { bytesRead } = await handle.read(buf, 0, CHUNK_BYTES, pos);
-      if (bytesRead === 0) break;
-      const chunk = buf.subarray(0, bytesRead);
-      if (pos < NUL_WINDOW) checkNul(target.display, chunk, pos);
+    pos = await eachChunk(handle, (chunk, at) => {
+      if (at < NUL_WINDOW) checkNul(target.display, chunk, at);
       const batch = scanner.push(chunk);
-      if (pos === 0 && first === 1) winStart = scanner.hasBom ? 3 : 0;
-      take(batch, chunk, pos);
-      pos += bytesRead;
-    }
+      if (at === 0 && first === 1) winStart = scanner.hasBom ? 3 : 0;
+      take(batch, chunk, at);
+    });
     take(scanner.end(), null, pos);
   } finally {
-    returnBuffer(buf);
     await handle.close();
   }
   if (scanner.invalidAt >= 0) notText(target.display, scanner.invalidAt, false);
@@ -252,7 +247,6 @@ export async function scanForPatch(
   const tail: [number, Seen][] = [];
   const { handle, id } = await openTarget(target);
   const scanner = createLineScanner({ engine, hash: true });
-  const buf = borrowBuffer();
   let lines = 0;
   let pos = 0;
   let prevEnd = 0;
@@ -296,14 +290,10 @@ export async function scanForPatch(
     lines += c;
   };
   try {
-    for (;;) {
-      const { bytesRead } = await handle.read(buf, 0, CHUNK_BYTES, pos);
-      if (bytesRead === 0) break;
-      const chunk = buf.subarray(0, bytesRead);
-      if (pos < NUL_WINDOW) checkNul(target.display, chunk, pos);
+    pos = await eachChunk(handle, (chunk, at) => {
+      if (at < NUL_WINDOW) checkNul(target.display, chunk, at);
       take(scanner.push(chunk));
-      pos += bytesRead;
-    }
+    });
     take(scanner.end());
     if (scanner.invalidAt >= 0) {
       notText(target.display, scanner.invalidAt, false);
@@ -311,7 +301,6 @@ export async function scanForPatch(
     for (const [n, s] of tail.slice(-4)) if (!seen.has(n)) seen.set(n, s);
     await fillTexts(handle, target.display, seen);
   } finally {
-    returnBuffer(buf);
     await handle.close();
   }
   if (pos !== id.size) throw changedError(target.display);
@@ -526,9 +515,7 @@ export async function firstStaleLine(
 ): Promise<number> {
   const { handle } = await openTarget(target);
   const scanner = createLineScanner({ engine, hash: true });
-  const buf = borrowBuffer();
   let lines = 0;
-  let pos = 0;
   let r = 0;
   let stale = 0;
   const take = (batch: LineBatch) => {
@@ -546,15 +533,12 @@ export async function firstStaleLine(
     lines += c;
   };
   try {
-    for (;;) {
-      const { bytesRead } = await handle.read(buf, 0, CHUNK_BYTES, pos);
-      if (bytesRead === 0 || stale > 0) break;
-      take(scanner.push(buf.subarray(0, bytesRead)));
-      pos += bytesRead;
-    }
+    await eachChunk(handle, (chunk) => {
+      take(scanner.push(chunk));
+      return stale === 0;
+    });
     if (stale === 0) take(scanner.end());
   } finally {
-    returnBuffer(buf);
     await handle.close();
   }
   if (stale === 0 && r < runs.length) stale = Math.max(runs[r][0], lines + 1);

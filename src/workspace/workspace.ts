@@ -17,8 +17,6 @@ import {
   TooLargeError,
 } from "../errors.ts";
 import { foldHash, lineHash32 } from "../hash/fnv.ts";
-import { editContent } from "../patch/apply.ts";
-import { parsePatch } from "../patch/parse.ts";
 import type { Patch, PatchOp, PlannedEdit } from "../patch/types.ts";
 import { planOps, validateOps } from "../patch/validate.ts";
 import {
@@ -29,7 +27,6 @@ import {
 import { Confinement, type Target } from "./_confine.ts";
 import { readWhole } from "./_io.ts";
 import { checkSession, LineMemory, SessionRecords } from "./_records.ts";
-import { summarizeEdit } from "./_result.ts";
 import {
   firstStaleLine,
   rewrite,
@@ -174,6 +171,12 @@ export interface Workspace {
 }
 
 const GiB = 1024 ** 3;
+
+type Editing = typeof import("./_editing.ts");
+let editing: Promise<Editing> | undefined;
+function loadEditing(): Promise<Editing> {
+  return editing ??= import("./_editing.ts");
+}
 const encoder = new TextEncoder();
 
 interface Prepared {
@@ -386,6 +389,7 @@ class FileWorkspace implements Workspace {
     }
     const session = checkSession(options.session ?? this.session);
     const dryRun = options.dryRun === true;
+    const { parsePatch, summarizeEdit } = await loadEditing();
     const parsed = parsePatch(input);
     if (parsed.files.length === 0) {
       throw new TypeError(
@@ -473,6 +477,7 @@ class FileWorkspace implements Workspace {
     problems: Problem[],
   ): Promise<Prepared | null> {
     const display = target.display;
+    const { editContent } = await loadEditing();
     if (!target.exists) {
       const bad = ops.find((op) => op.op !== "append" && op.op !== "prepend");
       if (bad) {
@@ -601,6 +606,7 @@ class FileWorkspace implements Workspace {
       }
     }
     let diff = "";
+    const { summarizeEdit } = await loadEditing();
     if (oldLines) {
       diff = summarizeEdit({
         display,

@@ -25,8 +25,14 @@ async function cli(t: Tree, args: string[], stdin?: string): Promise<Ran> {
   const ctx = {
     ...makeContext({ positionals, flags: parsed.flags }),
     stateDir: t.state,
-    out: async (s: string) => void (out += s.endsWith("\n") ? s : s + "\n"),
-    err: async (s: string) => void (err += s.endsWith("\n") ? s : s + "\n"),
+    out: (s: string) => {
+      out += s.endsWith("\n") ? s : s + "\n";
+      return Promise.resolve();
+    },
+    err: (s: string) => {
+      err += s.endsWith("\n") ? s : s + "\n";
+      return Promise.resolve();
+    },
   };
   if (stdin !== undefined) {
     const file = join(t.base, "stdin.txt");
@@ -175,7 +181,9 @@ describe("CLI read, patch and write", () => {
     assert.equal(await readFile(join(t.root, "f.txt"), "utf8"), "x\n");
   });
 
-  it("keeps one session across separate processes through the state folder", async () => {
+  it("keeps one session across separate processes through the state folder", {
+    timeout: 60_000,
+  }, async () => {
     const env = { HASHLINE_STORE: t.state };
     const patch = `@@ f.txt\n= 1:${lineHash("alpha")}\n~ALPHA\n`;
     const [read, usage] = await Promise.all([

@@ -152,7 +152,9 @@ describe("crash recovery (SIGKILL inside multi-file commits)", () => {
   const steps = commitSteps([true, true, false]);
   const committing = steps.indexOf("journal-committing");
 
-  it("leaves every file all-old or all-new after a kill at each step", async () => {
+  it("leaves every file all-old or all-new after a kill at each step", {
+    timeout: 60_000,
+  }, async () => {
     const trees = await Promise.all(steps.map(() => makeTree()));
     try {
       await Promise.all(trees.map(setUp));
@@ -176,42 +178,55 @@ describe("crash recovery (SIGKILL inside multi-file commits)", () => {
     }
   });
 
-  it("finishes or undoes workspace patches killed mid-commit on the next open", async () => {
-    const [stop, rollback] = await Promise.all([makeTree(), makeTree()]);
-    try {
-      await Promise.all([setUp(stop), setUp(rollback)]);
-      const run = await runTs(CHILD, [
-        `stop=${stop.root}=${stop.state}`,
-        `rollback=${rollback.root}=${rollback.state}`,
-      ]);
-      assert.equal(run.signal, "SIGKILL", run.stderr);
-      assert.deepEqual(await generations(stop, names, [0, 1]), [
-        "1",
-        "0",
-        "absent",
-      ]);
-      const view = await stop.open().read("b.txt", { limit: 1 });
-      assert.match(view.text, /b\.txt generation 1 line 0$/);
-      assert.deepEqual(await generations(stop, names, [0, 1]), ["1", "1", "1"]);
-      await assertClean(stop);
+  it(
+    "finishes or undoes workspace patches killed mid-commit on the next open",
+    { timeout: 60_000 },
+    async () => {
+      const [stop, rollback] = await Promise.all([makeTree(), makeTree()]);
+      try {
+        await Promise.all([setUp(stop), setUp(rollback)]);
+        const run = await runTs(CHILD, [
+          `stop=${stop.root}=${stop.state}`,
+          `rollback=${rollback.root}=${rollback.state}`,
+        ]);
+        assert.equal(run.signal, "SIGKILL", run.stderr);
+        assert.deepEqual(await generations(stop, names, [0, 1]), [
+          "1",
+          "0",
+          "absent",
+        ]);
+        const view = await stop.open().read("b.txt", { limit: 1 });
+        assert.match(view.text, /b\.txt generation 1 line 0$/);
+        assert.deepEqual(await generations(stop, names, [0, 1]), [
+          "1",
+          "1",
+          "1",
+        ]);
+        await assertClean(stop);
 
-      assert.deepEqual(
-        await generations(rollback, ["a.txt", "new.txt"], [0, 1]),
-        ["1", "absent"],
-      );
-      await rollback.open().recover();
-      assert.deepEqual(await generations(rollback, ["a.txt", "new.txt"], [0]), [
-        "0",
-        "absent",
-      ]);
-      assert.equal(await readOr(join(rollback.root, "b.txt")), "external\n");
-      await assertClean(rollback);
-    } finally {
-      await Promise.all([stop.cleanup(), rollback.cleanup()]);
-    }
-  });
+        assert.deepEqual(
+          await generations(rollback, ["a.txt", "new.txt"], [0, 1]),
+          ["1", "absent"],
+        );
+        await rollback.open().recover();
+        assert.deepEqual(
+          await generations(rollback, ["a.txt", "new.txt"], [0]),
+          [
+            "0",
+            "absent",
+          ],
+        );
+        assert.equal(await readOr(join(rollback.root, "b.txt")), "external\n");
+        await assertClean(rollback);
+      } finally {
+        await Promise.all([stop.cleanup(), rollback.cleanup()]);
+      }
+    },
+  );
 
-  it("stays consistent when killed at a random moment of commit loops", async () => {
+  it("stays consistent when killed at a random moment of commit loops", {
+    timeout: 60_000,
+  }, async () => {
     const trees = await Promise.all([0, 1, 2].map(() => makeTree()));
     try {
       await Promise.all(trees.map(setUp));

@@ -44,70 +44,81 @@ describe("streamed huge files match the in-memory path", () => {
   });
   after(() => t.cleanup());
 
-  it("reads the same windows, totals and next offsets", async () => {
-    const streamed = t.open({ streamThreshold: 1024 });
-    const inMemory = t.open();
-    for (
-      const window of [{}, { offset: 29998, limit: 5 }, { offset: 59990 }, {
-        offset: 60001,
-      }]
-    ) {
-      const a = await streamed.read("big.ts", window);
-      const b = await inMemory.read("big.ts", window);
-      assert.deepEqual(a, b);
-      const view = formatHashlines(text, window);
-      assert.deepEqual({ ...a, path: undefined }, { ...view, path: undefined });
-    }
-    const a = await streamed.read("big.ts", { offset: 30000, limit: 1 });
-    assert.match(a.text, /^30000:[0-9a-f]{2}\|L{2000}\[\+1198001 chars\]$/);
-    await assert.rejects(
-      streamed.read("big.ts", { offset: 60002 }),
-      /has 60001 lines/,
-    );
-  });
+  it(
+    "reads the same windows, totals and next offsets",
+    { timeout: 60_000 },
+    async () => {
+      const streamed = t.open({ streamThreshold: 1024 });
+      const inMemory = t.open();
+      for (
+        const window of [{}, { offset: 29998, limit: 5 }, { offset: 59990 }, {
+          offset: 60001,
+        }]
+      ) {
+        const a = await streamed.read("big.ts", window);
+        const b = await inMemory.read("big.ts", window);
+        assert.deepEqual(a, b);
+        const view = formatHashlines(text, window);
+        assert.deepEqual({ ...a, path: undefined }, {
+          ...view,
+          path: undefined,
+        });
+      }
+      const a = await streamed.read("big.ts", { offset: 30000, limit: 1 });
+      assert.match(a.text, /^30000:[0-9a-f]{2}\|L{2000}\[\+1198001 chars\]$/);
+      await assert.rejects(
+        streamed.read("big.ts", { offset: 60002 }),
+        /has 60001 lines/,
+      );
+    },
+  );
 
-  it("patches to the same bytes and the same result", async () => {
-    const streamed = t.open({ streamThreshold: 1024, session: "s" });
-    const inMemory = t.open({ session: "m" });
-    const v1 = await streamed.read("big.ts", { offset: 29998, limit: 4 });
-    const v2 = await inMemory.read("copy.ts", { offset: 29998, limit: 4 });
-    assert.equal(v1.text, v2.text);
-    const ops = (path: string): object => ({
-      files: [{
-        path,
-        ops: [
-          {
-            op: "replace",
-            start: anchorOf(v1.text, 29999),
-            lines: ["// replaced"],
-          },
-          { op: "delete", start: anchorOf(v1.text, 30000) },
-          { op: "prepend", lines: ["// top"] },
-          { op: "append", lines: ["// bottom"] },
-        ],
-      }],
-    });
-    const a = await streamed.patch(ops("big.ts"));
-    const b = await inMemory.patch(ops("copy.ts"));
-    assert.equal(a.summary, b.summary.replaceAll("copy.ts", "big.ts"));
-    const bytes = await readFile(join(t.root, "big.ts"));
-    assert.deepEqual(bytes, await readFile(join(t.root, "copy.ts")));
-    const expected = editContent(
-      text,
-      (ops("x") as { files: { ops: PatchOp[] }[] }).files[0].ops,
-    );
-    assert.equal(
-      new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes),
-      expected.content,
-    );
-    const chained = await streamed.patch({
-      files: [{
-        path: "big.ts",
-        ops: [{ op: "delete", start: anchorOf(a.files[0].anchors, 29999) }],
-      }],
-    });
-    assert.equal(chained.files[0].removed, 1);
-  });
+  it(
+    "patches to the same bytes and the same result",
+    { timeout: 60_000 },
+    async () => {
+      const streamed = t.open({ streamThreshold: 1024, session: "s" });
+      const inMemory = t.open({ session: "m" });
+      const v1 = await streamed.read("big.ts", { offset: 29998, limit: 4 });
+      const v2 = await inMemory.read("copy.ts", { offset: 29998, limit: 4 });
+      assert.equal(v1.text, v2.text);
+      const ops = (path: string): object => ({
+        files: [{
+          path,
+          ops: [
+            {
+              op: "replace",
+              start: anchorOf(v1.text, 29999),
+              lines: ["// replaced"],
+            },
+            { op: "delete", start: anchorOf(v1.text, 30000) },
+            { op: "prepend", lines: ["// top"] },
+            { op: "append", lines: ["// bottom"] },
+          ],
+        }],
+      });
+      const a = await streamed.patch(ops("big.ts"));
+      const b = await inMemory.patch(ops("copy.ts"));
+      assert.equal(a.summary, b.summary.replaceAll("copy.ts", "big.ts"));
+      const bytes = await readFile(join(t.root, "big.ts"));
+      assert.deepEqual(bytes, await readFile(join(t.root, "copy.ts")));
+      const expected = editContent(
+        text,
+        (ops("x") as { files: { ops: PatchOp[] }[] }).files[0].ops,
+      );
+      assert.equal(
+        new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes),
+        expected.content,
+      );
+      const chained = await streamed.patch({
+        files: [{
+          path: "big.ts",
+          ops: [{ op: "delete", start: anchorOf(a.files[0].anchors, 29999) }],
+        }],
+      });
+      assert.equal(chained.files[0].removed, 1);
+    },
+  );
 
   it("refuses stale anchors in a streamed file with the same message", async () => {
     const streamed = t.open({ streamThreshold: 1024, session: "s2" });
@@ -195,7 +206,9 @@ describe("streamed reads and rewrites agree with the in-memory editor (property)
   });
   after(() => t.cleanup());
 
-  it("gives the same windows, problems and bytes for random content and ops", async () => {
+  it("gives the same windows, problems and bytes for random content and ops", {
+    timeout: 60_000,
+  }, async () => {
     let run = 0;
     await fc.assert(
       fc.asyncProperty(

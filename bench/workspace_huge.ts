@@ -1,0 +1,288 @@
+/**
+ * Benchmark (not a test): the workspace on a 1 GiB source-like file.
+ *
+ *   node_modules/.bin/deno run -A bench/workspace_huge.ts
+ *
+ * Generates `bench/.data/huge.ts` (1 GiB, reused when present), then, each
+ * in its own process so peak memory is its own: reads lines
+ * 4,000,000–4,000,200 through the workspace API and through the CLI
+ * (`deno run -A src/serve/cli.ts read …`), patches one line there, and runs
+ * a naive read-everything-and-split baseline and `wc -l` over the same file.
+ * Wall time and peak memory (max RSS from `/usr/bin/time`, or VmHWM) are
+ * printed with the ratios the targets are stated in.
+ *
+ * @module
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, statSync } from "node:fs";
+import { mkdtemp, open, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import process from "node:process";
+import { fileURLToPath } from "node:url";
+import { foldHash, hex2, lineHash32 } from "../src/hash/fnv.ts";
+import { openWorkspace } from "../src/workspace/mod.ts";
+
+const SIZE = 1024 ** 3;
+const OFFSET = 4_000_000;
+const LIMIT = 201;
+const HERE = dirname(fileURLToPath(import.meta.url));
+const REPO = join(HERE, "..");
+const DATA = join(HERE, ".data");
+const FILE = join(DATA, "huge.ts");
+const NAME = "huge.ts";
+const DENO = process.execPath;
+
+function sourceChunk(from: number, count: number): string {
+  const out: string[] = [];
+  for (let i = from; i < from + count; i++) {
+    switch (i % 6) {
+      case 0:
+        out.push(`export function handler${i}(request: Request): Response {`);
+        break;
+      case 1:
+        out.push(
+          `  const value${i} = compute(request, ${i}); // step ${i % 97}`,
+        );
+        break;
+      case 2:
+        out.push(`  if (value${i} > ${i % 1000}) return new Response("big");`);
+        break;
+      case 3:
+        out.push(`  return new Response(String(value${i}));`);
+        break;
+      case 4:
+        out.push("}");
+        break;
+      default:
+        out.push("");
+    }
+  }
+  return out.join("\n") + "\n";
+}
+
+async function generate(): Promise<void> {
+  if (existsSync(FILE) && statSync(FILE).size >= SIZE) return;
+  console.log(`generating ${FILE} (1 GiB)…`);
+  await rm(FILE, { force: true });
+  const { mkdir } = await import("node:fs/promises");
+  await mkdir(DATA, { recursive: true });
+  const h = await open(FILE + ".part", "w");
+  const enc = new TextEncoder();
+  let written = 0;
+  let line = 0;
+  while (written < SIZE) {
+    const bytes = enc.encode(sourceChunk(line, 100_000));
+    const room = SIZE - written;
+    const part = bytes.length <= room
+      ? bytes
+      : bytes.subarray(0, bytes.lastIndexOf(10, room - 1) + 1);
+    if (part.length === 0) break;
+    await h.write(part);
+    written += part.length;
+    line += 100_000;
+  }
+  await h.close();
+  const { rename } = await import("node:fs/promises");
+  await rename(FILE + ".part", FILE);
+}
+
+/** Peak RSS of this process in KiB (VmHWM). */
+async function peakKiB(): Promise<number> {
+  try {
+    const status = await readFile("/proc/self/status", "utf8");
+    return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
+async function child(mode: string, state: string): Promise<void> {
+  const t0 = performance.now();
+  let detail = "";
+  if (mode === "read") {
+    const ws = openWorkspace(DATA, { stateDir: state });
+    const view = await ws.read(NAME, { offset: OFFSET, limit: LIMIT });
+    detail = `lines ${view.startLine}–${view.endLine} of ${view.totalLines}`;
+  } else if (mode === "patch") {
+    const ws = openWorkspace(DATA, { stateDir: state });
+    const target = OFFSET + 100;
+    const view = await ws.read(NAME, { offset: target, limit: 1 });
+    const bar = view.text.indexOf("|");
+    const anchor = view.text.slice(0, bar);
+    const text = view.text.slice(bar + 1);
+    const next = text.endsWith(" // patched")
+      ? text.slice(0, -11)
+      : `${text} // patched`;
+    const t1 = performance.now();
+    const result = await ws.patch({
+      files: [{
+        path: NAME,
+        ops: [{ op: "replace", start: anchor, lines: [next] }],
+      }],
+    });
+    detail = `${result.summary.split("\n")[0]}; patch alone ${
+      (performance.now() - t1).toFixed(0)
+    } ms`;
+  } else if (mode === "naive") {
+    const bytes = await readFile(FILE);
+    const dec = new TextDecoder();
+    const lines: string[] = [];
+    let start = 0;
+    const piece = 256 * 1024 ** 2;
+    // One string cannot hold 1 GiB, so the text is decoded in pieces cut at newlines.
+    while (start < bytes.length) {
+      let end = Math.min(bytes.length, start + piece);
+      if (end < bytes.length) end = bytes.lastIndexOf(10, end) + 1;
+      const part = dec.decode(bytes.subarray(start, end)).split("\n");
+      if (end === bytes.length && part[part.length - 1] === "") part.pop();
+      for (const l of part.slice(0, end < bytes.length ? -1 : undefined)) {
+        lines.push(l);
+      }
+      start = end;
+    }
+    const shown = lines.slice(OFFSET - 1, OFFSET - 1 + LIMIT).map((l, i) =>
+      `${OFFSET + i}:${hex2(foldHash(lineHash32(l)))}|${l}`
+    );
+    detail = `lines ${OFFSET}–${OFFSET + shown.length - 1} of ${lines.length}`;
+  }
+  console.log(
+    JSON.stringify({
+      ms: performance.now() - t0,
+      peakKiB: await peakKiB(),
+      detail,
+    }),
+  );
+}
+
+interface Measure {
+  name: string;
+  wallMs: number;
+  innerMs?: number;
+  peakMiB: number;
+  detail: string;
+}
+
+function timed(
+  name: string,
+  cmd: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Measure {
+  const time = existsSync("/usr/bin/time");
+  const argv = time ? ["-f", "@@TIME %e %M", cmd, ...args] : args;
+  const t0 = performance.now();
+  const run = spawnSync(time ? "/usr/bin/time" : cmd, argv, {
+    cwd: REPO,
+    env: { ...process.env, ...env },
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 ** 2,
+  });
+  const wallMs = performance.now() - t0;
+  if (run.status !== 0) throw new Error(`${name} failed: ${run.stderr}`);
+  const tm = /@@TIME ([\d.]+) (\d+)/.exec(run.stderr);
+  let inner: { ms?: number; peakKiB?: number; detail?: string } = {};
+  const last = run.stdout.trim().split("\n").pop() ?? "";
+  if (last.startsWith("{")) inner = JSON.parse(last);
+  const peakKiB = tm ? Number(tm[2]) : inner.peakKiB ?? 0;
+  return {
+    name,
+    wallMs: tm ? Number(tm[1]) * 1000 : wallMs,
+    innerMs: inner.ms,
+    peakMiB: peakKiB / 1024,
+    detail: inner.detail ??
+      run.stdout.trim().split("\n").slice(-1)[0].slice(0, 60),
+  };
+}
+
+async function main(): Promise<void> {
+  const [flag, mode, childState] = process.argv.slice(2);
+  if (flag === "--child") return child(mode, childState);
+  await generate();
+  const self = fileURLToPath(import.meta.url);
+  const state = await mkdtemp(join(tmpdir(), "hashline-bench-"));
+  try {
+    timed("warm page cache", "wc", ["-l", FILE]);
+    const wc = timed("wc -l (whole file)", "wc", ["-l", FILE]);
+    const cli = timed(
+      "CLI read (whole process)",
+      DENO,
+      [
+        "run",
+        "-A",
+        "src/serve/cli.ts",
+        "read",
+        NAME,
+        "--root",
+        DATA,
+        "--offset",
+        String(OFFSET),
+        "--limit",
+        String(LIMIT),
+      ],
+      { HASHLINE_STORE: state },
+    );
+    const api = timed("workspace.read (API)", DENO, [
+      "run",
+      "-A",
+      self,
+      "--child",
+      "read",
+      state,
+    ]);
+    const patch = timed("workspace.patch one line", DENO, [
+      "run",
+      "-A",
+      self,
+      "--child",
+      "patch",
+      state,
+    ]);
+    const naive = timed("naive read-all + split", DENO, [
+      "run",
+      "-A",
+      self,
+      "--child",
+      "naive",
+      state,
+    ]);
+    const rows = [wc, cli, api, patch, naive];
+    console.log(
+      `\nfile: ${FILE} (${(statSync(FILE).size / 1024 ** 3).toFixed(2)} GiB)`,
+    );
+    console.log(
+      "operation                     wall ms   in-process ms   peak MiB   detail",
+    );
+    for (const r of rows) {
+      console.log(
+        `${r.name.padEnd(28)} ${r.wallMs.toFixed(0).padStart(8)} ${
+          (r.innerMs === undefined ? "-" : r.innerMs.toFixed(0)).padStart(15)
+        } ${r.peakMiB.toFixed(1).padStart(10)}   ${r.detail}`,
+      );
+    }
+    const readMs = api.innerMs ?? api.wallMs;
+    const naiveMs = naive.innerMs ?? naive.wallMs;
+    console.log(
+      `\nread vs naive: ${
+        (naiveMs / readMs).toFixed(1)
+      }× faster (target ≥ 50×: ${naiveMs / readMs >= 50 ? "met" : "NOT met"})`,
+    );
+    console.log(
+      `CLI read process vs wc -l: ${
+        (cli.wallMs / wc.wallMs).toFixed(2)
+      }× the time of wc -l (target ≤ 1: ${
+        cli.wallMs <= wc.wallMs ? "met" : "NOT met"
+      })`,
+    );
+    const peak = Math.max(api.peakMiB, patch.peakMiB, cli.peakMiB);
+    console.log(
+      `peak memory of read and patch: ${peak.toFixed(1)} MiB (target < 100: ${
+        peak < 100 ? "met" : "NOT met"
+      })`,
+    );
+  } finally {
+    await rm(state, { recursive: true, force: true });
+  }
+}
+
+await main();
