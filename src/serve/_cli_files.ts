@@ -66,7 +66,12 @@ async function input(name: string | undefined, what: string): Promise<string> {
   }
 }
 
-/** The footer under a read: which lines were shown and where to go next. */
+/**
+ * The footer under a read: which lines were shown and where to go next.
+ *
+ * @param view The read.
+ * @returns e.g. `(lines 1–200 of 5000; next: --offset 201)`.
+ */
 export function readFooter(view: FileRead): string {
   if (view.totalLines === 0) return `(${view.path}: empty file, 0 lines)`;
   const next = view.nextOffset === null

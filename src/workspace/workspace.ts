@@ -678,9 +678,9 @@ class FileWorkspace implements Workspace {
  * await writeFile(join(dir, "app.ts"), "const a = 1;\nconst b = 2;\n");
  * const ws = openWorkspace(dir, { stateDir: join(dir, ".hashline") });
  * const view = await ws.read("app.ts");
- * assert.equal(view.text, "1:d4|const a = 1;\n2:d1|const b = 2;");
+ * assert.equal(view.text, "1:8c|const a = 1;\n2:a1|const b = 2;");
  * const result = await ws.patch({
- *   files: [{ path: "app.ts", ops: [{ op: "replace", start: "2:d1", lines: ["const b = 3;"] }] }],
+ *   files: [{ path: "app.ts", ops: [{ op: "replace", start: "2:a1", lines: ["const b = 3;"] }] }],
  * });
  * assert.match(result.summary, /^Edited app\.ts \(\+1 -1\)/);
  * assert.equal(await readFile(join(dir, "app.ts"), "utf8"), "const a = 1;\nconst b = 3;\n");
