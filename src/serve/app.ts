@@ -70,6 +70,8 @@ export interface AppOptions {
   editFormat?: EditFormat;
   /** State folder (default `HASHLINE_STORE`, or `.hashline/` under the working folder). */
   stateDir?: string;
+  /** Session of requests without a `Hashline-Session` header (default `"default"`). */
+  session?: string;
 }
 
 /** Default request body limit: 8 MiB. */
@@ -119,7 +121,7 @@ const ROUTES: [RegExp, string][] = [
  *
  * @param options Workspace, store, token, body limit, edit format; all optional.
  * @returns The app; pass `app.fetch` to any Web-standard server.
- * @throws {TypeError} When `maxBodyBytes` is not a positive whole number or `token` is empty.
+ * @throws {TypeError} When `maxBodyBytes` is not a positive whole number, `token` is empty, or `session` is not a safe name.
  * @example
  * ```ts
  * import assert from "node:assert/strict";
@@ -150,6 +152,14 @@ export function createApp(options: AppOptions = {}): HashlineApp {
     throw new TypeError("token must be a non-empty string when given.");
   }
   const token = options.token;
+  const defaultSession = options.session ?? "default";
+  if (!SESSION_NAME.test(defaultSession)) {
+    throw new TypeError(
+      `session must be 1–128 letters, digits, ".", "_" or "-", starting with a letter or digit; got ${
+        JSON.stringify(defaultSession)
+      }.`,
+    );
+  }
   const resources = lazyResources(options);
   const registry = buildRegistry(
     { workspace: resources.ephemeralWorkspace, store: resources.store },
@@ -196,7 +206,7 @@ export function createApp(options: AppOptions = {}): HashlineApp {
 
   const session = (request: Request): string => {
     const name = request.headers.get(SESSION_HEADER);
-    if (name === null || name === "") return "default";
+    if (name === null || name === "") return defaultSession;
     if (!SESSION_NAME.test(name)) {
       throw new TypeError(
         `Header "${SESSION_HEADER}" must be 1–128 letters, digits, ".", "_" or "-", starting with a letter or digit; got ${
