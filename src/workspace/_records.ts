@@ -7,8 +7,15 @@
  * @module
  */
 import { join } from "node:path";
-import { mkdir, readFile, rename, rm, writeFile } from "../_runtime/fs.ts";
-import { processId } from "../_runtime/process.ts";
+import {
+  mkdir,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  writeFile,
+} from "../_runtime/fs.ts";
+import { processAlive, processId } from "../_runtime/process.ts";
 import type { PlannedEdit, ReadMemory } from "../patch/types.ts";
 
 interface Run {
@@ -214,6 +221,23 @@ export class SessionRecords {
     });
     this.locks.set(session, next);
     return next;
+  }
+
+  /** Removes temporary record files that processes which died mid-save left behind. */
+  async cleanTemps(): Promise<void> {
+    if (this.dir === null) return;
+    let names: string[];
+    try {
+      names = await readdir(this.dir);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const m = /^\..+\.(\d+)\.[a-z0-9]+\.tmp$/.exec(name);
+      if (m && Number(m[1]) !== processId() && !processAlive(Number(m[1]))) {
+        await rm(join(this.dir, name), { force: true });
+      }
+    }
   }
 
   private async load(session: string): Promise<Files> {

@@ -312,7 +312,10 @@ class FileWorkspace implements Workspace {
   }
 
   private ready(): Promise<unknown> {
-    return this.recovered ??= recoverJournals(this.stateDir);
+    return this.recovered ??= Promise.all([
+      recoverJournals(this.stateDir),
+      this.records.cleanTemps(),
+    ]);
   }
 
   async recover(): Promise<RecoveryReport> {
