@@ -39,8 +39,16 @@ export function revisionDiff(
   return { diff: diff.slice(0, cut), diffTruncated: true };
 }
 
-/** One hunk replacing every line between the common first and last lines. */
-function spanDiff(
+/**
+ * One hunk replacing every line between the common first and last lines: the
+ * coarse diff used when a fine one would take too long.
+ *
+ * @param before Source of the parent.
+ * @param after Source of the new revision.
+ * @param fromName Label of the parent.
+ * @param toName Label of the new revision.
+ */
+export function spanDiff(
   before: string,
   after: string,
   fromName: string,
@@ -60,7 +68,9 @@ function spanDiff(
   return [
     `--- ${fromName}`,
     `+++ ${toName}`,
-    `@@ -${head + 1},${gone.length} +${head + 1},${come.length} @@`,
+    `@@ -${gone.length ? head + 1 : head},${gone.length} +${
+      come.length ? head + 1 : head
+    },${come.length} @@`,
     ...gone.map((l) => "-" + l),
     ...come.map((l) => "+" + l),
     "",

@@ -171,6 +171,14 @@ export class FileBackend implements Backend {
       return true;
     } catch (e) {
       if (isCode(e, "EEXIST")) return false;
+      const code = (e as { code?: string }).code ?? "";
+      if (
+        ["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EXDEV"].includes(code)
+      ) {
+        throw new Error(
+          `Cannot publish ${path}: the file system of the store folder does not allow hard links (${code}), which the store needs to publish safely. Keep the store on a local disk (set HASHLINE_STORE).`,
+        );
+      }
       throw e;
     } finally {
       await unlink(temp).catch(() => {});
