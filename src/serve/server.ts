@@ -42,7 +42,20 @@ export interface RunningHashlineServer {
 /** Default port of `hashline serve`. */
 export const DEFAULT_PORT = 8787;
 
-/** Whether an address only reaches this machine. */
+/**
+ * Whether an address only reaches this machine.
+ *
+ * @param host A hostname or IP address (IPv6 with or without brackets).
+ * @returns True for `localhost`, `127.x.x.x` and `::1`.
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { isLoopback } from "./server.ts";
+ * assert.equal(isLoopback("127.0.0.1"), true);
+ * assert.equal(isLoopback("[::1]"), true);
+ * assert.equal(isLoopback("0.0.0.0"), false);
+ * ```
+ */
 export function isLoopback(host: string): boolean {
   const h = host.replace(/^\[(.*)\]$/, "$1").toLowerCase();
   return h === "localhost" || h === "::1" ||

@@ -114,7 +114,7 @@ describe("revision routes", () => {
     assert.equal(res.body.ok, true);
     assert.equal(res.body.parentRef, base.ref);
     assert.notEqual(res.body.ref, base.ref);
-    assert.match(res.body.diff, /^\+  return a \+ b;$/m);
+    assert.match(res.body.diff, /^\+ {2}return a \+ b;$/m);
     assert.equal(await store.get(base.ref), SOURCE);
     const camel = await call(
       app,

@@ -10,8 +10,24 @@ const REPO = fileURLToPath(new URL("../../", import.meta.url));
 
 describe("hashline serve (a real process)", () => {
   let tree: { dir: string; cleanup(): Promise<void> };
+  let refused: ReturnType<typeof collect>;
   before(async () => {
     tree = await tempTree({ "a.txt": "one\ntwo\n" });
+    // Started now so its start-up overlaps the other case's.
+    refused = collect(
+      startTs(CLI, [
+        "serve",
+        "--host",
+        "0.0.0.0",
+        "--port",
+        "0",
+        "--root",
+        tree.dir,
+      ], {
+        cwd: REPO,
+        env: { HASHLINE_STORE: join(tree.dir, ".hashline") },
+      }),
+    );
   });
   after(() => tree.cleanup());
 
