@@ -5,6 +5,13 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import process from "node:process";
+import { fileURLToPath } from "node:url";
+
+const TSX_LOADER =
+  new URL("../node_modules/tsx/dist/loader.mjs", import.meta.url)
+    .href;
+/** Absolute path of the repository root. */
+export const REPO_ROOT: string = fileURLToPath(new URL("..", import.meta.url));
 
 /** Which runtime runs this test file. */
 export function runtimeName(): "deno" | "bun" | "node" {
@@ -19,7 +26,9 @@ export function tsCommand(file: string): [string, string[]] {
   const rt = runtimeName();
   if (rt === "deno") return [process.execPath, ["run", "-A", file]];
   if (rt === "bun") return [process.execPath, ["run", file]];
-  return [process.execPath, ["--import", "tsx", file]];
+  // An absolute loader URL, so a child started in a folder outside the
+  // repository still finds tsx.
+  return [process.execPath, ["--import", TSX_LOADER, file]];
 }
 
 /** Starts a TypeScript file as a child process with piped stdio. */
