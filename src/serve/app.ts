@@ -26,6 +26,7 @@ import { applyPatch } from "../patch/apply.ts";
 import { parsePatch } from "../patch/parse.ts";
 import { FilePatchSchema, PatchOpSchema } from "../patch/schema.ts";
 import type { PatchOp } from "../patch/types.ts";
+import { NotFoundError } from "../errors.ts";
 import type { RevisionStore } from "../store/types.ts";
 import {
   errorJson,
@@ -283,10 +284,12 @@ export function createApp(options: AppOptions = {}): HashlineApp {
 
   app.post("/v1/revisions", async (c) => {
     const input = parseInput(PutBody, await body(c.req.raw), "request body");
-    const id = await (await resources.store()).put(input.source);
-    return json({ ok: true, ref: id.ref, handle: id.handle }, 201, {
-      location: `/v1/revisions/${id.ref}`,
-    });
+    const store = await resources.store();
+    const existed = await isStored(store, input.source);
+    const id = await store.put(input.source);
+    const answer = { ok: true, ref: id.ref, handle: id.handle };
+    if (existed) return json(answer);
+    return json(answer, 201, { location: `/v1/revisions/${id.ref}` });
   });
 
   app.get("/v1/revisions/:ref", async (c) => {
@@ -308,7 +311,7 @@ export function createApp(options: AppOptions = {}): HashlineApp {
 
   app.get("/v1/revisions/:ref/source", async (c) => {
     const read = await (await resources.store()).source(c.req.param("ref"), {
-      query: c.req.query("query"),
+      query: c.req.query("query") || undefined,
       offset: wholeQuery(c.req.query("offset"), "offset"),
       limit: wholeQuery(c.req.query("limit"), "limit"),
     });
@@ -359,6 +362,28 @@ export function createApp(options: AppOptions = {}): HashlineApp {
   });
 
   return app;
+}
+
+/** Whether the store already holds exactly this source (so a put creates nothing). */
+async function isStored(
+  store: RevisionStore,
+  source: string,
+): Promise<boolean> {
+  const digest = await crypto.subtle.digest(
+    "SHA-256",
+    new TextEncoder().encode(source),
+  );
+  const hex = Array.from(
+    new Uint8Array(digest),
+    (b) => b.toString(16).padStart(2, "0"),
+  ).join("");
+  try {
+    await store.resolve(`sha256:${hex}`);
+    return true;
+  } catch (error) {
+    if (error instanceof NotFoundError) return false;
+    throw error;
+  }
 }
 
 function wholeQuery(

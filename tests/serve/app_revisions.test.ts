@@ -10,7 +10,7 @@ describe("revision routes", () => {
   const store = createMemoryStore();
   const app = createApp({ store });
 
-  it("POST /v1/revisions stores a source: 201 with ref, handle and Location", async () => {
+  it("POST /v1/revisions stores a source: 201 with ref, handle and Location; 200 when known", async () => {
     const res = await call(app, "POST", "/v1/revisions", { source: SOURCE });
     assert.equal(res.status, 201);
     assert.equal(res.body.ok, true);
@@ -18,6 +18,7 @@ describe("revision routes", () => {
     assert.equal(res.body.handle, "p_" + res.body.ref.slice(7, 19));
     assert.equal(res.headers.get("location"), `/v1/revisions/${res.body.ref}`);
     const again = await call(app, "POST", "/v1/revisions", { source: SOURCE });
+    assert.equal(again.status, 200);
     assert.deepEqual(again.body, res.body);
   });
 
