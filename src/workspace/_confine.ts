@@ -42,6 +42,8 @@ export interface FileIdentity {
   ino: number;
   size: number;
   mtimeMs: number;
+  /** Changes with every write, and cannot be set back (unlike mtime). */
+  ctimeMs: number;
   mode: number;
 }
 
@@ -57,13 +59,21 @@ function errCode(error: unknown): string | undefined {
 
 /** Identity of a file from its stats. */
 export function identityOf(
-  st: { dev: number; ino: number; size: number; mtimeMs: number; mode: number },
+  st: {
+    dev: number;
+    ino: number;
+    size: number;
+    mtimeMs: number;
+    ctimeMs: number;
+    mode: number;
+  },
 ): FileIdentity {
   return {
     dev: st.dev,
     ino: st.ino,
     size: st.size,
     mtimeMs: st.mtimeMs,
+    ctimeMs: st.ctimeMs,
     mode: st.mode & 0o7777,
   };
 }

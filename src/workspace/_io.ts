@@ -130,20 +130,21 @@ export async function readRange(
  * read already under way while `onChunk` works on the current one. A chunk
  * is only valid during its call; `onChunk` returns false to stop early.
  *
- * @returns The number of bytes read.
+ * @returns The file offset reached.
  */
 export async function eachChunk(
   handle: FileHandle,
   onChunk: (chunk: Uint8Array, pos: number) => boolean | void,
+  from = 0,
 ): Promise<number> {
   let cur = borrowBuffer();
   let next = borrowBuffer();
-  let pos = 0;
+  let pos = from;
   let pending: Promise<{ bytesRead: number }> | null = handle.read(
     cur,
     0,
     CHUNK_BYTES,
-    0,
+    from,
   );
   try {
     while (pending) {

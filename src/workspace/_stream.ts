@@ -39,6 +39,7 @@ import {
 } from "./_io.ts";
 import { createLineScanner } from "./_scan.ts";
 import { checkNul, decodeText, notText, NUL_WINDOW } from "./_text.ts";
+import { INDEX_EVERY, type LineIndex } from "./_line_index.ts";
 
 /** Which engine scans bytes (undefined: the hash module's choice). */
 export type Engine = "wasm" | "ts" | undefined;
@@ -77,9 +78,112 @@ function concat(parts: Uint8Array[], total: number): Uint8Array {
   return out;
 }
 
+/** Collects the bytes of lines `first..last` while a scanner reports line ends. */
+class WindowBytes {
+  private readonly first: number;
+  private readonly last: number;
+  private readonly parts: Uint8Array[] = [];
+  private kept = 0;
+  /** Lines counted so far. */
+  lines: number;
+  /** File offset where line `first` starts, or -1 while unknown. */
+  start = -1;
+  /** File offset just past line `last`, or -1 while unknown. */
+  end = -1;
+
+  constructor(first: number, last: number, linesBefore: number, start: number) {
+    this.first = first;
+    this.last = last;
+    this.lines = linesBefore;
+    this.start = start;
+  }
+
+  /** Whether every line of the window has been seen. */
+  get done(): boolean {
+    return this.end >= 0;
+  }
+
+  /**
+   * Takes one batch; `shift` turns the scanner's offsets into file offsets
+   * and `chunk` (at file offset `chunkPos`) holds the bytes just scanned.
+   */
+  take(
+    batch: LineBatch,
+    shift: number,
+    chunk: Uint8Array | null,
+    chunkPos: number,
+  ): void {
+    const c = batch.count;
+    const { first, last, lines } = this;
+    if (!this.done) {
+      if (this.start < 0 && lines + c >= first - 1) {
+        this.start = batch.ends[first - 2 - lines] + shift;
+      }
+      if (this.start >= 0 && lines + c >= last) {
+        this.end = batch.ends[last - 1 - lines] + shift;
+      }
+      if (chunk && this.start >= 0) {
+        const from = Math.max(this.start, chunkPos);
+        const to = this.end >= 0
+          ? Math.min(this.end, chunkPos + chunk.length)
+          : chunkPos + chunk.length;
+        if (to > from) {
+          this.parts.push(chunk.slice(from - chunkPos, to - chunkPos));
+          this.kept += to - from;
+        }
+      }
+    }
+    this.lines += c;
+  }
+
+  /** The window's bytes. */
+  bytes(): Uint8Array {
+    return concat(this.parts, this.kept);
+  }
+}
+
+/** Where reads of huge files keep their line indexes (see {@link LineIndex}). */
+export interface IndexStore {
+  /** The index of this version of the file, or null. */
+  get(real: string, id: FileIdentity): Promise<LineIndex | null>;
+  /** Keeps an index (best effort). */
+  put(real: string, index: LineIndex): Promise<void>;
+}
+
+function render(
+  win: { startLine: number; endLine: number; nextOffset: number | null },
+  totalLines: number,
+  display: string,
+  bytes: Uint8Array,
+  base: number,
+  max: number,
+): { view: HashlineView; hashes: number[] } {
+  const count = win.endLine - win.startLine + 1;
+  const text = count > 0 ? decodeText(display, bytes, base) : "";
+  const shown = splitWindow(text, count);
+  const hashes = shown.map(lineHash32);
+  return {
+    view: {
+      text: shown.map((l, i) =>
+        formatLine(win.startLine + i, l, max, foldHash(hashes[i]))
+      )
+        .join("\n"),
+      totalLines,
+      startLine: win.startLine,
+      endLine: win.endLine,
+      nextOffset: win.nextOffset,
+    },
+    hashes,
+  };
+}
+
+const LF = new Uint8Array([10]);
+
 /**
- * Reads one window of a huge file: every line is counted, only the window's
- * bytes are kept and decoded.
+ * Reads one window of a huge file. The first read of a version of a file
+ * counts every line (without hashing) and keeps only the window's bytes;
+ * it also leaves a sparse line index in `indexes`, so later reads of the
+ * same version seek near the window and read only that far.
  *
  * @returns The view (as `formatHashlines` renders it) and the window's full hashes.
  */
@@ -87,80 +191,105 @@ export async function streamRead(
   target: Target,
   window: WindowOptions,
   engine: Engine,
+  indexes?: IndexStore,
 ): Promise<{ view: HashlineView; hashes: number[] }> {
   readWindow(Number.MAX_SAFE_INTEGER, window);
   const first = window.offset ?? 1;
   const last = first + (window.limit ?? DEFAULT_LIMIT) - 1;
   const max = window.maxLineChars ?? DEFAULT_MAX_LINE_CHARS;
-  const { handle } = await openTarget(target);
-  const scanner = createLineScanner({ engine, hash: false });
-  const parts: Uint8Array[] = [];
-  let kept = 0;
-  let lines = 0;
-  let pos = 0;
-  let winStart = -1;
-  let winEnd = -1;
-  let done = false;
-  const take = (
-    batch: LineBatch,
-    chunk: Uint8Array | null,
-    chunkPos: number,
-  ) => {
-    const c = batch.count;
-    if (!done) {
-      if (winStart < 0 && first > 1 && lines + c >= first - 1) {
-        winStart = batch.ends[first - 2 - lines];
-      }
-      if (winStart >= 0 && winEnd < 0 && lines + c >= last) {
-        winEnd = batch.ends[last - 1 - lines];
-      }
-      if (chunk && winStart >= 0) {
-        const from = Math.max(winStart, chunkPos);
-        const to = winEnd >= 0
-          ? Math.min(winEnd, chunkPos + chunk.length)
-          : chunkPos + chunk.length;
-        if (to > from) {
-          parts.push(chunk.slice(from - chunkPos, to - chunkPos));
-          kept += to - from;
-        }
-      }
-      if (winEnd >= 0) done = true;
-    }
-    lines += c;
-  };
+  const { handle, id } = await openTarget(target);
   try {
-    pos = await eachChunk(handle, (chunk, at) => {
+    const index = indexes ? await indexes.get(target.real, id) : null;
+    if (index) {
+      const win = readWindow(index.totalLines, window);
+      if (win.endLine < win.startLine) {
+        return render(
+          win,
+          index.totalLines,
+          target.display,
+          new Uint8Array(0),
+          0,
+          max,
+        );
+      }
+      const j = Math.min(
+        index.starts.length - 1,
+        Math.floor((win.startLine - 1) / index.every),
+      );
+      const base = index.starts[j];
+      const linesBefore = j * index.every;
+      const w = new WindowBytes(
+        first,
+        last,
+        linesBefore,
+        first === linesBefore + 1 ? base : -1,
+      );
+      // A leading LF keeps the scanner from taking bytes at `base` for a BOM.
+      const scanner = createLineScanner({ engine, hash: false });
+      scanner.push(LF);
+      const pos = await eachChunk(handle, (chunk, at) => {
+        w.take(scanner.push(chunk), base - 1, chunk, at);
+        return !w.done;
+      }, base);
+      if (!w.done) w.take(scanner.end(), base - 1, null, pos);
+      if (scanner.invalidAt >= 0 && scanner.invalidAt - 1 + base < w.end) {
+        notText(target.display, scanner.invalidAt - 1 + base, false);
+      }
+      return render(
+        win,
+        index.totalLines,
+        target.display,
+        w.bytes(),
+        w.start,
+        max,
+      );
+    }
+    const scanner = createLineScanner({ engine, hash: false });
+    const w = new WindowBytes(first, last, 0, -1);
+    const every = INDEX_EVERY;
+    const starts: number[] = [];
+    const pos = await eachChunk(handle, (chunk, at) => {
       if (at < NUL_WINDOW) checkNul(target.display, chunk, at);
       const batch = scanner.push(chunk);
-      if (at === 0 && first === 1) winStart = scanner.hasBom ? 3 : 0;
-      take(batch, chunk, at);
+      if (at === 0) {
+        starts.push(scanner.hasBom ? 3 : 0);
+        if (first === 1) w.start = starts[0];
+      }
+      for (
+        let n = (Math.floor(w.lines / every) + 1) * every;
+        n <= w.lines + batch.count;
+        n += every
+      ) {
+        starts.push(batch.ends[n - w.lines - 1]);
+      }
+      w.take(batch, 0, chunk, at);
     });
-    take(scanner.end(), null, pos);
+    w.take(scanner.end(), 0, null, pos);
+    if (scanner.invalidAt >= 0) {
+      notText(target.display, scanner.invalidAt, false);
+    }
+    if (pos !== id.size) throw changedError(target.display);
+    const totalLines = w.lines;
+    if (starts.length > 0 && starts.length * every > totalLines) {
+      // The last checkpoint must name a line that exists.
+      while (starts.length > 1 && (starts.length - 1) * every >= totalLines) {
+        starts.pop();
+      }
+    }
+    if (indexes && starts.length > 0) {
+      await indexes.put(target.real, {
+        version: 1,
+        id,
+        every,
+        totalLines,
+        starts,
+      });
+    }
+    const win = readWindow(totalLines, window);
+    return render(win, totalLines, target.display, w.bytes(), w.start, max);
   } finally {
     await handle.close();
   }
-  if (scanner.invalidAt >= 0) notText(target.display, scanner.invalidAt, false);
-  const win = readWindow(lines, window);
-  const count = win.endLine - win.startLine + 1;
-  const text = count > 0
-    ? decodeText(target.display, concat(parts, kept), winStart)
-    : "";
-  const shown = splitWindow(text, count);
-  const hashes = shown.map(lineHash32);
-  return {
-    view: {
-      text: shown.map((l, i) =>
-        formatLine(win.startLine + i, l, max, foldHash(hashes[i]))
-      ).join(
-        "\n",
-      ),
-      totalLines: lines,
-      startLine: win.startLine,
-      endLine: win.endLine,
-      nextOffset: win.nextOffset,
-    },
-    hashes,
-  };
 }
 
 /** Largest range whose every old line is collected for the diff of a streamed patch. */

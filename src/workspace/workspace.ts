@@ -26,6 +26,7 @@ import {
 } from "./_commit.ts";
 import { Confinement, type Target } from "./_confine.ts";
 import { readWhole } from "./_io.ts";
+import { LineIndexes } from "./_line_index.ts";
 import { checkSession, LineMemory, SessionRecords } from "./_records.ts";
 import {
   firstStaleLine,
@@ -245,6 +246,7 @@ class FileWorkspace implements Workspace {
   readonly session: string;
   private readonly conf: Confinement;
   private readonly records: SessionRecords;
+  private readonly indexes: LineIndexes;
   private readonly maxLineChars?: number;
   private readonly streamThreshold: number;
   private readonly engine?: "wasm" | "ts";
@@ -309,6 +311,7 @@ class FileWorkspace implements Workspace {
         ? null
         : join(this.stateDir, "sessions"),
     );
+    this.indexes = new LineIndexes(join(this.stateDir, "lineindex"));
   }
 
   private ready(): Promise<unknown> {
@@ -350,7 +353,12 @@ class FileWorkspace implements Workspace {
     let view: Omit<FileRead, "path">;
     let hashes: number[];
     if (this.streams(target)) {
-      ({ view, hashes } = await streamRead(target, options, this.engine));
+      ({ view, hashes } = await streamRead(
+        target,
+        options,
+        this.engine,
+        this.indexes,
+      ));
     } else {
       const { bytes } = await readWhole(target);
       const { lines } = splitLines(fileText(target.display, bytes));

@@ -246,6 +246,37 @@ describe("streamed reads and rewrites agree with the in-memory editor (property)
           }
           assert.deepEqual(streamed, view);
 
+          // The same window through a line index with a checkpoint every 2 lines.
+          const bytes = new TextEncoder().encode(content);
+          const lineStarts = [
+            bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0,
+          ];
+          bytes.forEach((b, i) => {
+            if (b === 10 && i + 1 < bytes.length) lineStarts.push(i + 1);
+          });
+          const every = 2;
+          const totalLines = splitLines(content).lines.length;
+          const indexed = {
+            get: () =>
+              Promise.resolve({
+                version: 1 as const,
+                id: target.stat!,
+                every,
+                totalLines,
+                starts: lineStarts.filter((_, k) => k % every === 0),
+              }),
+            put: () => Promise.resolve(),
+          };
+          let warm: unknown;
+          try {
+            warm =
+              (await streamRead(target, { offset, limit }, undefined, indexed))
+                .view;
+          } catch (e) {
+            warm = String(e);
+          }
+          assert.deepEqual(warm, view);
+
           const ops = opsFor(content, seeds, lines);
           // The session remembers nothing, this content, or a version
           // without the first line (so its lines seem to have moved down).

@@ -1,0 +1,91 @@
+/**
+ * Sparse line indexes of huge files: where every 16384th line starts, and
+ * how many lines there are, for one version of a file (device, inode, size,
+ * mtime and ctime). The first read of a huge file counts all its lines; the
+ * next reads of the same version seek near their window and stop there.
+ * Kept in `<state>/lineindex/`, one small JSON file per file path.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { mkdir, readFile, rename, rm, writeFile } from "../_runtime/fs.ts";
+import { processId } from "../_runtime/process.ts";
+import type { FileIdentity } from "./_confine.ts";
+
+/** Lines between two checkpoints of an index. */
+export const INDEX_EVERY = 16384;
+
+/** Where the lines of one version of a file start, sparsely. */
+export interface LineIndex {
+  version: 1;
+  /** The version of the file the index describes. */
+  id: FileIdentity;
+  /** Lines between checkpoints. */
+  every: number;
+  /** Lines in the file. */
+  totalLines: number;
+  /** `starts[k]`: byte offset where line `k * every + 1` starts. */
+  starts: number[];
+}
+
+function sameVersion(a: FileIdentity, b: FileIdentity): boolean {
+  return a.dev === b.dev && a.ino === b.ino && a.size === b.size &&
+    a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
+}
+
+async function fileFor(dir: string, real: string): Promise<string> {
+  const digest = await crypto.subtle.digest(
+    "SHA-256",
+    new TextEncoder().encode(real),
+  );
+  const hex = Array.from(
+    new Uint8Array(digest).subarray(0, 16),
+    (b) => b.toString(16).padStart(2, "0"),
+  ).join("");
+  return join(dir, `${hex}.json`);
+}
+
+/** Line indexes kept in one folder. */
+export class LineIndexes {
+  private readonly dir: string;
+
+  /** @param dir The folder (`<state>/lineindex`). */
+  constructor(dir: string) {
+    this.dir = dir;
+  }
+
+  /** The index of exactly this version of the file, or null. */
+  async get(real: string, id: FileIdentity): Promise<LineIndex | null> {
+    try {
+      const doc = JSON.parse(
+        new TextDecoder().decode(await readFile(await fileFor(this.dir, real))),
+      ) as LineIndex & { path?: string };
+      if (
+        doc.version !== 1 || doc.path !== real || !doc.id ||
+        !sameVersion(doc.id, id) ||
+        !Array.isArray(doc.starts) || doc.starts.length === 0 ||
+        !Number.isSafeInteger(doc.every) || doc.every < 1 ||
+        !Number.isSafeInteger(doc.totalLines)
+      ) {
+        return null;
+      }
+      return doc;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Keeps an index; a failure only costs the next read a full count. */
+  async put(real: string, index: LineIndex): Promise<void> {
+    let tmp = "";
+    try {
+      await mkdir(this.dir, { recursive: true });
+      const file = await fileFor(this.dir, real);
+      tmp = `${file}.${processId()}.${Math.random().toString(36).slice(2)}.tmp`;
+      await writeFile(tmp, JSON.stringify({ ...index, path: real }));
+      await rename(tmp, file);
+    } catch {
+      if (tmp) await rm(tmp, { force: true }).catch(() => {});
+    }
+  }
+}
