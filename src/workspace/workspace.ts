@@ -250,7 +250,7 @@ class FileWorkspace implements Workspace {
   private readonly maxLineChars?: number;
   private readonly streamThreshold: number;
   private readonly engine?: "wasm" | "ts";
-  private recovered?: Promise<unknown>;
+  private recovered?: Promise<RecoveryReport>;
 
   constructor(root: string, options: WorkspaceOptions) {
     if (typeof root !== "string" || root === "") {
@@ -314,16 +314,17 @@ class FileWorkspace implements Workspace {
     this.indexes = new LineIndexes(join(this.stateDir, "lineindex"));
   }
 
-  private ready(): Promise<unknown> {
+  private ready(): Promise<RecoveryReport> {
     return this.recovered ??= Promise.all([
       recoverJournals(this.stateDir),
       this.records.cleanTemps(),
-    ]);
+    ]).then(([report]) => report);
   }
 
   async recover(): Promise<RecoveryReport> {
-    await this.ready();
-    return recoverJournals(this.stateDir);
+    const first = this.recovered === undefined;
+    const report = await this.ready();
+    return first ? report : recoverJournals(this.stateDir);
   }
 
   private streams(target: Target): boolean {

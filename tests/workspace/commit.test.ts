@@ -164,7 +164,16 @@ describe("crash recovery (SIGKILL inside multi-file commits)", () => {
       );
       assert.equal(run.signal, "SIGKILL", run.stderr);
       for (let i = 0; i < steps.length; i++) {
-        await trees[i].open().recover();
+        const report = await trees[i].open().recover();
+        assert.deepEqual(
+          report,
+          steps[i] === "done"
+            ? { rolledForward: 0, rolledBack: 0 }
+            : i < committing
+            ? { rolledForward: 0, rolledBack: 1 }
+            : { rolledForward: 1, rolledBack: 0 },
+          `killed after ${steps[i]}`,
+        );
         const want = i < committing ? ["0", "0", "absent"] : ["1", "1", "1"];
         assert.deepEqual(
           await generations(trees[i], names, [0, 1]),
