@@ -1,0 +1,305 @@
+/**
+ * The pure TypeScript line scanner: the twin of the Wasm engine, used where
+ * Wasm is not allowed or when `HASHLINE_ENGINE=ts`. It walks the bytes once
+ * as a small state machine (an unfinished UTF-8 sequence or a CR waiting for
+ * its LF carries over to the next chunk) and gives the same hashes, ends and
+ * offsets as the Wasm engine for any input and any chunking.
+ *
+ * Ill-formed UTF-8 hashes deterministically: at a position where no
+ * well-formed sequence starts, the byte there counts as the code point equal
+ * to its value and decoding moves on by one byte.
+ *
+ * @module
+ */
+import { BatchBuffer } from "./_batch.ts";
+import type { HashEngine, LineBatch, LineScanner } from "./types.ts";
+
+const BASIS = 0x811c9dc5;
+const PRIME = 0x01000193;
+
+/** Sequence length announced by a byte >= 0x80, or 0 when it cannot lead one. */
+function seqLen(lead: number): number {
+  if (lead < 0xc2) return 0;
+  if (lead < 0xe0) return 2;
+  if (lead < 0xf0) return 3;
+  return lead < 0xf5 ? 4 : 0;
+}
+
+/**
+ * A {@link LineScanner} in plain TypeScript.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { TsLineScanner } from "./scan_ts.ts";
+ * const scanner = new TsLineScanner();
+ * const first = scanner.push(new TextEncoder().encode("a\r\nb"));
+ * assert.equal(first.count, 1);
+ * assert.equal(first.ends[0], 3);
+ * const last = scanner.end();
+ * assert.equal(last.count, 1);
+ * assert.equal(last.hashes[0].toString(16), "e70c2de5");
+ * ```
+ */
+export class TsLineScanner implements LineScanner {
+  /** Always `"ts"`. */
+  readonly engine: HashEngine = "ts";
+  #hashing: boolean;
+  #h = BASIS;
+  #open = false;
+  #cr = false;
+  #pend = 0;
+  #pendLen = 0;
+  #pendNeed = 0;
+  #pendAt = 0;
+  #lo = 0x80;
+  #hi = 0xbf;
+  #seen = 0;
+  #lines = 0;
+  #invalidAt = -1;
+  #nulAt = -1;
+  #bom = false;
+  #spent = false;
+  #out: BatchBuffer;
+
+  /**
+   * Creates a scanner for one input.
+   *
+   * @param hash When false, only line ends and validity are tracked (hashes read as 0).
+   * @param out Where batches are gathered (a fresh buffer by default).
+   */
+  constructor(hash = true, out: BatchBuffer = new BatchBuffer()) {
+    this.#out = out;
+    this.#hashing = hash;
+  }
+
+  /** Absolute offset of the first byte of the first ill-formed UTF-8 sequence, or -1. */
+  get invalidAt(): number {
+    return this.#invalidAt;
+  }
+
+  /** Absolute offset of the first NUL byte, or -1. */
+  get nulAt(): number {
+    return this.#nulAt;
+  }
+
+  /** True when the input began with a UTF-8 BOM. */
+  get hasBom(): boolean {
+    return this.#bom;
+  }
+
+  /** Total bytes pushed so far. */
+  get bytesSeen(): number {
+    return this.#seen;
+  }
+
+  /** Lines completed so far. */
+  get linesSeen(): number {
+    return this.#lines;
+  }
+
+  /**
+   * Scans the next chunk.
+   *
+   * @param chunk UTF-8 bytes; a line or a code point may continue in the next chunk.
+   * @returns The lines this chunk completed.
+   * @throws {TypeError} After {@link TsLineScanner.end}.
+   */
+  push(chunk: Uint8Array): LineBatch {
+    this.#checkLive();
+    this.#out.count = 0;
+    this.#scan(chunk, false);
+    return this.#out.batch();
+  }
+
+  /**
+   * Ends the input: an unfinished sequence is ill-formed, a trailing CR is
+   * content, and an unterminated last line is completed.
+   *
+   * @param last A final chunk to scan first (saves a separate push).
+   * @returns The lines completed by `last` and the end of input.
+   * @throws {TypeError} When called twice.
+   */
+  end(last: Uint8Array = new Uint8Array(0)): LineBatch {
+    this.#checkLive();
+    this.#out.count = 0;
+    this.#scan(last, true);
+    this.#spent = true;
+    return this.#out.batch();
+  }
+
+  #checkLive(): void {
+    if (this.#spent) {
+      throw new TypeError(
+        "Cannot scan more bytes: this line scanner was ended; create a new one for the next input.",
+      );
+    }
+  }
+
+  #scan(bytes: Uint8Array, final: boolean): void {
+    const out = this.#out;
+    const hashing = this.#hashing;
+    const base = this.#seen;
+    const n = bytes.length;
+    let hashes = out.hashes;
+    let ends = out.ends;
+    let count = 0;
+    let h = this.#h;
+    let open = this.#open;
+    let cr = this.#cr;
+    let pend = this.#pend;
+    let pendLen = this.#pendLen;
+    let pendNeed = this.#pendNeed;
+    let pendAt = this.#pendAt;
+    let lo = this.#lo;
+    let hi = this.#hi;
+    let invalidAt = this.#invalidAt;
+    let nulAt = this.#nulAt;
+    let i = 0;
+    for (;;) {
+      let lineEnd = -1;
+      if (i < n) {
+        let b = bytes[i];
+        if (pendLen !== 0) {
+          if (b >= lo && b <= hi) {
+            pend |= b << (pendLen << 3);
+            pendLen++;
+            lo = 0x80;
+            hi = 0xbf;
+            i++;
+            if (pendLen === pendNeed) {
+              pendLen = 0;
+              let cp: number;
+              if (pendNeed === 2) {
+                cp = ((pend & 0x1f) << 6) | ((pend >>> 8) & 0x3f);
+              } else if (pendNeed === 3) {
+                cp = ((pend & 0x0f) << 12) | (((pend >>> 8) & 0x3f) << 6) |
+                  ((pend >>> 16) & 0x3f);
+              } else {
+                cp = ((pend & 0x07) << 18) | (((pend >>> 8) & 0x3f) << 12) |
+                  (((pend >>> 16) & 0x3f) << 6) | ((pend >>> 24) & 0x3f);
+              }
+              if (cp === 0xfeff && pendAt === 0) this.#bom = true;
+              else {
+                open = true;
+                if (hashing) {
+                  h = Math.imul(h ^ (cp & 0xff), PRIME);
+                  if (cp > 0xff) {
+                    h = Math.imul(h ^ ((cp >>> 8) & 0xff), PRIME);
+                    if (cp > 0xffff) h = Math.imul(h ^ (cp >>> 16), PRIME);
+                  }
+                }
+              }
+            }
+            continue;
+          }
+          if (invalidAt < 0) invalidAt = pendAt;
+          open = true;
+          if (hashing) {
+            for (let k = 0; k < pendLen; k++) {
+              h = Math.imul(h ^ ((pend >>> (k << 3)) & 0xff), PRIME);
+            }
+          }
+          pendLen = 0;
+        }
+        if (cr) {
+          cr = false;
+          if (b === 0x0a) {
+            i++;
+            lineEnd = base + i;
+          } else if (hashing) h = Math.imul(h ^ 0x0d, PRIME);
+        }
+        if (lineEnd < 0) {
+          if (b > 0x0d && b < 0x80) {
+            open = true;
+            if (hashing) {
+              for (;;) {
+                h = Math.imul(h ^ b, PRIME);
+                if (++i === n) break;
+                b = bytes[i];
+                if (b <= 0x0d || b >= 0x80) break;
+              }
+            } else {
+              for (;;) {
+                if (++i === n) break;
+                b = bytes[i];
+                if (b <= 0x0d || b >= 0x80) break;
+              }
+            }
+            continue;
+          }
+          i++;
+          if (b === 0x0a) lineEnd = base + i;
+          else if (b === 0x0d) {
+            cr = true;
+            open = true;
+            continue;
+          } else if (b < 0x80) {
+            if (b === 0 && nulAt < 0) nulAt = base + i - 1;
+            open = true;
+            if (hashing) h = Math.imul(h ^ b, PRIME);
+            continue;
+          } else {
+            pendNeed = seqLen(b);
+            if (pendNeed === 0) {
+              if (invalidAt < 0) invalidAt = base + i - 1;
+              open = true;
+              if (hashing) h = Math.imul(h ^ b, PRIME);
+            } else {
+              pend = b;
+              pendLen = 1;
+              pendAt = base + i - 1;
+              lo = b === 0xe0 ? 0xa0 : b === 0xf0 ? 0x90 : 0x80;
+              hi = b === 0xed ? 0x9f : b === 0xf4 ? 0x8f : 0xbf;
+            }
+            continue;
+          }
+        }
+      } else {
+        if (!final) break;
+        if (pendLen !== 0) {
+          if (invalidAt < 0) invalidAt = pendAt;
+          open = true;
+          if (hashing) {
+            for (let k = 0; k < pendLen; k++) {
+              h = Math.imul(h ^ ((pend >>> (k << 3)) & 0xff), PRIME);
+            }
+          }
+          pendLen = 0;
+        }
+        if (cr) {
+          cr = false;
+          if (hashing) h = Math.imul(h ^ 0x0d, PRIME);
+        }
+        if (!open) break;
+        lineEnd = base + n;
+        final = false;
+      }
+      if (count === hashes.length) {
+        out.count = count;
+        out.reserve(1);
+        hashes = out.hashes;
+        ends = out.ends;
+      }
+      hashes[count] = hashing ? h >>> 0 : 0;
+      ends[count] = lineEnd;
+      count++;
+      h = BASIS;
+      open = false;
+    }
+    out.count = count;
+    this.#h = h;
+    this.#open = open;
+    this.#cr = cr;
+    this.#pend = pend;
+    this.#pendLen = pendLen;
+    this.#pendNeed = pendNeed;
+    this.#pendAt = pendAt;
+    this.#lo = lo;
+    this.#hi = hi;
+    this.#invalidAt = invalidAt;
+    this.#nulAt = nulAt;
+    this.#seen = base + n;
+    this.#lines += count;
+  }
+}

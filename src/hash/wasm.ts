@@ -1,0 +1,386 @@
+/**
+ * The Wasm engine: loads the compiled AssemblyScript scanner (SIMD newline
+ * scan, eight lines hashed side by side) synchronously and lazily, and
+ * drives it through one reused 1 MiB input buffer in its memory.
+ *
+ * One instance serves every scanner in the process. Each scanner keeps a
+ * copy of the instance's small state block and swaps it in when it takes a
+ * turn, so several inputs can be scanned interleaved.
+ *
+ * @module
+ */
+import { BatchBuffer } from "./_batch.ts";
+import { stagedBatch, stagedFolds } from "./_stage.ts";
+import { WASM_BASE64 } from "./_wasm_bytes.ts";
+import type { HashEngine, LineBatch, LineScanner } from "./types.ts";
+
+const M_FINAL = 1;
+const M_HASH = 2;
+const M_FOLD = 4;
+const M_ENDS = 8;
+const F_BOM = 4;
+const F_NUL_SEEN = 8;
+const S_FLAGS = 1;
+const S_INVALID = 4;
+const S_NUL = 5;
+const NONE = -0x80000000;
+const STATE_WORDS = 8;
+
+interface ScannerExports {
+  memory: WebAssembly.Memory;
+  push(n: number, mode: number, base: number): number;
+  reset(): void;
+  inputPtr(): number;
+  capacity(): number;
+  statePtr(): number;
+  hashesPtr(): number;
+  endsPtr(): number;
+  foldsPtr(): number;
+  layoutEnd(): number;
+}
+
+/** Whoever's state currently sits in the instance's state block. */
+interface StateOwner {
+  readonly state: Int32Array;
+}
+
+/** The loaded instance and views over its fixed layout. */
+export class WasmEngine {
+  /** Raw exports. */
+  readonly exports: ScannerExports;
+  /** Largest chunk per call. */
+  readonly capacity: number;
+  /** The whole memory. */
+  readonly bytes: Uint8Array;
+  /** Where a chunk goes. */
+  readonly input: number;
+  /** The live state block. */
+  readonly state: Int32Array;
+  /** Hashes of the last call's lines. */
+  readonly hashes: Uint32Array;
+  /** Absolute ends of the last call's lines. */
+  readonly ends: Float64Array;
+  /** Folded anchors of the last call's lines. */
+  readonly folds: Uint8Array;
+  /** A fresh input's state block. */
+  readonly initialState: Int32Array;
+  #owner: StateOwner | null = null;
+
+  /** @param exports The instance's exports. */
+  constructor(exports: ScannerExports) {
+    this.exports = exports;
+    const buffer = exports.memory.buffer;
+    if (exports.layoutEnd() > buffer.byteLength) {
+      throw new RangeError(
+        "The line scanner's memory is smaller than its layout.",
+      );
+    }
+    this.capacity = exports.capacity();
+    const lines = this.capacity + 8;
+    this.bytes = new Uint8Array(buffer);
+    this.input = exports.inputPtr();
+    this.state = new Int32Array(buffer, exports.statePtr(), STATE_WORDS);
+    this.hashes = new Uint32Array(buffer, exports.hashesPtr(), lines);
+    this.ends = new Float64Array(buffer, exports.endsPtr(), lines);
+    this.folds = new Uint8Array(buffer, exports.foldsPtr(), lines);
+    exports.reset();
+    this.initialState = this.state.slice();
+  }
+
+  /** Puts `owner`'s state in the instance, saving the previous owner's first. */
+  claim(owner: StateOwner): void {
+    if (this.#owner === owner) return;
+    if (this.#owner !== null) this.#owner.state.set(this.state);
+    this.state.set(owner.state);
+    this.#owner = owner;
+  }
+
+  /** Forgets `owner` (its input is finished). */
+  release(owner: StateOwner): void {
+    if (this.#owner === owner) this.#owner = null;
+  }
+
+  /**
+   * Scans one chunk of at most `capacity` bytes for the current owner.
+   *
+   * @returns Lines completed; results are in `hashes`, `ends`, `folds`.
+   */
+  run(chunk: Uint8Array, mode: number, base: number): number {
+    this.bytes.set(chunk, this.input);
+    return this.exports.push(chunk.length, mode, base);
+  }
+}
+
+let loaded: WasmEngine | null | undefined;
+let loadError: unknown;
+
+function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+/**
+ * The shared Wasm engine, compiled on first use; null when this runtime
+ * refuses to compile or run it (no WebAssembly, no SIMD, code generation
+ * disallowed).
+ *
+ * @returns The engine, or null.
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { wasmEngine } from "./wasm.ts";
+ * assert.ok(wasmEngine() !== null);
+ * ```
+ */
+export function wasmEngine(): WasmEngine | null {
+  if (loaded === undefined) {
+    try {
+      const module = new WebAssembly.Module(decodeBase64(WASM_BASE64));
+      const instance = new WebAssembly.Instance(module, {});
+      loaded = new WasmEngine(instance.exports as unknown as ScannerExports);
+    } catch (error) {
+      loaded = null;
+      loadError = error;
+    }
+  }
+  return loaded;
+}
+
+/** Why the Wasm engine could not load (for error messages), if it failed. */
+export function wasmLoadError(): unknown {
+  return loadError;
+}
+
+function requireEngine(): WasmEngine {
+  const engine = wasmEngine();
+  if (engine === null) {
+    const why = loadError instanceof Error
+      ? loadError.message
+      : String(loadError);
+    throw new Error(
+      `Cannot use the Wasm line scanner: this runtime refused to load it (${why}). Use the "ts" engine instead.`,
+    );
+  }
+  return engine;
+}
+
+/**
+ * A {@link LineScanner} backed by the Wasm engine.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { WasmLineScanner } from "./wasm.ts";
+ * const scanner = new WasmLineScanner();
+ * const first = scanner.push(new TextEncoder().encode("a\r\nb"));
+ * assert.equal(first.count, 1);
+ * assert.equal(first.ends[0], 3);
+ * const last = scanner.end();
+ * assert.equal(last.count, 1);
+ * assert.equal(last.hashes[0].toString(16), "e70c2de5");
+ * ```
+ */
+export class WasmLineScanner implements LineScanner {
+  /** Always `"wasm"`. */
+  readonly engine: HashEngine = "wasm";
+  /** This input's copy of the instance state block (swapped in per call). */
+  readonly state: Int32Array;
+  #engine: WasmEngine;
+  #mode: number;
+  #seen = 0;
+  #lines = 0;
+  #invalidAt = -1;
+  #nulAt = -1;
+  #bom = false;
+  #spent = false;
+  #out: BatchBuffer;
+
+  /**
+   * Creates a scanner for one input.
+   *
+   * @param hash When false, only line ends and validity are tracked (hashes read as 0).
+   * @param out Where batches are gathered (a fresh buffer by default).
+   * @throws {Error} When this runtime cannot load the Wasm engine.
+   */
+  constructor(hash = true, out: BatchBuffer = new BatchBuffer()) {
+    this.#out = out;
+    this.#engine = requireEngine();
+    this.#mode = (hash ? M_HASH : 0) | M_ENDS;
+    this.state = this.#engine.initialState.slice();
+  }
+
+  /** Absolute offset of the first byte of the first ill-formed UTF-8 sequence, or -1. */
+  get invalidAt(): number {
+    return this.#invalidAt;
+  }
+
+  /** Absolute offset of the first NUL byte, or -1. */
+  get nulAt(): number {
+    return this.#nulAt;
+  }
+
+  /** True when the input began with a UTF-8 BOM. */
+  get hasBom(): boolean {
+    return this.#bom;
+  }
+
+  /** Total bytes pushed so far. */
+  get bytesSeen(): number {
+    return this.#seen;
+  }
+
+  /** Lines completed so far. */
+  get linesSeen(): number {
+    return this.#lines;
+  }
+
+  /**
+   * Scans the next chunk (of any size; fed to Wasm 1 MiB at a time).
+   *
+   * @param chunk UTF-8 bytes; a line or a code point may continue in the next chunk.
+   * @returns The lines this chunk completed.
+   * @throws {TypeError} After {@link WasmLineScanner.end}.
+   */
+  push(chunk: Uint8Array): LineBatch {
+    this.#checkLive();
+    this.#out.count = 0;
+    const capacity = this.#engine.capacity;
+    for (let at = 0; at < chunk.length; at += capacity) {
+      this.#run(chunk.subarray(at, at + capacity), 0);
+    }
+    return this.#out.batch();
+  }
+
+  /**
+   * Ends the input: an unfinished sequence is ill-formed, a trailing CR is
+   * content, and an unterminated last line is completed.
+   *
+   * @param last A final chunk to scan first (saves a separate push).
+   * @returns The lines completed by `last` and the end of input.
+   * @throws {TypeError} When called twice.
+   */
+  end(last: Uint8Array = new Uint8Array(0)): LineBatch {
+    this.#checkLive();
+    this.#out.count = 0;
+    const capacity = this.#engine.capacity;
+    let at = 0;
+    while (last.length - at > capacity) {
+      this.#run(last.subarray(at, at + capacity), 0);
+      at += capacity;
+    }
+    this.#run(last.subarray(at), M_FINAL);
+    this.#spent = true;
+    this.#engine.release(this);
+    return this.#out.batch();
+  }
+
+  #checkLive(): void {
+    if (this.#spent) {
+      throw new TypeError(
+        "Cannot scan more bytes: this line scanner was ended; create a new one for the next input.",
+      );
+    }
+  }
+
+  #run(piece: Uint8Array, final: number): void {
+    const engine = this.#engine;
+    engine.claim(this);
+    const count = engine.run(piece, this.#mode | final, this.#seen);
+    const state = engine.state;
+    if (state[S_INVALID] !== NONE && this.#invalidAt < 0) {
+      this.#invalidAt = this.#seen + state[S_INVALID];
+    }
+    if (state[S_NUL] !== NONE && this.#nulAt < 0) {
+      this.#nulAt = this.#seen + state[S_NUL];
+    }
+    if ((state[S_FLAGS] & F_BOM) !== 0) this.#bom = true;
+    if (count > 0) {
+      const out = this.#out;
+      out.reserve(count);
+      if ((this.#mode & M_HASH) !== 0) {
+        out.hashes.set(engine.hashes.subarray(0, count), out.count);
+      }
+      out.ends.set(engine.ends.subarray(0, count), out.count);
+      out.count += count;
+    }
+    this.#seen += piece.length;
+    this.#lines += count;
+  }
+}
+
+/** Lines gathered by {@link wasmHashAll}, in the shared staging arrays. */
+export interface WasmLines {
+  /** Lines found (all of them, or those before the first ill-formed sequence). */
+  readonly count: number;
+  /** Absolute offset of the first ill-formed UTF-8 sequence, or -1. */
+  readonly invalidAt: number;
+  /** Folded anchors (first `count` bytes), when folds were asked for. */
+  readonly folds: Uint8Array;
+  /** Full hashes (first `count`), when folds were not asked for. */
+  readonly hashes: Uint32Array;
+}
+
+/**
+ * Hashes every line of a whole buffer, 1 MiB at a time through the
+ * instance, into staging arrays shared by all callers (valid until the next
+ * call). Stops at the first ill-formed UTF-8 sequence. NUL bytes are not
+ * looked for.
+ *
+ * @param bytes The whole content.
+ * @param fold Gather folded 8-bit anchors instead of full hashes.
+ * @returns How many lines, where the content stops being UTF-8, and the staged results.
+ * @throws {Error} When this runtime cannot load the Wasm engine.
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { wasmHashAll } from "./wasm.ts";
+ * const { count, folds } = wasmHashAll(new TextEncoder().encode("x\ny"), true);
+ * assert.deepEqual([...folds.subarray(0, count)], [0x26, 0x4a]);
+ * ```
+ */
+export function wasmHashAll(bytes: Uint8Array, fold: boolean): WasmLines {
+  const engine = requireEngine();
+  const owner: StateOwner = { state: engine.initialState.slice() };
+  owner.state[S_FLAGS] |= F_NUL_SEEN;
+  engine.claim(owner);
+  const capacity = engine.capacity;
+  const total = bytes.length;
+  const mode = M_HASH | (fold ? M_FOLD : 0);
+  const batch = fold ? null : stagedBatch();
+  let folds = fold ? stagedFolds(0, 0) : new Uint8Array(0);
+  let count = 0;
+  let invalidAt = -1;
+  try {
+    let at = 0;
+    do {
+      const piece = bytes.subarray(at, at + capacity);
+      const final = at + piece.length >= total ? M_FINAL : 0;
+      const lines = engine.run(piece, mode | final, at);
+      const bad = engine.state[S_INVALID];
+      if (bad !== NONE) {
+        invalidAt = at + bad;
+        break;
+      }
+      if (batch === null) {
+        folds = stagedFolds(count, count + lines);
+        folds.set(engine.folds.subarray(0, lines), count);
+      } else {
+        batch.count = count;
+        batch.reserve(lines);
+        batch.hashes.set(engine.hashes.subarray(0, lines), count);
+      }
+      count += lines;
+      at += piece.length;
+    } while (at < total);
+  } finally {
+    engine.release(owner);
+  }
+  return {
+    count,
+    invalidAt,
+    folds,
+    hashes: batch === null ? new Uint32Array(0) : batch.hashes,
+  };
+}
