@@ -1,0 +1,111 @@
+/**
+ * hashline: anchored reads and all-or-nothing patches for AI coding agents.
+ *
+ * A read shows every line as `LINE:HH|content`, where `HH` folds an FNV-1a
+ * hash of the line to two hex digits. A patch names lines by those anchors;
+ * before anything is written the file is re-hashed, and a patch with any
+ * stale anchor is refused whole with every problem listed. A
+ * content-addressed revision store keeps sources under `sha256:` refs and
+ * short `p_` handles. One tool registry serves HTTP, MCP and any agent
+ * framework.
+ *
+ * Subpaths: `./hash`, `./patch`, `./workspace`, `./store`, `./tools`,
+ * `./app`, `./server`, `./mcp`, `./cli`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { applyPatch, formatHashlines, lineHash } from "./mod.ts";
+ *
+ * const content = "def greet(name):\n    return name\n";
+ * assert.equal(lineHash("def greet(name):"), "fb");
+ * const view = formatHashlines(content);
+ * assert.equal(view.text.split("\n")[0], "1:fb|def greet(name):");
+ * const next = applyPatch(content, "= 2:" + lineHash("    return name") + "\n~    return f\"hello {name}\"");
+ * assert.equal(next, "def greet(name):\n    return f\"hello {name}\"\n");
+ * ```
+ *
+ * @module
+ */
+
+export {
+  createLineScanner,
+  foldHash,
+  type HashEngine,
+  hashEngine,
+  hashLines,
+  hashLines32,
+  type LineBatch,
+  lineHash,
+  lineHash32,
+  type LineScanner,
+  scanLines,
+} from "./src/hash/mod.ts";
+export {
+  formatAnchor,
+  formatHashlines,
+  type FormatOptions,
+  type HashlineView,
+  parseAnchor,
+  splitLines,
+} from "./src/anchor/mod.ts";
+export {
+  applyHashlineEdit,
+  applyPatch,
+  editContent,
+  type EditOutcome,
+  type FilePatch,
+  formatPatchText,
+  type HashlineEdit,
+  type HashlineEditResult,
+  parsePatch,
+  type Patch,
+  type PatchOp,
+  PatchOpSchema,
+  PatchSchema,
+  validateOps,
+} from "./src/patch/mod.ts";
+export {
+  type FileRead,
+  openWorkspace,
+  type PatchOptions,
+  type PatchResult,
+  type ReadOptions,
+  type Workspace,
+  type WorkspaceOptions,
+} from "./src/workspace/mod.ts";
+export {
+  createMemoryStore,
+  type EditResult,
+  type HistoryEntry,
+  openFileStore,
+  openPostgresStore,
+  type PutResult,
+  type RevisionStore,
+  type SourceRead,
+  type StringEdit,
+} from "./src/store/mod.ts";
+export {
+  createToolRegistry,
+  type ToolContext,
+  type ToolDefinition,
+  type ToolRegistry,
+  type ToolResult,
+} from "./src/serve/tools.ts";
+export {
+  type AppOptions,
+  createApp,
+  type HashlineApp,
+} from "./src/serve/app.ts";
+export { startServer } from "./src/serve/server.ts";
+export {
+  BinaryContentError,
+  EditRefusedError,
+  HashlineError,
+  IntegrityError,
+  NotFoundError,
+  OutsideRootError,
+  PatchRefusedError,
+  type Problem,
+  TooLargeError,
+} from "./src/errors.ts";
