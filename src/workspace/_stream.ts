@@ -37,7 +37,7 @@ import {
   readRange,
   returnBuffer,
 } from "./_io.ts";
-import { createLineScanner } from "./_scan.ts";
+import { createLineScanner } from "../hash/mod.ts";
 import { checkNul, decodeText, notText, NUL_WINDOW } from "./_text.ts";
 import { INDEX_EVERY, type LineIndex } from "./_line_index.ts";
 
