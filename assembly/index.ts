@@ -215,7 +215,10 @@ export function push(n: u32, mode: u32, base: f64): u32 {
   // Hashing needs to know which lines are ASCII; validation alone can stop
   // looking once an ill-formed sequence was reported.
   const findHigh = doHash || (flags & F_INVALID_SEEN) == 0;
-  let count = scanNewlines(s, d, (flags & F_NUL_SEEN) == 0, findHigh);
+  // Held-back bytes hold no LF or NUL, so scanning them is harmless, and
+  // padding after the chunk saves the scan a partial last block.
+  memory.fill(e, 0x20, 64);
+  let count = scanNewlines(s, e, (flags & F_NUL_SEEN) == 0, findHigh);
   const nul = nulAt;
   resetInvalid();
 

@@ -10,19 +10,19 @@
 // run, and the core's scheduler, which only looks a few dozen instructions
 // ahead, would then overlap fewer chains.
 
-import { HASHES, PIN, QUAD_BYTES, SCRATCH } from "./layout";
+import { GROUP_LENS, HASHES, PIN, SCRATCH } from "./layout";
 import { BASIS, PRIME } from "./utf8";
 
 /**
- * Loads sixteen bytes at `off` into each of the four lines of quad record
- * `q` and stores them transposed to `to`: word k of every lane at
- * `to + 16k`.
+ * Loads sixteen bytes at `off` into each of the four lines of the quad whose
+ * slots start at `q`, and stores them transposed to `to`: word k of every
+ * lane at `to + 16k`.
  */
 function transpose(q: usize, off: usize, to: usize): void {
   const a = v128.load(<usize> load<u32>(q) + off);
-  const b = v128.load(<usize> load<u32>(q, 4) + off);
-  const c = v128.load(<usize> load<u32>(q, 8) + off);
-  const d = v128.load(<usize> load<u32>(q, 12) + off);
+  const b = v128.load(<usize> load<u32>(q, 8) + off);
+  const c = v128.load(<usize> load<u32>(q, 16) + off);
+  const d = v128.load(<usize> load<u32>(q, 24) + off);
   const ab0 = i32x4.shuffle(a, b, 0, 4, 1, 5);
   const ab1 = i32x4.shuffle(a, b, 2, 6, 3, 7);
   const cd0 = i32x4.shuffle(c, d, 0, 4, 1, 5);
@@ -35,35 +35,32 @@ function transpose(q: usize, off: usize, to: usize): void {
 
 function transposeGroup(g: usize, off: usize): void {
   transpose(g, off, SCRATCH);
-  transpose(g + QUAD_BYTES, off, SCRATCH + 64);
-  transpose(g + QUAD_BYTES * 2, off, SCRATCH + 128);
-  transpose(g + QUAD_BYTES * 3, off, SCRATCH + 192);
+  transpose(g + 32, off, SCRATCH + 64);
+  transpose(g + 64, off, SCRATCH + 128);
+  transpose(g + 96, off, SCRATCH + 192);
 }
 
 function storeQuad(q: usize, h: v128): void {
+  store<u32>(HASHES + (<usize> load<u32>(q, 4) << 2), i32x4.extract_lane(h, 0));
   store<u32>(
-    HASHES + (<usize> load<u32>(q, 32) << 2),
-    i32x4.extract_lane(h, 0),
-  );
-  store<u32>(
-    HASHES + (<usize> load<u32>(q, 36) << 2),
+    HASHES + (<usize> load<u32>(q, 12) << 2),
     i32x4.extract_lane(h, 1),
   );
   store<u32>(
-    HASHES + (<usize> load<u32>(q, 40) << 2),
+    HASHES + (<usize> load<u32>(q, 20) << 2),
     i32x4.extract_lane(h, 2),
   );
   store<u32>(
-    HASHES + (<usize> load<u32>(q, 44) << 2),
+    HASHES + (<usize> load<u32>(q, 28) << 2),
     i32x4.extract_lane(h, 3),
   );
 }
 
 function storeGroup(g: usize, ha: v128, hb: v128, hc: v128, hd: v128): void {
   storeQuad(g, ha);
-  storeQuad(g + QUAD_BYTES, hb);
-  storeQuad(g + QUAD_BYTES * 2, hc);
-  storeQuad(g + QUAD_BYTES * 3, hd);
+  storeQuad(g + 32, hb);
+  storeQuad(g + 64, hc);
+  storeQuad(g + 96, hd);
 }
 
 function fnv(h: v128, b: v128, prime: v128): v128 {
@@ -100,8 +97,8 @@ function maxLane(v: v128): usize {
 }
 
 /**
- * Hashes the sixteen lines of the four quad records at `g`, all `len` bytes
- * long, into HASHES. The last len % 16 bytes are read from a window that
+ * Hashes the sixteen lines of the group at `g`, all `len` bytes long, into
+ * HASHES. The last len % 16 bytes are read from a window that
  * ends where the lines end, and a switch enters the unrolled rounds at the
  * first byte still to hash.
  */
@@ -390,15 +387,15 @@ export function hashGroupSame(g: usize, len: usize): void {
 }
 
 /**
- * Hashes the sixteen lines of the four quad records at `g`, of different
- * lengths, into HASHES: common sixteen-byte steps first, then rounds where
+ * Hashes the sixteen lines of the group at `g`, of different lengths (given
+ * after the slots), into HASHES: common sixteen-byte steps first, then rounds where
  * lanes that ran out keep their hash.
  */
 export function hashGroupMixed(g: usize): void {
-  const la = v128.load(g, 16);
-  const lb = v128.load(g + QUAD_BYTES, 16);
-  const lc = v128.load(g + QUAD_BYTES * 2, 16);
-  const ld = v128.load(g + QUAD_BYTES * 3, 16);
+  const la = v128.load(g + GROUP_LENS);
+  const lb = v128.load(g + GROUP_LENS, 16);
+  const lc = v128.load(g + GROUP_LENS, 32);
+  const ld = v128.load(g + GROUP_LENS, 48);
   const shortest = minLane(
     i32x4.min_u(i32x4.min_u(la, lb), i32x4.min_u(lc, ld)),
   );

@@ -53,15 +53,16 @@ const HIGHS_BYTES: usize = (CAPACITY / 64 + 4) * 16;
 /** Lines shorter than BUCKETS bytes wait in the bucket for their length until 16 are ready. */
 export const BUCKETS: u32 = 512;
 /**
- * A quad: four lines hashed side by side, stored as 4 u32 starts, 4 u32
- * lengths and 4 u32 line indexes (48 bytes). A bucket, like any group of
- * sixteen lines, is four quads.
+ * A group of sixteen lines: 16 slots of (u32 start, u32 line index), then,
+ * for groups of mixed lengths, 16 u32 lengths. Lanes 4q..4q+3 form quad q.
  */
-export const QUAD_BYTES: usize = 48;
-export const BUCKET_BYTES: usize = QUAD_BYTES * 4;
-export const BUCKET: usize = HIGHS + HIGHS_BYTES;
-/** u32 fill of each bucket. */
-export const FILL: usize = BUCKET + <usize> BUCKETS * BUCKET_BYTES;
+export const SLOT_BYTES: usize = 8;
+export const GROUP_LENS: usize = 128;
+export const GROUP_BYTES: usize = 192;
+/** Bucket b: the first 128 bytes of a group, at BUCKET + 128b (128-byte aligned). */
+export const BUCKET: usize = (HIGHS + HIGHS_BYTES + 127) & ~127;
+/** u32 address of the next free slot of each bucket. */
+export const FILL: usize = BUCKET + <usize> BUCKETS * 128;
 /** Lines of BUCKETS bytes or more (u32 start, length, index each), sorted at the end of a chunk. */
 export const LONGS: usize = FILL + <usize> BUCKETS * 4;
 const LONGS_MAX: usize = CAPACITY / <usize> BUCKETS + 4;
@@ -69,8 +70,10 @@ const LONGS_MAX: usize = CAPACITY / <usize> BUCKETS + 4;
 export const LEFT: usize = LONGS + LONGS_MAX * 12;
 const LEFT_GROUPS: usize = (<usize> BUCKETS * 15 + LONGS_MAX) / 16 + 2;
 /** Transposed words of the current sixteen-byte step: word k of quad x at SCRATCH + 64x + 16k. */
-export const SCRATCH: usize = (LEFT + LEFT_GROUPS * BUCKET_BYTES + 63) & ~63;
+export const SCRATCH: usize = (LEFT + LEFT_GROUPS * GROUP_BYTES + 63) & ~63;
 /** Write-only slots that keep the hashing rounds in order (see lanes.ts). */
 export const PIN: usize = SCRATCH + 256;
+/** Constant vectors, loaded where the compilers would otherwise rebuild them in loops. */
+export const CONSTS: usize = PIN + 64;
 /** First byte past the layout. */
-export const LAYOUT_END: usize = PIN + 64;
+export const LAYOUT_END: usize = CONSTS + 64;

@@ -12,18 +12,24 @@
 import { hashGroupMixed, hashGroupSame } from "./lanes";
 import {
   BUCKET,
-  BUCKET_BYTES,
   BUCKETS,
   FILL,
+  GROUP_BYTES,
+  GROUP_LENS,
   HASHES,
   HIGHS,
   LEFT,
   LONGS,
   NLPOS,
-  QUAD_BYTES,
+  SLOT_BYTES,
 } from "./layout";
 import { highCount } from "./newlines";
 import { BASIS, hashUtf8 } from "./utf8";
+
+// Every bucket starts empty.
+for (let len: usize = 0; len < <usize> BUCKETS; len++) {
+  store<u32>(FILL + (len << 2), <u32> (BUCKET + (len << 7)));
+}
 
 let highAt: usize = 0;
 
@@ -49,25 +55,10 @@ function nextHigh(): usize {
   return highAt < highCount ? highAddr(highAt) : <usize> -1;
 }
 
-/** Puts a line in slot `slot` (0..15) of the group of quad records at `g`. */
-function place(
-  g: usize,
-  slot: usize,
-  start: usize,
-  len: usize,
-  k: usize,
-): void {
-  const at = g + (slot >> 2) * QUAD_BYTES + ((slot & 3) << 2);
-  store<u32>(at, <u32> start);
-  store<u32>(at, <u32> len, 16);
-  store<u32>(at, <u32> k, 32);
-}
-
 /** Hashes lines 1..count-1 of the chunk into HASHES. */
 export function hashLines(count: usize): void {
   highAt = 0;
   let high = nextHigh();
-  let used: usize = 0;
   let longs: usize = 0;
   let start = <usize> load<u32>(NLPOS) + 1;
   for (let k: usize = 1; k < count; k++) {
@@ -86,17 +77,16 @@ export function hashLines(count: usize): void {
     }
     const len = end - from;
     if (len < <usize> BUCKETS) {
-      const bucket = BUCKET + len * BUCKET_BYTES;
-      const fp = FILL + (len << 2);
-      const fill = <usize> load<u32>(fp);
-      place(bucket, fill, from, len, k);
-      if (fill == 15) {
-        hashGroupSame(bucket, len);
-        store<u32>(fp, 0);
-      } else {
-        store<u32>(fp, <u32> fill + 1);
+      const fill = FILL + (len << 2);
+      let slot = <usize> load<u32>(fill);
+      store<u32>(slot, <u32> from);
+      store<u32>(slot, <u32> k, 4);
+      slot += SLOT_BYTES;
+      if ((slot & 127) == 0) {
+        slot -= 128;
+        hashGroupSame(slot, len);
       }
-      if (len > used) used = len;
+      store<u32>(fill, <u32> slot);
     } else {
       const at = LONGS + longs * 12;
       store<u32>(at, <u32> from);
@@ -105,29 +95,29 @@ export function hashLines(count: usize): void {
       longs++;
     }
   }
-  hashLeftovers(used, longs);
+  hashLeftovers(longs);
+}
+
+/** Puts a line in slot `n` of the leftover groups. */
+function leave(n: usize, start: u32, len: u32, k: u32): void {
+  const g = LEFT + (n >> 4) * GROUP_BYTES;
+  const slot = n & 15;
+  store<u32>(g + slot * SLOT_BYTES, start);
+  store<u32>(g + slot * SLOT_BYTES, k, 4);
+  store<u32>(g + GROUP_LENS + (slot << 2), len);
 }
 
 /** Hashes what the buckets still hold, then the long lines, in length order. */
-function hashLeftovers(used: usize, longs: usize): void {
+function hashLeftovers(longs: usize): void {
   let n: usize = 0;
-  for (let len: usize = 0; len <= used; len++) {
-    const fp = FILL + (len << 2);
-    const fill = <usize> load<u32>(fp);
-    if (fill == 0) continue;
-    const bucket = BUCKET + len * BUCKET_BYTES;
-    for (let i: usize = 0; i < fill; i++) {
-      const from = bucket + (i >> 2) * QUAD_BYTES + ((i & 3) << 2);
-      place(
-        LEFT + (n >> 4) * BUCKET_BYTES,
-        n & 15,
-        <usize> load<u32>(from),
-        len,
-        <usize> load<u32>(from, 32),
-      );
-      n++;
+  for (let len: usize = 0; len < <usize> BUCKETS; len++) {
+    const fill = FILL + (len << 2);
+    const bucket = BUCKET + (len << 7);
+    const end = <usize> load<u32>(fill);
+    for (let slot = bucket; slot < end; slot += SLOT_BYTES) {
+      leave(n++, load<u32>(slot), <u32> len, load<u32>(slot, 4));
     }
-    store<u32>(fp, 0);
+    store<u32>(fill, <u32> bucket);
   }
   // Few lines are this long; insertion sort keeps the idle lanes few.
   for (let i: usize = 1; i < longs; i++) {
@@ -144,31 +134,21 @@ function hashLeftovers(used: usize, longs: usize): void {
     store<u32>(LONGS + j * 12, k, 8);
   }
   for (let i: usize = 0; i < longs; i++) {
-    const from = LONGS + i * 12;
-    place(
-      LEFT + (n >> 4) * BUCKET_BYTES,
-      n & 15,
-      <usize> load<u32>(from),
-      <usize> load<u32>(from, 4),
-      <usize> load<u32>(from, 8),
-    );
-    n++;
+    const at = LONGS + i * 12;
+    leave(n++, load<u32>(at), load<u32>(at, 4), load<u32>(at, 8));
   }
   if (n == 0) return;
   // Fill the last group with copies of its last line.
   const last = n - 1;
-  const lastGroup = LEFT + (last >> 4) * BUCKET_BYTES;
-  const from = lastGroup + ((last & 15) >> 2) * QUAD_BYTES + ((last & 3) << 2);
-  const start = <usize> load<u32>(from);
-  const len = <usize> load<u32>(from, 16);
-  const k = <usize> load<u32>(from, 32);
-  for (let i = last + 1; (i & 15) != 0; i++) {
-    place(lastGroup, i & 15, start, len, k);
-  }
-  for (let g = LEFT; g <= lastGroup; g += BUCKET_BYTES) {
-    const first = <usize> load<u32>(g, 16);
-    const final = <usize> load<u32>(g + QUAD_BYTES * 3, 28);
-    if (first == final) hashGroupSame(g, first);
+  const lastGroup = LEFT + (last >> 4) * GROUP_BYTES;
+  const slot = lastGroup + (last & 15) * SLOT_BYTES;
+  const start = load<u32>(slot);
+  const k = load<u32>(slot, 4);
+  const len = load<u32>(lastGroup + GROUP_LENS + ((last & 15) << 2));
+  while ((n & 15) != 0) leave(n++, start, len, k);
+  for (let g = LEFT; g <= lastGroup; g += GROUP_BYTES) {
+    const first = <usize> load<u32>(g + GROUP_LENS);
+    if (first == <usize> load<u32>(g + GROUP_LENS, 60)) hashGroupSame(g, first);
     else hashGroupMixed(g);
   }
 }

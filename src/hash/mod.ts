@@ -40,7 +40,7 @@ export interface LineScannerOptions {
   hash?: boolean;
 }
 
-/** Options of {@link scanLines}. */
+/** Options of {@link hashLines}, {@link hashLines32} and {@link scanLines}. */
 export interface ScanLinesOptions {
   /** Which engine scans; defaults to {@link hashEngine}(). */
   engine?: HashEngine;
@@ -147,9 +147,10 @@ export function createLineScanner(
  * leading BOM is skipped). `hex2(result[i])` is the `HH` of line i + 1.
  *
  * @param bytes UTF-8 content; NUL bytes are hashed like any other.
+ * @param options `engine` (default {@link hashEngine}()).
  * @returns One byte per line.
  * @throws {BinaryContentError} When the content is not valid UTF-8 (the message names the byte offset).
- * @throws {TypeError} When `bytes` is not a Uint8Array.
+ * @throws {TypeError} When `bytes` is not a Uint8Array or `engine` is unknown.
  * @example
  * ```ts
  * import assert from "node:assert/strict";
@@ -158,9 +159,12 @@ export function createLineScanner(
  * assert.deepEqual([...anchors].map(hex2), ["69", "9f"]);
  * ```
  */
-export function hashLines(bytes: Uint8Array): Uint8Array {
+export function hashLines(
+  bytes: Uint8Array,
+  options: ScanLinesOptions = {},
+): Uint8Array {
   checkBytes(bytes, "hashLines");
-  if (hashEngine() === "wasm") {
+  if (pickEngine(options.engine, "hashLines") === "wasm") {
     const { count, invalidAt, folds } = wasmHashAll(bytes, true);
     if (invalidAt >= 0) throw notText(invalidAt);
     const out = folds.slice(0, count);
@@ -184,9 +188,10 @@ export function hashLines(bytes: Uint8Array): Uint8Array {
  * leading BOM is skipped).
  *
  * @param bytes UTF-8 content.
+ * @param options `engine` (default {@link hashEngine}()).
  * @returns One unsigned 32-bit hash per line.
  * @throws {BinaryContentError} When the content is not valid UTF-8 (the message names the byte offset).
- * @throws {TypeError} When `bytes` is not a Uint8Array.
+ * @throws {TypeError} When `bytes` is not a Uint8Array or `engine` is unknown.
  * @example
  * ```ts
  * import assert from "node:assert/strict";
@@ -195,9 +200,12 @@ export function hashLines(bytes: Uint8Array): Uint8Array {
  * assert.deepEqual([...hashes], [lineHash32("λ → α"), lineHash32("😀")]);
  * ```
  */
-export function hashLines32(bytes: Uint8Array): Uint32Array {
+export function hashLines32(
+  bytes: Uint8Array,
+  options: ScanLinesOptions = {},
+): Uint32Array {
   checkBytes(bytes, "hashLines32");
-  if (hashEngine() === "wasm") {
+  if (pickEngine(options.engine, "hashLines32") === "wasm") {
     const { count, invalidAt, hashes } = wasmHashAll(bytes, false);
     if (invalidAt >= 0) throw notText(invalidAt);
     const out = hashes.slice(0, count);

@@ -176,9 +176,13 @@ describe("ill-formed UTF-8", () => {
         }
       });
     }
-    it(`${name}: hashLines and hashLines32 refuse it`, () => {
-      for (const fn of [hashLines, hashLines32]) {
-        assert.throws(() => fn(bytes), (error: unknown) => {
+    it(`${name}: hashLines and hashLines32 refuse it (both engines)`, () => {
+      const calls = ENGINES.flatMap((engine) => [
+        () => hashLines(bytes, { engine }),
+        () => hashLines32(bytes, { engine }),
+      ]);
+      for (const call of calls) {
+        assert.throws(call, (error: unknown) => {
           assert.ok(error instanceof BinaryContentError);
           assert.equal(error.offset, offset);
           assert.equal(error.code, "NOT_TEXT");

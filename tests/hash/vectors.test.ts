@@ -79,12 +79,14 @@ describe("file vectors", () => {
         );
       });
     }
-    it(`hashLines and hashLines32 on "${file.name}"`, () => {
-      assert.deepEqual([...hashLines(bytes)].map(hex2), expected);
-      assert.deepEqual(
-        [...hashLines32(bytes)].map((h) => hex2(foldHash(h))),
-        expected,
-      );
-    });
+    for (const engine of ENGINES) {
+      it(`hashLines and hashLines32 (${engine}) on "${file.name}"`, () => {
+        assert.deepEqual([...hashLines(bytes, { engine })].map(hex2), expected);
+        assert.deepEqual(
+          [...hashLines32(bytes, { engine })].map((h) => hex2(foldHash(h))),
+          expected,
+        );
+      });
+    }
   }
 });
