@@ -54,6 +54,20 @@ export class LineMemory implements ReadMemory {
     return n;
   }
 
+  /** Forgets every line from n on (the file now has n - 1 lines). */
+  forgetFrom(n: number): void {
+    const out: Run[] = [];
+    for (const r of this.runs) {
+      if (r.start >= n) break;
+      out.push(
+        r.start + r.hashes.length > n
+          ? { start: r.start, hashes: r.hashes.slice(0, n - r.start) }
+          : r,
+      );
+    }
+    this.runs = out;
+  }
+
   /** Remembers lines start.. with these hashes, replacing what was known of them. */
   see(start: number, hashes: ArrayLike<number>): void {
     if (hashes.length === 0) return;

@@ -383,6 +383,8 @@ class FileWorkspace implements Workspace {
     await this.records.update(session, (files) => {
       const mem = files.get(target.real) ?? new LineMemory();
       mem.see(view.startLine, hashes);
+      // A read sees the file's length too: lines past it are gone.
+      mem.forgetFrom(view.totalLines + 1);
       files.delete(target.real);
       files.set(target.real, mem);
     });

@@ -417,6 +417,16 @@ describe("workspace patches", () => {
     await assert.rejects(ws.write("bin.txt", "a\0b"), { code: "NOT_TEXT" });
   });
 
+  it("forgets remembered lines past the end when a fresh read shows the file shrank", async () => {
+    await put("s.txt", "1\n2\n3\n4\n5\n");
+    const ws = t.open();
+    await ws.read("s.txt");
+    await put("s.txt", "1\n2\n3\n");
+    assert.equal((await ws.read("s.txt")).totalLines, 3);
+    await ws.write("s.txt", "x\n");
+    assert.equal(await get("s.txt"), "x\n");
+  });
+
   it("rejects malformed patches and options as bad input", async () => {
     const ws = t.open();
     await assert.rejects(ws.patch("@@ a.txt\n- 1:zz\n~x"), SyntaxError);
