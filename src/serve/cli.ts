@@ -18,7 +18,6 @@
 import { exit, getArgs, isMainModule } from "../_runtime/env.ts";
 import {
   EXIT_OK,
-  EXIT_USAGE,
   makeContext,
   parseArgs,
   reportError,
