@@ -1,16 +1,18 @@
-// Hashing sixteen lines at once. FNV-1a is a serial xor-multiply chain per
-// line, so one line at a time waits on the multiplier. Here four lines share
-// an i32x4 vector (a quad) and four quads run as four independent chains:
-// sixteen bytes of each line are loaded, transposed so that one vector holds
-// the same word of four lines, and fed round by round.
+// Hashing twenty lines at once. FNV-1a is a serial xor-multiply chain per
+// line, so one line at a time waits on the multiplier. Sixteen lines run in
+// four i32x4 vectors (four lines each, four independent chains): sixteen
+// bytes of each are loaded, transposed so that one vector holds the same
+// word of four lines, and fed round by round. Four more lines run at the
+// same time as plain 32-bit chains: they use the scalar multiplier, which the
+// vector rounds leave idle.
 //
-// The code is unrolled by hand and the rounds of the four chains alternate
-// in program order, pinned there by stores nobody reads (see pin()): left to
+// The code is unrolled by hand and the rounds of all chains alternate in
+// program order, pinned there by stores nobody reads (see pin()): left to
 // themselves the compilers would gather each chain's rounds into one long
 // run, and the core's scheduler, which only looks a few dozen instructions
 // ahead, would then overlap fewer chains.
 
-import { GROUP_LENS, HASHES, PIN, SCRATCH } from "./layout";
+import { GROUP_LANES, GROUP_LENS, HASHES, PIN, SCRATCH } from "./layout";
 import { BASIS, PRIME } from "./utf8";
 
 /**
@@ -42,21 +44,12 @@ function transposeGroup(g: usize, off: usize): void {
 
 function storeQuad(q: usize, h: v128): void {
   store<u32>(HASHES + (<usize> load<u32>(q, 4) << 2), i32x4.extract_lane(h, 0));
-  store<u32>(
-    HASHES + (<usize> load<u32>(q, 12) << 2),
-    i32x4.extract_lane(h, 1),
-  );
-  store<u32>(
-    HASHES + (<usize> load<u32>(q, 20) << 2),
-    i32x4.extract_lane(h, 2),
-  );
-  store<u32>(
-    HASHES + (<usize> load<u32>(q, 28) << 2),
-    i32x4.extract_lane(h, 3),
-  );
+  store<u32>(HASHES + (<usize> load<u32>(q, 12) << 2), i32x4.extract_lane(h, 1));
+  store<u32>(HASHES + (<usize> load<u32>(q, 20) << 2), i32x4.extract_lane(h, 2));
+  store<u32>(HASHES + (<usize> load<u32>(q, 28) << 2), i32x4.extract_lane(h, 3));
 }
 
-function storeGroup(g: usize, ha: v128, hb: v128, hc: v128, hd: v128): void {
+function storeVectors(g: usize, ha: v128, hb: v128, hc: v128, hd: v128): void {
   storeQuad(g, ha);
   storeQuad(g + 32, hb);
   storeQuad(g + 64, hc);
@@ -75,7 +68,7 @@ function fnvMasked(h: v128, b: v128, live: v128, prime: v128, one: v128): v128 {
 
 /**
  * Stores the four hashes where nothing reads them. The stores keep the
- * rounds of the four chains interleaved in the generated code.
+ * rounds of the chains interleaved in the generated code.
  */
 function pin(ha: v128, hb: v128, hc: v128, hd: v128): void {
   v128.store(PIN, ha);
@@ -96,51 +89,22 @@ function maxLane(v: v128): usize {
   return <usize> i32x4.extract_lane(v, 0);
 }
 
+/** Byte 1 of each 32-bit lane, zero-extended (lanes of index -1 read as 0). */
+const SEL1: v128 = i32x4(0xffffff01, 0xffffff05, 0xffffff09, 0xffffff0d);
+/** Byte 2 of each 32-bit lane, zero-extended. */
+const SEL2: v128 = i32x4(0xffffff02, 0xffffff06, 0xffffff0a, 0xffffff0e);
+
 /**
- * Hashes the sixteen lines of the group at `g`, all `len` bytes long, into
- * HASHES. The last len % 16 bytes are read from a window that
- * ends where the lines end, and a switch enters the unrolled rounds at the
- * first byte still to hash.
+ * Hashes the GROUP_LANES lines of the group at `g`, all `len` bytes long,
+ * into HASHES. The last len % 16 bytes are read from a window that ends
+ * where the lines end, and a switch enters the unrolled rounds at the first
+ * byte still to hash.
  */
 export function hashGroupSame(g: usize, len: usize): void {
   const prime = i32x4.splat(PRIME);
   const low = i32x4.splat(0xff);
-  const sel1 = v128(
-    1,
-    -1,
-    -1,
-    -1,
-    5,
-    -1,
-    -1,
-    -1,
-    9,
-    -1,
-    -1,
-    -1,
-    13,
-    -1,
-    -1,
-    -1,
-  );
-  const sel2 = v128(
-    2,
-    -1,
-    -1,
-    -1,
-    6,
-    -1,
-    -1,
-    -1,
-    10,
-    -1,
-    -1,
-    -1,
-    14,
-    -1,
-    -1,
-    -1,
-  );
+  const sel1 = SEL1;
+  const sel2 = SEL2;
   let ha = i32x4.splat(BASIS);
   let hb = ha;
   let hc = ha;
@@ -383,64 +347,38 @@ export function hashGroupSame(g: usize, len: usize): void {
         pin(ha, hb, hc, hd);
     }
   }
-  storeGroup(g, ha, hb, hc, hd);
+  storeVectors(g, ha, hb, hc, hd);
+}
+
+/** FNV-1a over [p, p + len), all ASCII. */
+function hashBytes(p: usize, len: usize): u32 {
+  let h = BASIS;
+  for (let i: usize = 0; i < len; i++) h = (h ^ <u32> load<u8>(p + i)) * PRIME;
+  return h;
 }
 
 /**
- * Hashes the sixteen lines of the group at `g`, of different lengths (given
- * after the slots), into HASHES: common sixteen-byte steps first, then rounds where
- * lanes that ran out keep their hash.
+ * Hashes the GROUP_LANES lines of the group at `g`, of different lengths
+ * (given after the slots), into HASHES: for the vector lanes, common
+ * sixteen-byte steps first, then rounds where lanes that ran out keep their
+ * hash; the others one by one.
  */
 export function hashGroupMixed(g: usize): void {
+  for (let lane: usize = 16; lane < <usize> GROUP_LANES; lane++) {
+    const h = hashBytes(<usize> load<u32>(g + lane * 8), <usize> load<u32>(g + GROUP_LENS + (lane << 2)));
+    store<u32>(HASHES + (<usize> load<u32>(g + lane * 8, 4) << 2), h);
+  }
   const la = v128.load(g + GROUP_LENS);
   const lb = v128.load(g + GROUP_LENS, 16);
   const lc = v128.load(g + GROUP_LENS, 32);
   const ld = v128.load(g + GROUP_LENS, 48);
-  const shortest = minLane(
-    i32x4.min_u(i32x4.min_u(la, lb), i32x4.min_u(lc, ld)),
-  );
-  const longest = maxLane(
-    i32x4.max_u(i32x4.max_u(la, lb), i32x4.max_u(lc, ld)),
-  );
+  const shortest = minLane(i32x4.min_u(i32x4.min_u(la, lb), i32x4.min_u(lc, ld)));
+  const longest = maxLane(i32x4.max_u(i32x4.max_u(la, lb), i32x4.max_u(lc, ld)));
   const prime = i32x4.splat(PRIME);
   const low = i32x4.splat(0xff);
   const one = i32x4.splat(1);
-  const sel1 = v128(
-    1,
-    -1,
-    -1,
-    -1,
-    5,
-    -1,
-    -1,
-    -1,
-    9,
-    -1,
-    -1,
-    -1,
-    13,
-    -1,
-    -1,
-    -1,
-  );
-  const sel2 = v128(
-    2,
-    -1,
-    -1,
-    -1,
-    6,
-    -1,
-    -1,
-    -1,
-    10,
-    -1,
-    -1,
-    -1,
-    14,
-    -1,
-    -1,
-    -1,
-  );
+  const sel1 = SEL1;
+  const sel2 = SEL2;
   let ha = i32x4.splat(BASIS);
   let hb = ha;
   let hc = ha;
@@ -572,63 +510,15 @@ export function hashGroupMixed(g: usize): void {
         hc = fnvMasked(hc, v128.and(wc, low), i32x4.gt_s(lc, at), prime, one);
         hd = fnvMasked(hd, v128.and(wd, low), i32x4.gt_s(ld, at), prime, one);
         at = i32x4.add(at, one);
-        ha = fnvMasked(
-          ha,
-          i8x16.swizzle(wa, sel1),
-          i32x4.gt_s(la, at),
-          prime,
-          one,
-        );
-        hb = fnvMasked(
-          hb,
-          i8x16.swizzle(wb, sel1),
-          i32x4.gt_s(lb, at),
-          prime,
-          one,
-        );
-        hc = fnvMasked(
-          hc,
-          i8x16.swizzle(wc, sel1),
-          i32x4.gt_s(lc, at),
-          prime,
-          one,
-        );
-        hd = fnvMasked(
-          hd,
-          i8x16.swizzle(wd, sel1),
-          i32x4.gt_s(ld, at),
-          prime,
-          one,
-        );
+        ha = fnvMasked(ha, i8x16.swizzle(wa, sel1), i32x4.gt_s(la, at), prime, one);
+        hb = fnvMasked(hb, i8x16.swizzle(wb, sel1), i32x4.gt_s(lb, at), prime, one);
+        hc = fnvMasked(hc, i8x16.swizzle(wc, sel1), i32x4.gt_s(lc, at), prime, one);
+        hd = fnvMasked(hd, i8x16.swizzle(wd, sel1), i32x4.gt_s(ld, at), prime, one);
         at = i32x4.add(at, one);
-        ha = fnvMasked(
-          ha,
-          i8x16.swizzle(wa, sel2),
-          i32x4.gt_s(la, at),
-          prime,
-          one,
-        );
-        hb = fnvMasked(
-          hb,
-          i8x16.swizzle(wb, sel2),
-          i32x4.gt_s(lb, at),
-          prime,
-          one,
-        );
-        hc = fnvMasked(
-          hc,
-          i8x16.swizzle(wc, sel2),
-          i32x4.gt_s(lc, at),
-          prime,
-          one,
-        );
-        hd = fnvMasked(
-          hd,
-          i8x16.swizzle(wd, sel2),
-          i32x4.gt_s(ld, at),
-          prime,
-          one,
-        );
+        ha = fnvMasked(ha, i8x16.swizzle(wa, sel2), i32x4.gt_s(la, at), prime, one);
+        hb = fnvMasked(hb, i8x16.swizzle(wb, sel2), i32x4.gt_s(lb, at), prime, one);
+        hc = fnvMasked(hc, i8x16.swizzle(wc, sel2), i32x4.gt_s(lc, at), prime, one);
+        hd = fnvMasked(hd, i8x16.swizzle(wd, sel2), i32x4.gt_s(ld, at), prime, one);
         at = i32x4.add(at, one);
         ha = fnvMasked(ha, i32x4.shr_u(wa, 24), i32x4.gt_s(la, at), prime, one);
         hb = fnvMasked(hb, i32x4.shr_u(wb, 24), i32x4.gt_s(lb, at), prime, one);
@@ -638,5 +528,5 @@ export function hashGroupMixed(g: usize): void {
       }
     }
   }
-  storeGroup(g, ha, hb, hc, hd);
+  storeVectors(g, ha, hb, hc, hd);
 }

@@ -15,6 +15,7 @@ import {
   BUCKETS,
   FILL,
   GROUP_BYTES,
+  GROUP_LANES,
   GROUP_LENS,
   HASHES,
   HIGHS,
@@ -28,7 +29,7 @@ import { BASIS, hashUtf8 } from "./utf8";
 
 // Every bucket starts empty.
 for (let len: usize = 0; len < <usize> BUCKETS; len++) {
-  store<u32>(FILL + (len << 2), <u32> (BUCKET + (len << 7)));
+  store<u32>(FILL + (len << 2), <u32> (BUCKET + (len << 8)));
 }
 
 let highAt: usize = 0;
@@ -82,8 +83,8 @@ export function hashLines(count: usize): void {
       store<u32>(slot, <u32> from);
       store<u32>(slot, <u32> k, 4);
       slot += SLOT_BYTES;
-      if ((slot & 127) == 0) {
-        slot -= 128;
+      if ((slot & 255) == <usize> GROUP_LANES * SLOT_BYTES) {
+        slot &= ~255;
         hashGroupSame(slot, len);
       }
       store<u32>(fill, <u32> slot);
@@ -100,8 +101,8 @@ export function hashLines(count: usize): void {
 
 /** Puts a line in slot `n` of the leftover groups. */
 function leave(n: usize, start: u32, len: u32, k: u32): void {
-  const g = LEFT + (n >> 4) * GROUP_BYTES;
-  const slot = n & 15;
+  const g = LEFT + (n / <usize> GROUP_LANES) * GROUP_BYTES;
+  const slot = n % <usize> GROUP_LANES;
   store<u32>(g + slot * SLOT_BYTES, start);
   store<u32>(g + slot * SLOT_BYTES, k, 4);
   store<u32>(g + GROUP_LENS + (slot << 2), len);
@@ -112,7 +113,7 @@ function hashLeftovers(longs: usize): void {
   let n: usize = 0;
   for (let len: usize = 0; len < <usize> BUCKETS; len++) {
     const fill = FILL + (len << 2);
-    const bucket = BUCKET + (len << 7);
+    const bucket = BUCKET + (len << 8);
     const end = <usize> load<u32>(fill);
     for (let slot = bucket; slot < end; slot += SLOT_BYTES) {
       leave(n++, load<u32>(slot), <u32> len, load<u32>(slot, 4));
@@ -140,15 +141,16 @@ function hashLeftovers(longs: usize): void {
   if (n == 0) return;
   // Fill the last group with copies of its last line.
   const last = n - 1;
-  const lastGroup = LEFT + (last >> 4) * GROUP_BYTES;
-  const slot = lastGroup + (last & 15) * SLOT_BYTES;
-  const start = load<u32>(slot);
-  const k = load<u32>(slot, 4);
-  const len = load<u32>(lastGroup + GROUP_LENS + ((last & 15) << 2));
-  while ((n & 15) != 0) leave(n++, start, len, k);
+  const lastGroup = LEFT + (last / <usize> GROUP_LANES) * GROUP_BYTES;
+  const lastSlot = last % <usize> GROUP_LANES;
+  const start = load<u32>(lastGroup + lastSlot * SLOT_BYTES);
+  const k = load<u32>(lastGroup + lastSlot * SLOT_BYTES, 4);
+  const len = load<u32>(lastGroup + GROUP_LENS + (lastSlot << 2));
+  while (n % <usize> GROUP_LANES != 0) leave(n++, start, len, k);
+  const lastLen = GROUP_LENS + ((<usize> GROUP_LANES - 1) << 2);
   for (let g = LEFT; g <= lastGroup; g += GROUP_BYTES) {
     const first = <usize> load<u32>(g + GROUP_LENS);
-    if (first == <usize> load<u32>(g + GROUP_LENS, 60)) hashGroupSame(g, first);
+    if (first == <usize> load<u32>(g + lastLen)) hashGroupSame(g, first);
     else hashGroupMixed(g);
   }
 }

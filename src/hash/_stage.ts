@@ -1,5 +1,5 @@
 /**
- * Staging arrays shared by the whole-buffer functions (hashLines and
+ * Staging buffers shared by the whole-buffer functions (hashLines and
  * friends). Results are gathered here, then copied once into an array of the
  * exact size: on hosts where the first touch of fresh memory is slow, that
  * touches fresh pages once instead of once per growth step. Kept between
@@ -7,38 +7,31 @@
  *
  * @module
  */
-import { BatchBuffer } from "./_batch.ts";
+import { BatchBuffer, KEEP_FOLDS } from "./_batch.ts";
 
-/** Staging beyond this many lines is dropped after the call. */
-const RETAIN_LINES = 1 << 22;
+/** Staging past this many bytes is dropped after the call. */
+const RETAIN_BYTES = 32 << 20;
 
-let batch: BatchBuffer | null = null;
-let folds = new Uint8Array(0);
+const staged = new Map<number, BatchBuffer>();
 
-/** The shared line buffer, emptied. */
-export function stagedBatch(): BatchBuffer {
-  batch ??= new BatchBuffer(1 << 12);
+/** The shared buffer keeping `keep` (KEEP_* bits), emptied. */
+export function stagedBatch(keep: number): BatchBuffer {
+  let batch = staged.get(keep);
+  if (batch === undefined) {
+    batch = new BatchBuffer(1 << 12, keep);
+    staged.set(keep, batch);
+  }
   batch.count = 0;
   return batch;
 }
 
-/**
- * A fold buffer of at least `need` bytes whose first `keep` bytes are those
- * of the previous buffer.
- */
-export function stagedFolds(keep: number, need: number): Uint8Array {
-  if (need > folds.length) {
-    let size = Math.max(1 << 16, folds.length * 2);
-    while (size < need) size *= 2;
-    const grown = new Uint8Array(size);
-    grown.set(folds.subarray(0, keep));
-    folds = grown;
-  }
-  return folds;
-}
-
 /** Lets go of staging that grew past the retained size. */
 export function trimStages(): void {
-  if (batch !== null && batch.hashes.length > RETAIN_LINES) batch = null;
-  if (folds.length > RETAIN_LINES * 4) folds = new Uint8Array(0);
+  for (const [keep, batch] of staged) {
+    const perLine = (keep & KEEP_FOLDS ? 1 : 0) +
+      batch.hashes.BYTES_PER_ELEMENT *
+        (batch.hashes.length ? 1 : 0) +
+      (batch.ends.length ? 8 : 0);
+    if (batch.capacity * perLine > RETAIN_BYTES) staged.delete(keep);
+  }
 }

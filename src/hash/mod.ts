@@ -19,8 +19,13 @@
  */
 import { getEnv } from "../_runtime/env.ts";
 import { BinaryContentError } from "../errors.ts";
-import type { BatchBuffer } from "./_batch.ts";
-import { stagedBatch, stagedFolds, trimStages } from "./_stage.ts";
+import {
+  type BatchBuffer,
+  KEEP_ENDS,
+  KEEP_FOLDS,
+  KEEP_HASHES,
+} from "./_batch.ts";
+import { stagedBatch, trimStages } from "./_stage.ts";
 import { TsLineScanner } from "./scan_ts.ts";
 import type { HashEngine, LineScanner } from "./types.ts";
 import { wasmEngine, wasmHashAll, WasmLineScanner } from "./wasm.ts";
@@ -164,23 +169,11 @@ export function hashLines(
   options: ScanLinesOptions = {},
 ): Uint8Array {
   checkBytes(bytes, "hashLines");
-  if (pickEngine(options.engine, "hashLines") === "wasm") {
-    const { count, invalidAt, folds } = wasmHashAll(bytes, true);
-    if (invalidAt >= 0) throw notText(invalidAt);
-    const out = folds.slice(0, count);
-    trimStages();
-    return out;
-  }
-  const batch = tsWhole(bytes, true);
-  const out = stagedFolds(0, batch.count);
-  const hashes = batch.hashes;
-  for (let i = 0; i < batch.count; i++) {
-    const h = hashes[i];
-    out[i] = h ^ (h >>> 8) ^ (h >>> 16) ^ (h >>> 24);
-  }
-  const result = out.slice(0, batch.count);
+  const out = stagedBatch(KEEP_FOLDS);
+  scanWhole(bytes, pickEngine(options.engine, "hashLines"), out);
+  const folds = out.folds.slice(0, out.count);
   trimStages();
-  return result;
+  return folds;
 }
 
 /**
@@ -205,26 +198,27 @@ export function hashLines32(
   options: ScanLinesOptions = {},
 ): Uint32Array {
   checkBytes(bytes, "hashLines32");
-  if (pickEngine(options.engine, "hashLines32") === "wasm") {
-    const { count, invalidAt, hashes } = wasmHashAll(bytes, false);
-    if (invalidAt >= 0) throw notText(invalidAt);
-    const out = hashes.slice(0, count);
-    trimStages();
-    return out;
-  }
-  const batch = tsWhole(bytes, true);
-  const out = batch.hashes.slice(0, batch.count);
+  const out = stagedBatch(KEEP_HASHES);
+  scanWhole(bytes, pickEngine(options.engine, "hashLines32"), out);
+  const hashes = out.hashes.slice(0, out.count);
   trimStages();
-  return out;
+  return hashes;
 }
 
-/** Scans a whole buffer with the TS twin into the staging batch; throws on ill-formed UTF-8. */
-function tsWhole(bytes: Uint8Array, hash: boolean): BatchBuffer {
-  const batch = stagedBatch();
-  const scanner = new TsLineScanner(hash, batch);
-  scanner.end(bytes);
-  if (scanner.invalidAt >= 0) throw notText(scanner.invalidAt);
-  return batch;
+/** Hashes a whole buffer into `out`; throws on ill-formed UTF-8. */
+function scanWhole(
+  bytes: Uint8Array,
+  engine: HashEngine,
+  out: BatchBuffer,
+): void {
+  let invalidAt: number;
+  if (engine === "wasm") invalidAt = wasmHashAll(bytes, out);
+  else {
+    const scanner = new TsLineScanner(true, out);
+    scanner.end(bytes);
+    invalidAt = scanner.invalidAt;
+  }
+  if (invalidAt >= 0) throw notText(invalidAt);
 }
 
 /**
@@ -254,7 +248,7 @@ export function scanLines(
 ): ScannedLines {
   checkBytes(bytes, "scanLines");
   const engine = pickEngine(options.engine, "scanLines");
-  const batch = stagedBatch();
+  const batch = stagedBatch(KEEP_HASHES | KEEP_ENDS);
   const scanner = engine === "wasm"
     ? new WasmLineScanner(true, batch)
     : new TsLineScanner(true, batch);

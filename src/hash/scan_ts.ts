@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { BatchBuffer } from "./_batch.ts";
+import { BatchBuffer, KEEP_ENDS, KEEP_FOLDS, KEEP_HASHES } from "./_batch.ts";
 import type { HashEngine, LineBatch, LineScanner } from "./types.ts";
 
 const BASIS = 0x811c9dc5;
@@ -66,7 +66,8 @@ export class TsLineScanner implements LineScanner {
    * Creates a scanner for one input.
    *
    * @param hash When false, only line ends and validity are tracked (hashes read as 0).
-   * @param out Where batches are gathered (a fresh buffer by default).
+   * @param out Where batches are gathered (a fresh buffer by default); its
+   *   `keep` bits say which per-line arrays are filled.
    */
   constructor(hash = true, out: BatchBuffer = new BatchBuffer()) {
     this.#out = out;
@@ -141,8 +142,13 @@ export class TsLineScanner implements LineScanner {
     const hashing = this.#hashing;
     const base = this.#seen;
     const n = bytes.length;
+    const keepHashes = (out.keep & KEEP_HASHES) !== 0;
+    const keepEnds = (out.keep & KEEP_ENDS) !== 0;
+    const keepFolds = (out.keep & KEEP_FOLDS) !== 0;
     let hashes = out.hashes;
     let ends = out.ends;
+    let folds = out.folds;
+    let room = out.capacity;
     let count = 0;
     let h = this.#h;
     let open = this.#open;
@@ -275,14 +281,17 @@ export class TsLineScanner implements LineScanner {
         lineEnd = base + n;
         final = false;
       }
-      if (count === hashes.length) {
+      if (count === room) {
         out.count = count;
         out.reserve(1);
         hashes = out.hashes;
         ends = out.ends;
+        folds = out.folds;
+        room = out.capacity;
       }
-      hashes[count] = hashing ? h >>> 0 : 0;
-      ends[count] = lineEnd;
+      if (keepHashes) hashes[count] = hashing ? h >>> 0 : 0;
+      if (keepEnds) ends[count] = lineEnd;
+      if (keepFolds) folds[count] = h ^ (h >>> 8) ^ (h >>> 16) ^ (h >>> 24);
       count++;
       h = BASIS;
       open = false;

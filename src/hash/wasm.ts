@@ -9,8 +9,7 @@
  *
  * @module
  */
-import { BatchBuffer } from "./_batch.ts";
-import { stagedBatch, stagedFolds } from "./_stage.ts";
+import { BatchBuffer, KEEP_ENDS, KEEP_FOLDS, KEEP_HASHES } from "./_batch.ts";
 import { WASM_BASE64 } from "./_wasm_bytes.ts";
 import type { HashEngine, LineBatch, LineScanner } from "./types.ts";
 
@@ -201,13 +200,15 @@ export class WasmLineScanner implements LineScanner {
    * Creates a scanner for one input.
    *
    * @param hash When false, only line ends and validity are tracked (hashes read as 0).
-   * @param out Where batches are gathered (a fresh buffer by default).
+   * @param out Where batches are gathered (a fresh buffer by default); its
+   *   `keep` bits say which per-line arrays are filled.
    * @throws {Error} When this runtime cannot load the Wasm engine.
    */
   constructor(hash = true, out: BatchBuffer = new BatchBuffer()) {
     this.#out = out;
     this.#engine = requireEngine();
-    this.#mode = (hash ? M_HASH : 0) | M_ENDS;
+    this.#mode = (hash ? M_HASH : 0) | (out.keep & KEEP_ENDS ? M_ENDS : 0) |
+      (hash && out.keep & KEEP_FOLDS ? M_FOLD : 0);
     this.state = this.#engine.initialState.slice();
   }
 
@@ -299,10 +300,15 @@ export class WasmLineScanner implements LineScanner {
     if (count > 0) {
       const out = this.#out;
       out.reserve(count);
-      if ((this.#mode & M_HASH) !== 0) {
+      if (this.#mode & M_HASH && out.keep & KEEP_HASHES) {
         out.hashes.set(engine.hashes.subarray(0, count), out.count);
       }
-      out.ends.set(engine.ends.subarray(0, count), out.count);
+      if (this.#mode & M_ENDS) {
+        out.ends.set(engine.ends.subarray(0, count), out.count);
+      }
+      if (this.#mode & M_FOLD) {
+        out.folds.set(engine.folds.subarray(0, count), out.count);
+      }
       out.count += count;
     }
     this.#seen += piece.length;
@@ -310,48 +316,36 @@ export class WasmLineScanner implements LineScanner {
   }
 }
 
-/** Lines gathered by {@link wasmHashAll}, in the shared staging arrays. */
-export interface WasmLines {
-  /** Lines found (all of them, or those before the first ill-formed sequence). */
-  readonly count: number;
-  /** Absolute offset of the first ill-formed UTF-8 sequence, or -1. */
-  readonly invalidAt: number;
-  /** Folded anchors (first `count` bytes), when folds were asked for. */
-  readonly folds: Uint8Array;
-  /** Full hashes (first `count`), when folds were not asked for. */
-  readonly hashes: Uint32Array;
-}
-
 /**
  * Hashes every line of a whole buffer, 1 MiB at a time through the
- * instance, into staging arrays shared by all callers (valid until the next
- * call). Stops at the first ill-formed UTF-8 sequence. NUL bytes are not
- * looked for.
+ * instance, into `out` (its hashes, or its folds when it keeps folds),
+ * stopping at the first ill-formed UTF-8 sequence. NUL bytes are not looked
+ * for and ends are not kept.
  *
  * @param bytes The whole content.
- * @param fold Gather folded 8-bit anchors instead of full hashes.
- * @returns How many lines, where the content stops being UTF-8, and the staged results.
+ * @param out Where lines go, from index 0; `out.count` ends as the number of lines.
+ * @returns The offset of the first ill-formed UTF-8 sequence, or -1.
  * @throws {Error} When this runtime cannot load the Wasm engine.
  * @example
  * ```ts
  * import assert from "node:assert/strict";
+ * import { BatchBuffer, KEEP_FOLDS } from "./_batch.ts";
  * import { wasmHashAll } from "./wasm.ts";
- * const { count, folds } = wasmHashAll(new TextEncoder().encode("x\ny"), true);
- * assert.deepEqual([...folds.subarray(0, count)], [0x26, 0x4a]);
+ * const out = new BatchBuffer(16, KEEP_FOLDS);
+ * assert.equal(wasmHashAll(new TextEncoder().encode("x\ny"), out), -1);
+ * assert.deepEqual([...out.folds.subarray(0, out.count)], [0x26, 0x4a]);
  * ```
  */
-export function wasmHashAll(bytes: Uint8Array, fold: boolean): WasmLines {
+export function wasmHashAll(bytes: Uint8Array, out: BatchBuffer): number {
   const engine = requireEngine();
   const owner: StateOwner = { state: engine.initialState.slice() };
   owner.state[S_FLAGS] |= F_NUL_SEEN;
   engine.claim(owner);
   const capacity = engine.capacity;
   const total = bytes.length;
+  const fold = (out.keep & KEEP_FOLDS) !== 0;
   const mode = M_HASH | (fold ? M_FOLD : 0);
-  const batch = fold ? null : stagedBatch();
-  let folds = fold ? stagedFolds(0, 0) : new Uint8Array(0);
-  let count = 0;
-  let invalidAt = -1;
+  out.count = 0;
   try {
     let at = 0;
     do {
@@ -359,28 +353,15 @@ export function wasmHashAll(bytes: Uint8Array, fold: boolean): WasmLines {
       const final = at + piece.length >= total ? M_FINAL : 0;
       const lines = engine.run(piece, mode | final, at);
       const bad = engine.state[S_INVALID];
-      if (bad !== NONE) {
-        invalidAt = at + bad;
-        break;
-      }
-      if (batch === null) {
-        folds = stagedFolds(count, count + lines);
-        folds.set(engine.folds.subarray(0, lines), count);
-      } else {
-        batch.count = count;
-        batch.reserve(lines);
-        batch.hashes.set(engine.hashes.subarray(0, lines), count);
-      }
-      count += lines;
+      if (bad !== NONE) return at + bad;
+      out.reserve(lines);
+      if (fold) out.folds.set(engine.folds.subarray(0, lines), out.count);
+      else out.hashes.set(engine.hashes.subarray(0, lines), out.count);
+      out.count += lines;
       at += piece.length;
     } while (at < total);
   } finally {
     engine.release(owner);
   }
-  return {
-    count,
-    invalidAt,
-    folds,
-    hashes: batch === null ? new Uint32Array(0) : batch.hashes,
-  };
+  return -1;
 }
