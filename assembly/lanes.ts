@@ -1,10 +1,8 @@
-// Hashing twenty lines at once. FNV-1a is a serial xor-multiply chain per
+// Hashing sixteen lines at once. FNV-1a is a serial xor-multiply chain per
 // line, so one line at a time waits on the multiplier. Sixteen lines run in
 // four i32x4 vectors (four lines each, four independent chains): sixteen
 // bytes of each are loaded, transposed so that one vector holds the same
-// word of four lines, and fed round by round. Four more lines run at the
-// same time as plain 32-bit chains: they use the scalar multiplier, which the
-// vector rounds leave idle.
+// word of four lines, and fed round by round.
 //
 // The code is unrolled by hand and the rounds of all chains alternate in
 // program order, pinned there by stores nobody reads (see pin()): left to
@@ -12,7 +10,7 @@
 // run, and the core's scheduler, which only looks a few dozen instructions
 // ahead, would then overlap fewer chains.
 
-import { GROUP_LANES, GROUP_LENS, HASHES, PIN, SCRATCH } from "./layout";
+import { GROUP_LENS, HASHES, PIN, SCRATCH } from "./layout";
 import { BASIS, PRIME } from "./utf8";
 
 /**
@@ -44,9 +42,18 @@ function transposeGroup(g: usize, off: usize): void {
 
 function storeQuad(q: usize, h: v128): void {
   store<u32>(HASHES + (<usize> load<u32>(q, 4) << 2), i32x4.extract_lane(h, 0));
-  store<u32>(HASHES + (<usize> load<u32>(q, 12) << 2), i32x4.extract_lane(h, 1));
-  store<u32>(HASHES + (<usize> load<u32>(q, 20) << 2), i32x4.extract_lane(h, 2));
-  store<u32>(HASHES + (<usize> load<u32>(q, 28) << 2), i32x4.extract_lane(h, 3));
+  store<u32>(
+    HASHES + (<usize> load<u32>(q, 12) << 2),
+    i32x4.extract_lane(h, 1),
+  );
+  store<u32>(
+    HASHES + (<usize> load<u32>(q, 20) << 2),
+    i32x4.extract_lane(h, 2),
+  );
+  store<u32>(
+    HASHES + (<usize> load<u32>(q, 28) << 2),
+    i32x4.extract_lane(h, 3),
+  );
 }
 
 function storeVectors(g: usize, ha: v128, hb: v128, hc: v128, hd: v128): void {
@@ -95,8 +102,8 @@ const SEL1: v128 = i32x4(0xffffff01, 0xffffff05, 0xffffff09, 0xffffff0d);
 const SEL2: v128 = i32x4(0xffffff02, 0xffffff06, 0xffffff0a, 0xffffff0e);
 
 /**
- * Hashes the GROUP_LANES lines of the group at `g`, all `len` bytes long,
- * into HASHES. The last len % 16 bytes are read from a window that ends
+ * Hashes the sixteen lines of the group at `g`, all `len` bytes long, into
+ * HASHES. The last len % 16 bytes are read from a window that ends
  * where the lines end, and a switch enters the unrolled rounds at the first
  * byte still to hash.
  */
@@ -350,30 +357,22 @@ export function hashGroupSame(g: usize, len: usize): void {
   storeVectors(g, ha, hb, hc, hd);
 }
 
-/** FNV-1a over [p, p + len), all ASCII. */
-function hashBytes(p: usize, len: usize): u32 {
-  let h = BASIS;
-  for (let i: usize = 0; i < len; i++) h = (h ^ <u32> load<u8>(p + i)) * PRIME;
-  return h;
-}
-
 /**
- * Hashes the GROUP_LANES lines of the group at `g`, of different lengths
- * (given after the slots), into HASHES: for the vector lanes, common
- * sixteen-byte steps first, then rounds where lanes that ran out keep their
- * hash; the others one by one.
+ * Hashes the sixteen lines of the group at `g`, of different lengths (given
+ * after the slots), into HASHES: common sixteen-byte steps first, then
+ * rounds where lanes that ran out keep their hash.
  */
 export function hashGroupMixed(g: usize): void {
-  for (let lane: usize = 16; lane < <usize> GROUP_LANES; lane++) {
-    const h = hashBytes(<usize> load<u32>(g + lane * 8), <usize> load<u32>(g + GROUP_LENS + (lane << 2)));
-    store<u32>(HASHES + (<usize> load<u32>(g + lane * 8, 4) << 2), h);
-  }
   const la = v128.load(g + GROUP_LENS);
   const lb = v128.load(g + GROUP_LENS, 16);
   const lc = v128.load(g + GROUP_LENS, 32);
   const ld = v128.load(g + GROUP_LENS, 48);
-  const shortest = minLane(i32x4.min_u(i32x4.min_u(la, lb), i32x4.min_u(lc, ld)));
-  const longest = maxLane(i32x4.max_u(i32x4.max_u(la, lb), i32x4.max_u(lc, ld)));
+  const shortest = minLane(
+    i32x4.min_u(i32x4.min_u(la, lb), i32x4.min_u(lc, ld)),
+  );
+  const longest = maxLane(
+    i32x4.max_u(i32x4.max_u(la, lb), i32x4.max_u(lc, ld)),
+  );
   const prime = i32x4.splat(PRIME);
   const low = i32x4.splat(0xff);
   const one = i32x4.splat(1);
@@ -510,15 +509,63 @@ export function hashGroupMixed(g: usize): void {
         hc = fnvMasked(hc, v128.and(wc, low), i32x4.gt_s(lc, at), prime, one);
         hd = fnvMasked(hd, v128.and(wd, low), i32x4.gt_s(ld, at), prime, one);
         at = i32x4.add(at, one);
-        ha = fnvMasked(ha, i8x16.swizzle(wa, sel1), i32x4.gt_s(la, at), prime, one);
-        hb = fnvMasked(hb, i8x16.swizzle(wb, sel1), i32x4.gt_s(lb, at), prime, one);
-        hc = fnvMasked(hc, i8x16.swizzle(wc, sel1), i32x4.gt_s(lc, at), prime, one);
-        hd = fnvMasked(hd, i8x16.swizzle(wd, sel1), i32x4.gt_s(ld, at), prime, one);
+        ha = fnvMasked(
+          ha,
+          i8x16.swizzle(wa, sel1),
+          i32x4.gt_s(la, at),
+          prime,
+          one,
+        );
+        hb = fnvMasked(
+          hb,
+          i8x16.swizzle(wb, sel1),
+          i32x4.gt_s(lb, at),
+          prime,
+          one,
+        );
+        hc = fnvMasked(
+          hc,
+          i8x16.swizzle(wc, sel1),
+          i32x4.gt_s(lc, at),
+          prime,
+          one,
+        );
+        hd = fnvMasked(
+          hd,
+          i8x16.swizzle(wd, sel1),
+          i32x4.gt_s(ld, at),
+          prime,
+          one,
+        );
         at = i32x4.add(at, one);
-        ha = fnvMasked(ha, i8x16.swizzle(wa, sel2), i32x4.gt_s(la, at), prime, one);
-        hb = fnvMasked(hb, i8x16.swizzle(wb, sel2), i32x4.gt_s(lb, at), prime, one);
-        hc = fnvMasked(hc, i8x16.swizzle(wc, sel2), i32x4.gt_s(lc, at), prime, one);
-        hd = fnvMasked(hd, i8x16.swizzle(wd, sel2), i32x4.gt_s(ld, at), prime, one);
+        ha = fnvMasked(
+          ha,
+          i8x16.swizzle(wa, sel2),
+          i32x4.gt_s(la, at),
+          prime,
+          one,
+        );
+        hb = fnvMasked(
+          hb,
+          i8x16.swizzle(wb, sel2),
+          i32x4.gt_s(lb, at),
+          prime,
+          one,
+        );
+        hc = fnvMasked(
+          hc,
+          i8x16.swizzle(wc, sel2),
+          i32x4.gt_s(lc, at),
+          prime,
+          one,
+        );
+        hd = fnvMasked(
+          hd,
+          i8x16.swizzle(wd, sel2),
+          i32x4.gt_s(ld, at),
+          prime,
+          one,
+        );
         at = i32x4.add(at, one);
         ha = fnvMasked(ha, i32x4.shr_u(wa, 24), i32x4.gt_s(la, at), prime, one);
         hb = fnvMasked(hb, i32x4.shr_u(wb, 24), i32x4.gt_s(lb, at), prime, one);

@@ -55,22 +55,24 @@ export const BUCKETS: u32 = 512;
 /**
  * A group: GROUP_LANES slots of (u32 start, u32 line index), then, for
  * groups of mixed lengths, GROUP_LANES u32 lengths. Lanes 4q..4q+3 form
- * quad q of the vector chains; lanes 16.. run as scalar chains.
+ * quad q.
  */
 export const GROUP_LANES: u32 = 16;
 export const SLOT_BYTES: usize = 8;
-export const GROUP_LENS: usize = 160;
-export const GROUP_BYTES: usize = 256;
-/** Bucket b: the slots of a group, at BUCKET + 256b (256-byte aligned). */
-export const BUCKET: usize = (HIGHS + HIGHS_BYTES + 255) & ~255;
+export const GROUP_LENS: usize = 128;
+export const GROUP_BYTES: usize = 192;
+/** Bucket b: the slots of a group (128 bytes), at BUCKET + 128b (128-byte aligned). */
+export const BUCKET: usize = (HIGHS + HIGHS_BYTES + 127) & ~127;
 /** u32 address of the next free slot of each bucket. */
-export const FILL: usize = BUCKET + <usize> BUCKETS * GROUP_BYTES;
+export const FILL: usize = BUCKET + <usize> BUCKETS * 128;
 /** Lines of BUCKETS bytes or more (u32 start, length, index each), sorted at the end of a chunk. */
 export const LONGS: usize = FILL + <usize> BUCKETS * 4;
 const LONGS_MAX: usize = CAPACITY / <usize> BUCKETS + 4;
 /** Leftover groups: what the buckets still hold at the end of a chunk, then the long lines. */
 export const LEFT: usize = LONGS + LONGS_MAX * 12;
-const LEFT_GROUPS: usize = (<usize> BUCKETS * (<usize> GROUP_LANES - 1) + LONGS_MAX) / <usize> GROUP_LANES + 2;
+const LEFT_GROUPS: usize =
+  (<usize> BUCKETS * (<usize> GROUP_LANES - 1) + LONGS_MAX) /
+    <usize> GROUP_LANES + 2;
 /** Transposed words of the current sixteen-byte step: word k of quad x at SCRATCH + 64x + 16k. */
 export const SCRATCH: usize = (LEFT + LEFT_GROUPS * GROUP_BYTES + 63) & ~63;
 /** Write-only slots that keep the hashing rounds in order (see lanes.ts). */

@@ -5,9 +5,10 @@
 // until sixteen are ready, then the sixteen are hashed at once with no lane
 // left idle (lanes.ts). At the end of the chunk the lines still waiting, and
 // lines of BUCKETS bytes or more, are sorted by length and hashed sixteen at
-// a time, lanes that run out early keeping their hash. Lines holding a byte
-// >= 0x80 (the newline scan lists where those are) are decoded one by one
-// by the scalar UTF-8 path.
+// a time, lanes that run out early keeping their hash (or, where lengths
+// differ too much for that to pay, four at a time by scalar chains). Lines
+// holding a byte >= 0x80 (the newline scan lists where those are) are
+// decoded one by one by the scalar UTF-8 path.
 
 import { hashGroupMixed, hashGroupSame } from "./lanes";
 import {
@@ -25,11 +26,11 @@ import {
   SLOT_BYTES,
 } from "./layout";
 import { highCount } from "./newlines";
-import { BASIS, hashUtf8 } from "./utf8";
+import { BASIS, hashUtf8, PRIME } from "./utf8";
 
 // Every bucket starts empty.
 for (let len: usize = 0; len < <usize> BUCKETS; len++) {
-  store<u32>(FILL + (len << 2), <u32> (BUCKET + (len << 8)));
+  store<u32>(FILL + (len << 2), <u32> (BUCKET + (len << 7)));
 }
 
 let highAt: usize = 0;
@@ -83,8 +84,8 @@ export function hashLines(count: usize): void {
       store<u32>(slot, <u32> from);
       store<u32>(slot, <u32> k, 4);
       slot += SLOT_BYTES;
-      if ((slot & 255) == <usize> GROUP_LANES * SLOT_BYTES) {
-        slot &= ~255;
+      if ((slot & 127) == 0) {
+        slot -= 128;
         hashGroupSame(slot, len);
       }
       store<u32>(fill, <u32> slot);
@@ -113,7 +114,7 @@ function hashLeftovers(longs: usize): void {
   let n: usize = 0;
   for (let len: usize = 0; len < <usize> BUCKETS; len++) {
     const fill = FILL + (len << 2);
-    const bucket = BUCKET + (len << 8);
+    const bucket = BUCKET + (len << 7);
     const end = <usize> load<u32>(fill);
     for (let slot = bucket; slot < end; slot += SLOT_BYTES) {
       leave(n++, load<u32>(slot), <u32> len, load<u32>(slot, 4));
@@ -150,7 +151,81 @@ function hashLeftovers(longs: usize): void {
   const lastLen = GROUP_LENS + ((<usize> GROUP_LANES - 1) << 2);
   for (let g = LEFT; g <= lastGroup; g += GROUP_BYTES) {
     const first = <usize> load<u32>(g + GROUP_LENS);
-    if (first == <usize> load<u32>(g + lastLen)) hashGroupSame(g, first);
-    else hashGroupMixed(g);
+    const longest = <usize> load<u32>(g + lastLen);
+    if (first == longest) {
+      hashGroupSame(g, first);
+      continue;
+    }
+    // Lanes idle once their line ends: when they would idle most of the
+    // time (a few long lines of very different lengths), scalar chains do
+    // better.
+    const real = g == lastGroup ? lastSlot + 1 : <usize> GROUP_LANES;
+    let sum: usize = 0;
+    for (let i: usize = 0; i < real; i++) {
+      sum += <usize> load<u32>(g + GROUP_LENS + (i << 2));
+    }
+    if (sum * 2 >= longest * <usize> GROUP_LANES) hashGroupMixed(g);
+    else hashScalar(g, real);
+  }
+}
+
+function fnvRange(h: u32, p: usize, end: usize): u32 {
+  for (; p < end; p++) h = (h ^ <u32> load<u8>(p)) * PRIME;
+  return h;
+}
+
+/**
+ * Hashes the first `count` lines of group `g` (ASCII, lengths after the
+ * slots) with four scalar chains side by side, into HASHES.
+ */
+function hashScalar(g: usize, count: usize): void {
+  let i: usize = 0;
+  for (; i + 4 <= count; i += 4) {
+    const at = g + i * SLOT_BYTES;
+    const lens = g + GROUP_LENS + (i << 2);
+    const p0 = <usize> load<u32>(at);
+    const p1 = <usize> load<u32>(at, 8);
+    const p2 = <usize> load<u32>(at, 16);
+    const p3 = <usize> load<u32>(at, 24);
+    const l0 = <usize> load<u32>(lens);
+    const l1 = <usize> load<u32>(lens, 4);
+    const l2 = <usize> load<u32>(lens, 8);
+    const l3 = <usize> load<u32>(lens, 12);
+    const common = min(min(l0, l1), min(l2, l3));
+    let h0 = BASIS;
+    let h1 = BASIS;
+    let h2 = BASIS;
+    let h3 = BASIS;
+    for (let j: usize = 0; j < common; j++) {
+      h0 = (h0 ^ <u32> load<u8>(p0 + j)) * PRIME;
+      h1 = (h1 ^ <u32> load<u8>(p1 + j)) * PRIME;
+      h2 = (h2 ^ <u32> load<u8>(p2 + j)) * PRIME;
+      h3 = (h3 ^ <u32> load<u8>(p3 + j)) * PRIME;
+    }
+    store<u32>(
+      HASHES + (<usize> load<u32>(at, 4) << 2),
+      fnvRange(h0, p0 + common, p0 + l0),
+    );
+    store<u32>(
+      HASHES + (<usize> load<u32>(at, 12) << 2),
+      fnvRange(h1, p1 + common, p1 + l1),
+    );
+    store<u32>(
+      HASHES + (<usize> load<u32>(at, 20) << 2),
+      fnvRange(h2, p2 + common, p2 + l2),
+    );
+    store<u32>(
+      HASHES + (<usize> load<u32>(at, 28) << 2),
+      fnvRange(h3, p3 + common, p3 + l3),
+    );
+  }
+  for (; i < count; i++) {
+    const at = g + i * SLOT_BYTES;
+    const p = <usize> load<u32>(at);
+    const len = <usize> load<u32>(g + GROUP_LENS + (i << 2));
+    store<u32>(
+      HASHES + (<usize> load<u32>(at, 4) << 2),
+      fnvRange(BASIS, p, p + len),
+    );
   }
 }
