@@ -18,7 +18,7 @@ if [ -z "${HASHLINE_TEST_PG_URL:-}" ]; then
 fi
 export HASHLINE_TEST_PG_URL="${HASHLINE_TEST_PG_URL:-}"
 
-mapfile -t ts_files < <(git ls-files --cached --others --exclude-standard '*.ts' | grep -v '^node_modules/' | while read -r f; do [ -f "$f" ] && echo "$f"; done)
+mapfile -t ts_files < <(git ls-files --cached --others --exclude-standard '*.ts' | grep -v -e '^node_modules/' -e '^assembly/' | while read -r f; do [ -f "$f" ] && echo "$f"; done)
 mapfile -t test_files < <(printf '%s\n' "${ts_files[@]}" | grep -E '^tests/.*\.test\.ts$' | sort)
 
 step "wasm module matches assembly/"
