@@ -26,6 +26,7 @@
 
 import {
   CAPACITY,
+  CONSTS,
   ENDS,
   F_AT_START,
   F_BOM,
@@ -123,7 +124,8 @@ function holdBack(from: usize, n: usize): void {
 }
 
 function writeFolds(count: usize): void {
-  const lowByte = i32x4.splat(0xff);
+  // Loaded, not a literal: see the constants in lanes.ts.
+  const lowByte = v128.load(CONSTS, 32);
   for (let i: usize = 0; i < count; i += 16) {
     let a = v128.load(HASHES + (i << 2));
     let b = v128.load(HASHES + (i << 2), 16);

@@ -10,7 +10,7 @@
 // run, and the core's scheduler, which only looks a few dozen instructions
 // ahead, would then overlap fewer chains.
 
-import { GROUP_LENS, HASHES, PIN, SCRATCH } from "./layout";
+import { CONSTS, GROUP_LENS, HASHES, PIN, SCRATCH } from "./layout";
 import { BASIS, PRIME } from "./utf8";
 
 /**
@@ -96,22 +96,27 @@ function maxLane(v: v128): usize {
   return <usize> i32x4.extract_lane(v, 0);
 }
 
-/** Byte 1 of each 32-bit lane, zero-extended (lanes of index -1 read as 0). */
-const SEL1: v128 = i32x4(0xffffff01, 0xffffff05, 0xffffff09, 0xffffff0d);
-/** Byte 2 of each 32-bit lane, zero-extended. */
-const SEL2: v128 = i32x4(0xffffff02, 0xffffff06, 0xffffff0a, 0xffffff0e);
+// Loaded from memory where they are used: written as literals, the
+// compilers rebuild each constant vector inside the loops, which costs more
+// than the rounds themselves.
+v128.store(CONSTS, i32x4.splat(PRIME), 16);
+v128.store(CONSTS, i32x4.splat(0xff), 32);
+// Byte 1, then byte 2, of each 32-bit lane, zero-extended (index -1 reads 0).
+v128.store(CONSTS, i32x4(0xffffff01, 0xffffff05, 0xffffff09, 0xffffff0d), 48);
+v128.store(CONSTS, i32x4(0xffffff02, 0xffffff06, 0xffffff0a, 0xffffff0e), 64);
+v128.store(CONSTS, i32x4.splat(1), 80);
 
 /**
  * Hashes the sixteen lines of the group at `g`, all `len` bytes long, into
- * HASHES. The last len % 16 bytes are read from a window that ends
- * where the lines end, and a switch enters the unrolled rounds at the first
- * byte still to hash.
+ * HASHES. The last len % 16 bytes are read from a window that ends where the
+ * lines end, and a switch enters the unrolled rounds at the first byte still
+ * to hash.
  */
 export function hashGroupSame(g: usize, len: usize): void {
-  const prime = i32x4.splat(PRIME);
-  const low = i32x4.splat(0xff);
-  const sel1 = SEL1;
-  const sel2 = SEL2;
+  const prime = v128.load(CONSTS, 16);
+  const low = v128.load(CONSTS, 32);
+  const sel1 = v128.load(CONSTS, 48);
+  const sel2 = v128.load(CONSTS, 64);
   let ha = i32x4.splat(BASIS);
   let hb = ha;
   let hc = ha;
@@ -373,11 +378,11 @@ export function hashGroupMixed(g: usize): void {
   const longest = maxLane(
     i32x4.max_u(i32x4.max_u(la, lb), i32x4.max_u(lc, ld)),
   );
-  const prime = i32x4.splat(PRIME);
-  const low = i32x4.splat(0xff);
-  const one = i32x4.splat(1);
-  const sel1 = SEL1;
-  const sel2 = SEL2;
+  const prime = v128.load(CONSTS, 16);
+  const low = v128.load(CONSTS, 32);
+  const one = v128.load(CONSTS, 80);
+  const sel1 = v128.load(CONSTS, 48);
+  const sel2 = v128.load(CONSTS, 64);
   let ha = i32x4.splat(BASIS);
   let hb = ha;
   let hc = ha;

@@ -80,4 +80,4 @@ export const PIN: usize = SCRATCH + 256;
 /** Constant vectors, loaded where the compilers would otherwise rebuild them in loops. */
 export const CONSTS: usize = PIN + 64;
 /** First byte past the layout. */
-export const LAYOUT_END: usize = CONSTS + 64;
+export const LAYOUT_END: usize = CONSTS + 128;

@@ -57,45 +57,71 @@ function nextHigh(): usize {
   return highAt < highCount ? highAddr(highAt) : <usize> -1;
 }
 
+let longs: usize = 0;
+
+/**
+ * Hashes or files away line k, [from, end), when the quick path cannot:
+ * it may hold non-ASCII, be long, or fill its bucket.
+ */
+function fileLine(k: usize, from: usize, end: usize): void {
+  const len = end - from;
+  if (len >= <usize> BUCKETS) {
+    const at = LONGS + longs * 12;
+    store<u32>(at, <u32> from);
+    store<u32>(at, <u32> len, 4);
+    store<u32>(at, <u32> k, 8);
+    longs++;
+    return;
+  }
+  const fill = FILL + (len << 2);
+  let slot = <usize> load<u32>(fill);
+  store<u32>(slot, <u32> from);
+  store<u32>(slot, <u32> k, 4);
+  slot += SLOT_BYTES;
+  if ((slot & 127) == 0) {
+    slot -= 128;
+    hashGroupSame(slot, len);
+  }
+  store<u32>(fill, <u32> slot);
+}
+
 /** Hashes lines 1..count-1 of the chunk into HASHES. */
 export function hashLines(count: usize): void {
   highAt = 0;
+  longs = 0;
   let high = nextHigh();
-  let longs: usize = 0;
   let start = <usize> load<u32>(NLPOS) + 1;
-  for (let k: usize = 1; k < count; k++) {
-    const nl = <usize> load<u32>(NLPOS + (k << 2));
-    // The byte before an empty line is the previous LF, never CR.
-    const end = nl - <usize> (load<u8>(nl - 1) == 0x0d);
-    const from = start;
-    start = nl + 1;
-    if (high < end) {
-      const wide = touchesHigh(from, end);
-      high = nextHigh();
-      if (wide) {
-        store<u32>(HASHES + (k << 2), hashUtf8(BASIS, from, end));
-        continue;
-      }
-    }
-    const len = end - from;
-    if (len < <usize> BUCKETS) {
+  let k: usize = 1;
+  while (k < count) {
+    // The quick path: no calls inside, so the compiler keeps its values in
+    // registers. It stops at a line it cannot file on its own.
+    let nl: usize = 0;
+    let end: usize = 0;
+    for (; k < count; k++) {
+      nl = <usize> load<u32>(NLPOS + (k << 2));
+      // The byte before an empty line is the previous LF, never CR.
+      end = nl - <usize> (load<u8>(nl - 1) == 0x0d);
+      const len = end - start;
+      if (high < end || len >= <usize> BUCKETS) break;
       const fill = FILL + (len << 2);
-      let slot = <usize> load<u32>(fill);
-      store<u32>(slot, <u32> from);
+      const slot = <usize> load<u32>(fill);
+      if (((slot + SLOT_BYTES) & 127) == 0) break;
+      store<u32>(slot, <u32> start);
       store<u32>(slot, <u32> k, 4);
-      slot += SLOT_BYTES;
-      if ((slot & 127) == 0) {
-        slot -= 128;
-        hashGroupSame(slot, len);
-      }
-      store<u32>(fill, <u32> slot);
-    } else {
-      const at = LONGS + longs * 12;
-      store<u32>(at, <u32> from);
-      store<u32>(at, <u32> len, 4);
-      store<u32>(at, <u32> k, 8);
-      longs++;
+      store<u32>(fill, <u32> (slot + SLOT_BYTES));
+      start = nl + 1;
     }
+    if (k == count) break;
+    if (high < end) {
+      const wide = touchesHigh(start, end);
+      high = nextHigh();
+      if (wide) store<u32>(HASHES + (k << 2), hashUtf8(BASIS, start, end));
+      else fileLine(k, start, end);
+    } else {
+      fileLine(k, start, end);
+    }
+    start = nl + 1;
+    k++;
   }
   hashLeftovers(longs);
 }
