@@ -41,19 +41,10 @@ function transposeGroup(g: usize, off: usize): void {
 }
 
 function storeQuad(q: usize, h: v128): void {
-  store<u32>(HASHES + (<usize> load<u32>(q, 4) << 2), i32x4.extract_lane(h, 0));
-  store<u32>(
-    HASHES + (<usize> load<u32>(q, 12) << 2),
-    i32x4.extract_lane(h, 1),
-  );
-  store<u32>(
-    HASHES + (<usize> load<u32>(q, 20) << 2),
-    i32x4.extract_lane(h, 2),
-  );
-  store<u32>(
-    HASHES + (<usize> load<u32>(q, 28) << 2),
-    i32x4.extract_lane(h, 3),
-  );
+  v128.store32_lane(HASHES + (<usize> load<u32>(q, 4) << 2), h, 0);
+  v128.store32_lane(HASHES + (<usize> load<u32>(q, 12) << 2), h, 1);
+  v128.store32_lane(HASHES + (<usize> load<u32>(q, 20) << 2), h, 2);
+  v128.store32_lane(HASHES + (<usize> load<u32>(q, 28) << 2), h, 3);
 }
 
 function storeVectors(g: usize, ha: v128, hb: v128, hc: v128, hd: v128): void {

@@ -15,7 +15,19 @@ export const KEEP_ENDS = 2;
 /** Keep each line's folded 8-bit anchor. */
 export const KEEP_FOLDS = 4;
 
-/** Growable per-line arrays, filled by one push or end call at a time. */
+/**
+ * Growable per-line arrays, filled by one push or end call at a time.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { BatchBuffer, KEEP_FOLDS } from "./_batch.ts";
+ * const out = new BatchBuffer(2, KEEP_FOLDS);
+ * out.reserve(5);
+ * assert.ok(out.capacity >= 5);
+ * assert.equal(out.hashes.length, 0);
+ * ```
+ */
 export class BatchBuffer {
   /** Full hashes (when kept); the first `count` are this call's lines. */
   hashes: Uint32Array;
@@ -46,7 +58,11 @@ export class BatchBuffer {
     return this.#capacity;
   }
 
-  /** Makes room for `more` lines beyond `count`. */
+  /**
+   * Makes room for `more` lines beyond `count`, keeping the first `count`.
+   *
+   * @param more Lines about to be added.
+   */
   reserve(more: number): void {
     const need = this.count + more;
     if (need <= this.#capacity) return;
@@ -71,7 +87,11 @@ export class BatchBuffer {
     this.#capacity = size;
   }
 
-  /** The lines gathered by the current call. */
+  /**
+   * The lines gathered by the current call.
+   *
+   * @returns A batch over these arrays (valid until they are refilled).
+   */
   batch(): LineBatch {
     return { count: this.count, hashes: this.hashes, ends: this.ends };
   }

@@ -14,7 +14,19 @@ const RETAIN_BYTES = 32 << 20;
 
 const staged = new Map<number, BatchBuffer>();
 
-/** The shared buffer keeping `keep` (KEEP_* bits), emptied. */
+/**
+ * The shared buffer keeping `keep` (KEEP_* bits), emptied.
+ *
+ * @param keep Which per-line arrays the caller wants.
+ * @returns A buffer with `count` 0, reused by the next caller.
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { KEEP_HASHES } from "./_batch.ts";
+ * import { stagedBatch } from "./_stage.ts";
+ * assert.equal(stagedBatch(KEEP_HASHES), stagedBatch(KEEP_HASHES));
+ * ```
+ */
 export function stagedBatch(keep: number): BatchBuffer {
   let batch = staged.get(keep);
   if (batch === undefined) {
@@ -25,7 +37,15 @@ export function stagedBatch(keep: number): BatchBuffer {
   return batch;
 }
 
-/** Lets go of staging that grew past the retained size. */
+/**
+ * Lets go of staging that grew past the retained size.
+ *
+ * @example
+ * ```ts
+ * import { trimStages } from "./_stage.ts";
+ * trimStages();
+ * ```
+ */
 export function trimStages(): void {
   for (const [keep, batch] of staged) {
     const perLine = (keep & KEEP_FOLDS ? 1 : 0) +

@@ -1,7 +1,8 @@
 /**
  * The Wasm engine: loads the compiled AssemblyScript scanner (SIMD newline
- * scan, eight lines hashed side by side) synchronously and lazily, and
- * drives it through one reused 1 MiB input buffer in its memory.
+ * scan, sixteen lines hashed side by side) synchronously and lazily, and
+ * drives it through one reused 1 MiB input buffer in its memory: small calls
+ * over warm memory, rather than one long call over fresh memory.
  *
  * One instance serves every scanner in the process. Each scanner keeps a
  * copy of the instance's small state block and swaps it in when it takes a
@@ -25,25 +26,47 @@ const S_NUL = 5;
 const NONE = -0x80000000;
 const STATE_WORDS = 8;
 
-interface ScannerExports {
+/** What the compiled scanner exports (see assembly/index.ts). */
+export interface ScannerExports {
+  /** The instance's memory (fixed size, never grown). */
   memory: WebAssembly.Memory;
+  /** Scans the chunk at inputPtr(); returns the lines it completed. */
   push(n: number, mode: number, base: number): number;
+  /** Writes a fresh input's state block. */
   reset(): void;
+  /** Where the host writes a chunk. */
   inputPtr(): number;
+  /** Largest chunk per push. */
   capacity(): number;
+  /** Address of the state block. */
   statePtr(): number;
+  /** Address of the u32 hashes of the last push. */
   hashesPtr(): number;
+  /** Address of the f64 ends of the last push. */
   endsPtr(): number;
+  /** Address of the u8 folds of the last push. */
   foldsPtr(): number;
+  /** First byte past the fixed layout. */
   layoutEnd(): number;
 }
 
 /** Whoever's state currently sits in the instance's state block. */
-interface StateOwner {
+export interface StateOwner {
+  /** The owner's copy of the state block. */
   readonly state: Int32Array;
 }
 
-/** The loaded instance and views over its fixed layout. */
+/**
+ * The loaded instance and views over its fixed layout.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { wasmEngine } from "./wasm.ts";
+ * const engine = wasmEngine();
+ * assert.equal(engine?.capacity, 1 << 20);
+ * ```
+ */
 export class WasmEngine {
   /** Raw exports. */
   readonly exports: ScannerExports;
@@ -86,7 +109,11 @@ export class WasmEngine {
     this.initialState = this.state.slice();
   }
 
-  /** Puts `owner`'s state in the instance, saving the previous owner's first. */
+  /**
+   * Puts `owner`'s state in the instance, saving the previous owner's first.
+   *
+   * @param owner The scanner about to call {@link WasmEngine.run}.
+   */
   claim(owner: StateOwner): void {
     if (this.#owner === owner) return;
     if (this.#owner !== null) this.#owner.state.set(this.state);
@@ -94,7 +121,11 @@ export class WasmEngine {
     this.#owner = owner;
   }
 
-  /** Forgets `owner` (its input is finished). */
+  /**
+   * Forgets `owner` (its input is finished).
+   *
+   * @param owner A scanner that will not call again.
+   */
   release(owner: StateOwner): void {
     if (this.#owner === owner) this.#owner = null;
   }
@@ -102,6 +133,9 @@ export class WasmEngine {
   /**
    * Scans one chunk of at most `capacity` bytes for the current owner.
    *
+   * @param chunk The bytes, copied into the instance's input buffer.
+   * @param mode M_* bits.
+   * @param base Absolute offset of the chunk's first byte.
    * @returns Lines completed; results are in `hashes`, `ends`, `folds`.
    */
   run(chunk: Uint8Array, mode: number, base: number): number {
@@ -147,7 +181,17 @@ export function wasmEngine(): WasmEngine | null {
   return loaded;
 }
 
-/** Why the Wasm engine could not load (for error messages), if it failed. */
+/**
+ * Why the Wasm engine could not load, if it failed (for error messages).
+ *
+ * @returns The error the runtime raised, or undefined.
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { wasmEngine, wasmLoadError } from "./wasm.ts";
+ * if (wasmEngine() !== null) assert.equal(wasmLoadError(), undefined);
+ * ```
+ */
 export function wasmLoadError(): unknown {
   return loadError;
 }
