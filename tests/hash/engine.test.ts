@@ -5,6 +5,9 @@ import { hashEngine } from "../../src/hash/mod.ts";
 import { runTs } from "../_spawn.ts";
 
 const CHILD = fileURLToPath(new URL("./_engine_child.ts", import.meta.url));
+const NO_WASM = fileURLToPath(
+  new URL("./_no_wasm_child.ts", import.meta.url),
+);
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 describe("hashEngine", () => {
@@ -25,6 +28,15 @@ describe("hashEngine", () => {
     });
     assert.deepEqual(JSON.parse(wasm.stdout), {
       engine: "wasm",
+      folds: [0x26, 0x4a],
+    });
+  });
+
+  it('falls back to "ts" where WebAssembly is missing', async () => {
+    const run = await runTs(NO_WASM, [], { cwd: ROOT });
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual(JSON.parse(run.stdout), {
+      engine: "ts",
       folds: [0x26, 0x4a],
     });
   });
