@@ -16,12 +16,7 @@
  * @module
  */
 import { exit, getArgs, isMainModule } from "../_runtime/env.ts";
-import {
-  EXIT_OK,
-  makeContext,
-  parseArgs,
-  reportError,
-} from "./_cli_common.ts";
+import { EXIT_OK, makeContext, parseArgs, reportError } from "./_cli_common.ts";
 
 /** Usage text printed by `--help` and on a usage error. */
 export const USAGE: string =
