@@ -39,4 +39,13 @@ step "tests under Deno"
 step "tests under Bun"
 "$bin/bun" test --timeout 60000 "${test_files[@]/#/./}"
 step "tests under Node"
-node --import tsx --test --test-reporter=spec "${test_files[@]}"
+node_log=$(mktemp)
+status=0
+node --import tsx --test --test-reporter=spec "${test_files[@]}" | tee "$node_log" || status=$?
+pass=$(grep -a -E '^ℹ pass [0-9]+' "$node_log" | tail -n 1 | grep -oE '[0-9]+' || echo 0)
+fail=$(grep -a -E '^ℹ fail [0-9]+' "$node_log" | tail -n 1 | grep -oE '[0-9]+' || echo 0)
+rm -f "$node_log"
+echo
+echo "Deno, Bun and Node runs done."
+echo "tests: ${pass} passed, ${fail} failed"
+exit "$status"
