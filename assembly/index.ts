@@ -53,8 +53,8 @@ import {
   STATE,
   STATE_BYTES,
 } from "./layout";
-import { highCount, nulAt, scanNewlines } from "./newlines";
-import { hashLines } from "./lines";
+import { highCount, nulAt, scanNewlines, startScan } from "./newlines";
+import { finishLines, hashLines, startLines } from "./lines";
 import {
   BASIS,
   firstInvalid,
@@ -122,6 +122,9 @@ function holdBack(from: usize, n: usize): void {
   store<u32>(STATE + S_CARRY_LEN, <u32> n);
   store<u32>(STATE + S_CARRY, carry);
 }
+
+/** Bytes scanned and hashed at a time (a multiple of 64). */
+const PIECE: usize = 64 << 10;
 
 function writeFolds(count: usize): void {
   // Loaded, not a literal: see the constants in lanes.ts.
@@ -220,9 +223,23 @@ export function push(n: u32, mode: u32, base: f64): u32 {
   // Held-back bytes hold no LF or NUL, so scanning them is harmless, and
   // padding after the chunk saves the scan a partial last block.
   memory.fill(e, 0x20, 64);
-  let count = scanNewlines(s, e, (flags & F_NUL_SEEN) == 0, findHigh);
-  const nul = nulAt;
+  const findNul = (flags & F_NUL_SEEN) == 0;
   resetInvalid();
+  startScan();
+  let count: usize = 0;
+  if (doHash) {
+    // Piece by piece, so the lines are filed and hashed while their bytes
+    // are still in the core's caches.
+    startLines();
+    for (let p = s; p < e; p += PIECE) {
+      const q = e - p > PIECE ? p + PIECE : e;
+      count = scanNewlines(p, q, findNul, findHigh);
+      hashLines(count);
+    }
+  } else {
+    count = scanNewlines(s, e, findNul, findHigh);
+  }
+  const nul = nulAt;
 
   let rest = s; // where the line still open at the end of the chunk begins
   if (count > 0) rest = <usize> load<u32>(NLPOS + ((count - 1) << 2)) + 1;
@@ -236,7 +253,7 @@ export function push(n: u32, mode: u32, base: f64): u32 {
       const end = nl > s && load<u8>(nl - 1) == 0x0d ? nl - 1 : nl;
       store<u32>(HASHES, hashUtf8(h, s, end));
       h = BASIS;
-      hashLines(count);
+      finishLines();
     }
     h = hashUtf8(h, rest, d);
   } else if (highCount > 0) {

@@ -50,7 +50,7 @@ export const FOLDS: usize = ENDS + (MAX_LINES + 64) * 8;
 export const HIGHS: usize = (FOLDS + MAX_LINES + 64 + 63) & ~63;
 const HIGHS_BYTES: usize = (CAPACITY / 64 + 4) * 16;
 
-/** Lines shorter than BUCKETS bytes wait in the bucket for their length until 16 are ready. */
+/** Lines shorter than BUCKETS bytes wait in the bucket for their length until 32 are ready. */
 export const BUCKETS: u32 = 512;
 /**
  * A group: GROUP_LANES slots of (u32 start, u32 line index), then, for
@@ -61,17 +61,23 @@ export const GROUP_LANES: u32 = 16;
 export const SLOT_BYTES: usize = 8;
 export const GROUP_LENS: usize = 128;
 export const GROUP_BYTES: usize = 192;
-/** Bucket b: the slots of a group (128 bytes), at BUCKET + 128b (128-byte aligned). */
-export const BUCKET: usize = (HIGHS + HIGHS_BYTES + 127) & ~127;
+/**
+ * Bucket b: the slots of two groups (256 bytes), at BUCKET + 256b (256-byte
+ * aligned). A bucket is hashed when both groups are full, so filing lines
+ * stops for hashing half as often.
+ */
+export const BUCKET: usize = (HIGHS + HIGHS_BYTES + 255) & ~255;
+/** Bytes of one bucket. */
+export const BUCKET_BYTES: usize = 256;
 /** u32 address of the next free slot of each bucket. */
-export const FILL: usize = BUCKET + <usize> BUCKETS * 128;
+export const FILL: usize = BUCKET + <usize> BUCKETS * BUCKET_BYTES;
 /** Lines of BUCKETS bytes or more (u32 start, length, index each), sorted at the end of a chunk. */
 export const LONGS: usize = FILL + <usize> BUCKETS * 4;
 const LONGS_MAX: usize = CAPACITY / <usize> BUCKETS + 4;
 /** Leftover groups: what the buckets still hold at the end of a chunk, then the long lines. */
 export const LEFT: usize = LONGS + LONGS_MAX * 12;
 const LEFT_GROUPS: usize =
-  (<usize> BUCKETS * (<usize> GROUP_LANES - 1) + LONGS_MAX) /
+  (<usize> BUCKETS * (2 * <usize> GROUP_LANES - 1) + LONGS_MAX) /
     <usize> GROUP_LANES + 2;
 /** Transposed words of the current sixteen-byte step: word k of quad x at SCRATCH + 64x + 16k. */
 export const SCRATCH: usize = (LEFT + LEFT_GROUPS * GROUP_BYTES + 63) & ~63;

@@ -2,8 +2,9 @@
 // previous chunk and is hashed by the caller; here come lines 1..count-1.
 //
 // Lines of one length go together: each waits in the bucket for its length
-// until sixteen are ready, then the sixteen are hashed at once with no lane
-// left idle (lanes.ts). At the end of the chunk the lines still waiting, and
+// until thirty-two are ready, then they are hashed sixteen at once with no
+// lane left idle (lanes.ts). The chunk is filed piece by piece as the
+// newline scan finds line ends, while its bytes are still in cache. At the end of the chunk the lines still waiting, and
 // lines of BUCKETS bytes or more, are sorted by length and hashed sixteen at
 // a time, lanes that run out early keeping their hash (or, where lengths
 // differ too much for that to pay, four at a time by scalar chains). Lines
@@ -30,7 +31,7 @@ import { BASIS, hashUtf8, PRIME } from "./utf8";
 
 // Every bucket starts empty.
 for (let len: usize = 0; len < <usize> BUCKETS; len++) {
-  store<u32>(FILL + (len << 2), <u32> (BUCKET + (len << 7)));
+  store<u32>(FILL + (len << 2), <u32> (BUCKET + (len << 8)));
 }
 
 let highAt: usize = 0;
@@ -78,20 +79,38 @@ function fileLine(k: usize, from: usize, end: usize): void {
   store<u32>(slot, <u32> from);
   store<u32>(slot, <u32> k, 4);
   slot += SLOT_BYTES;
-  if ((slot & 127) == 0) {
-    slot -= 128;
+  if ((slot & 255) == 0) {
+    slot -= 256;
     hashGroupSame(slot, len);
+    hashGroupSame(slot + 128, len);
   }
   store<u32>(fill, <u32> slot);
 }
 
-/** Hashes lines 1..count-1 of the chunk into HASHES. */
-export function hashLines(count: usize): void {
+// Where hashing stands in the chunk: the next line to file and where it
+// begins (valid once the first line end is known).
+let next: usize = 1;
+let lineStart: usize = 0;
+
+/** Starts hashing a new chunk. */
+export function startLines(): void {
   highAt = 0;
   longs = 0;
+  next = 1;
+  lineStart = <usize> -1;
+}
+
+/**
+ * Files (and hashes, as their groups fill) lines next..count-1 of the
+ * chunk; the scan must have found `count` line ends so far.
+ */
+export function hashLines(count: usize): void {
+  if (count == 0) return;
+  if (lineStart == <usize> -1) lineStart = <usize> load<u32>(NLPOS) + 1;
+  // Later pieces of the scan may have listed more blocks with high bytes.
   let high = nextHigh();
-  let start = <usize> load<u32>(NLPOS) + 1;
-  let k: usize = 1;
+  let start = lineStart;
+  let k = next;
   while (k < count) {
     // The quick path: no calls inside, so the compiler keeps its values in
     // registers. It stops at a line it cannot file on its own.
@@ -105,7 +124,7 @@ export function hashLines(count: usize): void {
       if (high < end || len >= <usize> BUCKETS) break;
       const fill = FILL + (len << 2);
       const slot = <usize> load<u32>(fill);
-      if (((slot + SLOT_BYTES) & 127) == 0) break;
+      if (((slot + SLOT_BYTES) & 255) == 0) break;
       store<u32>(slot, <u32> start);
       store<u32>(slot, <u32> k, 4);
       store<u32>(fill, <u32> (slot + SLOT_BYTES));
@@ -123,6 +142,12 @@ export function hashLines(count: usize): void {
     start = nl + 1;
     k++;
   }
+  next = k;
+  lineStart = start;
+}
+
+/** Hashes the lines still waiting at the end of the chunk. */
+export function finishLines(): void {
   hashLeftovers(longs);
 }
 
@@ -140,7 +165,7 @@ function hashLeftovers(longs: usize): void {
   let n: usize = 0;
   for (let len: usize = 0; len < <usize> BUCKETS; len++) {
     const fill = FILL + (len << 2);
-    const bucket = BUCKET + (len << 7);
+    const bucket = BUCKET + (len << 8);
     const end = <usize> load<u32>(fill);
     for (let slot = bucket; slot < end; slot += SLOT_BYTES) {
       leave(n++, load<u32>(slot), <u32> len, load<u32>(slot, 4));

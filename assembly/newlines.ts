@@ -12,6 +12,15 @@ v128.store(CONSTS, i8x16.splat(0x0a));
 export let nulAt: usize = <usize> -1;
 /** Entries written to HIGHS by the last scan. */
 export let highCount: usize = 0;
+/** Where the scan writes its next newline position. */
+let out: usize = NLPOS;
+
+/** Starts a scan of a new chunk: nothing found yet. */
+export function startScan(): void {
+  nulAt = <usize> -1;
+  highCount = 0;
+  out = NLPOS;
+}
 
 function mask64(a: v128, b: v128, c: v128, d: v128): u64 {
   return <u64> <u32> i8x16.bitmask(a) |
@@ -21,7 +30,9 @@ function mask64(a: v128, b: v128, c: v128, d: v128): u64 {
 }
 
 /**
- * Writes the address of every LF in [s, e) to NLPOS and returns how many.
+ * Appends the address of every LF in [s, e) to NLPOS and returns how many
+ * the chunk has so far; a chunk may be scanned in consecutive pieces of a
+ * multiple of 64 bytes (see startScan).
  * The 64 bytes after e must hold no LF, NUL or byte >= 0x80 (the caller
  * pads them). Looks for a NUL only when `findNul`. When `findHigh`, lists
  * every 64-byte block holding a byte >= 0x80 in HIGHS (address and bit
@@ -34,11 +45,11 @@ export function scanNewlines(
   findNul: bool,
   findHigh: bool,
 ): usize {
-  nulAt = <usize> -1;
-  let highs = HIGHS;
+  findNul = findNul && nulAt == <usize> -1;
+  let highs = HIGHS + (highCount << 4);
   const lf = v128.load(CONSTS);
   const zero = i8x16.splat(0);
-  let out = NLPOS;
+  let at = out;
   for (let p = s; p < e; p += 64) {
     const v0 = v128.load(p);
     const v1 = v128.load(p, 16);
@@ -75,21 +86,22 @@ export function scanNewlines(
     // only for the rare crowded block.
     const count = <usize> popcnt(m);
     const base = <u32> p;
-    store<u32>(out, base + <u32> ctz(m));
+    store<u32>(at, base + <u32> ctz(m));
     m &= m - 1;
-    store<u32>(out, base + <u32> ctz(m), 4);
+    store<u32>(at, base + <u32> ctz(m), 4);
     m &= m - 1;
-    store<u32>(out, base + <u32> ctz(m), 8);
+    store<u32>(at, base + <u32> ctz(m), 8);
     m &= m - 1;
-    store<u32>(out, base + <u32> ctz(m), 12);
+    store<u32>(at, base + <u32> ctz(m), 12);
     m &= m - 1;
-    const end = out + (count << 2);
-    for (let q = out + 16; q < end; q += 4) {
+    const end = at + (count << 2);
+    for (let q = at + 16; q < end; q += 4) {
       store<u32>(q, base + <u32> ctz(m));
       m &= m - 1;
     }
-    out = end;
+    at = end;
   }
   highCount = (highs - HIGHS) >> 4;
-  return (out - NLPOS) >> 2;
+  out = at;
+  return (at - NLPOS) >> 2;
 }
