@@ -33,13 +33,6 @@ function transpose(q: usize, off: usize, to: usize): void {
   v128.store(to, i64x2.shuffle(ab1, cd1, 1, 3), 48);
 }
 
-function transposeGroup(g: usize, off: usize): void {
-  transpose(g, off, SCRATCH);
-  transpose(g + 32, off, SCRATCH + 64);
-  transpose(g + 64, off, SCRATCH + 128);
-  transpose(g + 96, off, SCRATCH + 192);
-}
-
 function storeQuad(q: usize, h: v128): void {
   v128.store32_lane(HASHES + (<usize> load<u32>(q, 4) << 2), h, 0);
   v128.store32_lane(HASHES + (<usize> load<u32>(q, 12) << 2), h, 1);
@@ -118,7 +111,10 @@ export function hashGroupSame(g: usize, len: usize): void {
   let wd: v128;
   const whole = len & ~15;
   for (let off: usize = 0; off < whole; off += 16) {
-    transposeGroup(g, off);
+    transpose(g, off, SCRATCH);
+    transpose(g + 32, off, SCRATCH + 64);
+    transpose(g + 64, off, SCRATCH + 128);
+    transpose(g + 96, off, SCRATCH + 192);
     wa = v128.load(SCRATCH, 0);
     wb = v128.load(SCRATCH, 64);
     wc = v128.load(SCRATCH, 128);
@@ -207,7 +203,10 @@ export function hashGroupSame(g: usize, len: usize): void {
   const rem = len & 15;
   if (rem != 0) {
     // May start before the lines (when len < 16): those bytes are never hashed.
-    transposeGroup(g, len - 16);
+    transpose(g, len - 16, SCRATCH);
+    transpose(g + 32, len - 16, SCRATCH + 64);
+    transpose(g + 64, len - 16, SCRATCH + 128);
+    transpose(g + 96, len - 16, SCRATCH + 192);
     switch (rem) {
       case 15:
         wa = v128.load(SCRATCH, 0);
@@ -385,7 +384,10 @@ export function hashGroupMixed(g: usize): void {
   const whole = shortest & ~15;
   let off: usize = 0;
   for (; off < whole; off += 16) {
-    transposeGroup(g, off);
+    transpose(g, off, SCRATCH);
+    transpose(g + 32, off, SCRATCH + 64);
+    transpose(g + 64, off, SCRATCH + 128);
+    transpose(g + 96, off, SCRATCH + 192);
     wa = v128.load(SCRATCH, 0);
     wb = v128.load(SCRATCH, 64);
     wc = v128.load(SCRATCH, 128);
@@ -472,7 +474,10 @@ export function hashGroupMixed(g: usize): void {
     pin(ha, hb, hc, hd);
   }
   for (; off < longest; off += 16) {
-    transposeGroup(g, off);
+    transpose(g, off, SCRATCH);
+    transpose(g + 32, off, SCRATCH + 64);
+    transpose(g + 64, off, SCRATCH + 128);
+    transpose(g + 96, off, SCRATCH + 192);
     const sure = shortest > off ? shortest - off : 0;
     const most = longest - off;
     for (let k: usize = 0; k < 16 && k < most; k += 4) {
