@@ -15,7 +15,13 @@
  *
  * @module
  */
-import { exit, getArgs, isMainModule } from "../_runtime/env.ts";
+import {
+  exit,
+  getArgs,
+  isMainModule,
+  writeStderr,
+  writeStdout,
+} from "../_runtime/env.ts";
 import { EXIT_OK, makeContext, parseArgs, reportError } from "./_cli_common.ts";
 
 /** Usage text printed by `--help` and on a usage error. */
@@ -54,11 +60,8 @@ const COMMANDS =
 export async function main(args: string[]): Promise<number> {
   let json = args.includes("--json");
   const ctxForErrors = {
-    json,
-    out: (t: string) =>
-      import("../_runtime/env.ts").then((m) => m.writeStdout(t + "\n")),
-    err: (t: string) =>
-      import("../_runtime/env.ts").then((m) => m.writeStderr(t + "\n")),
+    out: (t: string) => writeStdout(t + "\n"),
+    err: (t: string) => writeStderr(t + "\n"),
   };
   try {
     const parsed = parseArgs(args);
