@@ -27,6 +27,7 @@
 import {
   CAPACITY,
   CONSTS,
+  COUNTS,
   ENDS,
   F_AT_START,
   F_BOM,
@@ -294,4 +295,16 @@ export function push(n: u32, mode: u32, base: f64): u32 {
   store<u32>(STATE + S_HASH, h);
   store<u32>(STATE + S_FLAGS, flags);
   return <u32> count;
+}
+
+export { countLines } from "./count";
+
+/** Address of what countLines reports. */
+export function countsPtr(): usize {
+  return COUNTS;
+}
+
+/** Address of the checkpoints countLines writes. */
+export function checksPtr(): usize {
+  return NLPOS;
 }

@@ -85,5 +85,7 @@ export const SCRATCH: usize = (LEFT + LEFT_GROUPS * GROUP_BYTES + 63) & ~63;
 export const PIN: usize = SCRATCH + 256;
 /** Constant vectors, loaded where the compilers would otherwise rebuild them in loops. */
 export const CONSTS: usize = PIN + 64;
+/** What countLines reports: see assembly/count.ts. */
+export const COUNTS: usize = CONSTS + 128;
 /** First byte past the layout. */
-export const LAYOUT_END: usize = CONSTS + 128;
+export const LAYOUT_END: usize = COUNTS + 32;

@@ -22,7 +22,7 @@ export function startScan(): void {
   out = NLPOS;
 }
 
-function mask64(a: v128, b: v128, c: v128, d: v128): u64 {
+export function mask64(a: v128, b: v128, c: v128, d: v128): u64 {
   return <u64> <u32> i8x16.bitmask(a) |
     (<u64> <u32> i8x16.bitmask(b) << 16) |
     (<u64> <u32> i8x16.bitmask(c) << 32) |

@@ -20,22 +20,22 @@ export function noteInvalid(p: usize): void {
   if (p < firstInvalid) firstInvalid = p;
 }
 
-function isCont(b: u32): bool {
+export function isCont(b: u32): bool {
   return (b & 0xc0) == 0x80;
 }
 
 /** Lowest allowed second byte after a lead byte (Table 3-7). */
-function secondLow(lead: u32): u32 {
+export function secondLow(lead: u32): u32 {
   return lead == 0xe0 ? 0xa0 : lead == 0xf0 ? 0x90 : 0x80;
 }
 
 /** Highest allowed second byte after a lead byte (Table 3-7). */
-function secondHigh(lead: u32): u32 {
+export function secondHigh(lead: u32): u32 {
   return lead == 0xed ? 0x9f : lead == 0xf4 ? 0x8f : 0xbf;
 }
 
 /** Sequence length a lead byte announces, or 0 when it cannot start one. */
-function seqLen(lead: u32): u32 {
+export function seqLen(lead: u32): u32 {
   if (lead < 0x80) return 1;
   if (lead < 0xc2) return 0;
   if (lead < 0xe0) return 2;

@@ -48,6 +48,18 @@ export interface ScannerExports {
   foldsPtr(): number;
   /** First byte past the fixed layout. */
   layoutEnd(): number;
+  /** Counts line feeds without hashing (see assembly/count.ts). */
+  countLines(
+    held: number,
+    n: number,
+    final: number,
+    until: number,
+    every: number,
+  ): number;
+  /** Address of what countLines reports (five i32). */
+  countsPtr(): number;
+  /** Address of the checkpoints countLines writes (i32 each). */
+  checksPtr(): number;
 }
 
 /** Whoever's state currently sits in the instance's state block. */
@@ -196,7 +208,13 @@ export function wasmLoadError(): unknown {
   return loadError;
 }
 
-function requireEngine(): WasmEngine {
+/**
+ * The shared Wasm engine, or an error saying why this runtime cannot run it.
+ *
+ * @returns The engine.
+ * @throws {Error} When this runtime refused to load the module.
+ */
+export function requireEngine(): WasmEngine {
   const engine = wasmEngine();
   if (engine === null) {
     const why = loadError instanceof Error

@@ -33,11 +33,15 @@ import {
   changedError,
   CHUNK_BYTES,
   eachChunk,
+  nextTurn,
   openTarget,
   readRange,
   returnBuffer,
+  TURN_BYTES,
 } from "./_io.ts";
-import { createLineScanner } from "../hash/mod.ts";
+import { createLineScanner, hashEngine } from "../hash/mod.ts";
+import { createLineCounter, type LineCounter } from "../hash/_count.ts";
+import { readSync } from "../_runtime/fs.ts";
 import { checkNul, decodeText, notText, NUL_WINDOW } from "./_text.ts";
 import { INDEX_EVERY, type LineIndex } from "./_line_index.ts";
 
@@ -180,6 +184,34 @@ function render(
 const LF = new Uint8Array([10]);
 
 /**
+ * Counts an open file's lines from `from` to its end. Reads go straight
+ * into the counter's buffer, as {@link eachChunk} reads.
+ *
+ * @returns The offset reached (the file's size, unless it changed).
+ */
+async function countRest(
+  handle: FileHandle,
+  from: number,
+  counter: LineCounter,
+): Promise<number> {
+  const { buffer } = counter;
+  let pos = from;
+  let turn = pos + TURN_BYTES;
+  for (;;) {
+    const n = readSync(handle.fd, buffer, 0, buffer.length, pos);
+    if (n === 0) break;
+    counter.count(n);
+    pos += n;
+    if (pos >= turn) {
+      turn = pos + TURN_BYTES;
+      await nextTurn();
+    }
+  }
+  counter.end();
+  return pos;
+}
+
+/**
  * Reads one window of a huge file. The first read of a version of a file
  * counts every line (without hashing) and keeps only the window's bytes;
  * it also leaves a sparse line index in `indexes`, so later reads of the
@@ -248,7 +280,7 @@ export async function streamRead(
     const w = new WindowBytes(first, last, 0, -1);
     const every = INDEX_EVERY;
     const starts: number[] = [];
-    const pos = await eachChunk(handle, (chunk, at) => {
+    let pos = await eachChunk(handle, (chunk, at) => {
       if (at < NUL_WINDOW) checkNul(target.display, chunk, at);
       const batch = scanner.push(chunk);
       if (at === 0) {
@@ -263,13 +295,36 @@ export async function streamRead(
         starts.push(batch.ends[n - w.lines - 1]);
       }
       w.take(batch, 0, chunk, at);
+      return !w.done;
     });
-    w.take(scanner.end(), 0, null, pos);
-    if (scanner.invalidAt >= 0) {
-      notText(target.display, scanner.invalidAt, false);
+    let invalidAt: number;
+    let totalLines: number;
+    if (w.done) {
+      // The window is complete: the rest of the file is only counted (and
+      // checked to be UTF-8), read straight into the counter's buffer.
+      const counter = createLineCounter(
+        engine ?? hashEngine(),
+        w.end,
+        last,
+        every,
+      );
+      pos = await countRest(handle, w.end, counter);
+      let line = (Math.floor(last / every) + 1) * every;
+      for (const at of counter.checkpoints) {
+        if (line === starts.length * every) starts.push(at);
+        line += every;
+      }
+      totalLines = counter.lines;
+      const a = scanner.invalidAt;
+      const b = counter.invalidAt;
+      invalidAt = a < 0 ? b : b < 0 ? a : Math.min(a, b);
+    } else {
+      w.take(scanner.end(), 0, null, pos);
+      totalLines = w.lines;
+      invalidAt = scanner.invalidAt;
     }
+    if (invalidAt >= 0) notText(target.display, invalidAt, false);
     if (pos !== id.size) throw changedError(target.display);
-    const totalLines = w.lines;
     if (starts.length > 0 && starts.length * every > totalLines) {
       // The last checkpoint must name a line that exists.
       while (starts.length > 1 && (starts.length - 1) * every >= totalLines) {

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { lineHash32 } from "../../src/hash/mod.ts";
 import { scanChunked } from "./_engines.ts";
+import { createLineCounter } from "../../src/hash/_count.ts";
 
 const RUNS = 200;
 const encoder = new TextEncoder();
@@ -136,6 +137,59 @@ describe("engines agree", () => {
           assert.equal(scan.nulAt, bytes.indexOf(0));
         }
       }),
+      { numRuns: RUNS },
+    );
+  });
+});
+
+describe("line counting without hashing", () => {
+  const runArb = fc.tuple(
+    bytesArb,
+    fc.constantFrom("\n".repeat(70), "a\r\n".repeat(30), "é\n".repeat(25)),
+  ).map(([bytes, run]) => {
+    const more = encoder.encode(run);
+    const out = new Uint8Array(bytes.length + more.length);
+    out.set(more.subarray(0, more.length >> 1));
+    out.set(bytes, more.length >> 1);
+    out.set(more.subarray(more.length >> 1), (more.length >> 1) + bytes.length);
+    return out;
+  });
+
+  it("agrees with the scanner on lines, ill-formed bytes and checkpoints", () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(bytesArb, runArb),
+        cutsArb,
+        fc.integer({ min: 1, max: 7 }),
+        fc.constantFrom("wasm", "ts" as const),
+        (body, fractions, every, engine) => {
+          const head = encoder.encode("head line\n");
+          const bytes = new Uint8Array(head.length + body.length);
+          bytes.set(head);
+          bytes.set(body, head.length);
+          const scan = scanChunked("ts", bytes, [], false);
+          const expected = scan.ends.filter((_, i) =>
+            (i + 1) % every === 0 && i > 0
+          );
+
+          const counter = createLineCounter(
+            engine as "wasm" | "ts",
+            head.length,
+            1,
+            every,
+          );
+          let at = 0;
+          for (const cut of [...cutsFor(body.length, fractions), body.length]) {
+            counter.buffer.set(body.subarray(at, cut));
+            counter.count(cut - at);
+            at = cut;
+          }
+          counter.end();
+          assert.equal(counter.lines, scan.linesSeen);
+          assert.equal(counter.invalidAt, scan.invalidAt);
+          assert.deepEqual(counter.checkpoints, expected);
+        },
+      ),
       { numRuns: RUNS },
     );
   });
