@@ -7,14 +7,16 @@
  * in its own process so peak memory is its own: reads lines
  * 4,000,000–4,000,200 through the workspace API and through the CLI
  * (`deno run -A src/serve/cli.ts read …`), patches one line there, and runs
- * a naive read-everything-and-split baseline and `wc -l` over the same file.
+ * a naive read-everything-and-split baseline and `wc -l` over the same file,
+ * and two floors: a Deno process that does nothing, and one that only reads
+ * every byte of the file.
  * Wall time and peak memory (max RSS from `/usr/bin/time`, or VmHWM) are
  * printed with the ratios the targets are stated in.
  *
  * @module
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, statSync } from "node:fs";
+import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
 import { mkdtemp, open, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -124,6 +126,16 @@ async function child(mode: string, state: string): Promise<void> {
     detail = `${result.summary.split("\n")[0]}; patch alone ${
       (performance.now() - t1).toFixed(0)
     } ms`;
+  } else if (mode === "start") {
+    detail = "a Deno process that does nothing";
+  } else if (mode === "bytes") {
+    // The I/O floor of any first read: every byte once, nothing else.
+    const buf = new Uint8Array(1 << 20);
+    const fd = openSync(FILE, "r");
+    let pos = 0;
+    for (let n; (n = readSync(fd, buf, 0, buf.length, pos)) > 0;) pos += n;
+    closeSync(fd);
+    detail = `${pos} bytes read in 1 MiB chunks, nothing else`;
   } else if (mode === "naive") {
     const bytes = await readFile(FILE);
     const dec = new TextDecoder();
@@ -273,6 +285,30 @@ async function main(): Promise<void> {
       "patch",
       cold,
     ]);
+    const start = best(
+      [1, 2, 3].map(() =>
+        timed("Deno start-up alone", DENO, [
+          "run",
+          "-A",
+          self,
+          "--child",
+          "start",
+          cold,
+        ])
+      ),
+    );
+    const bytes = best(
+      [1, 2, 3].map(() =>
+        timed("Deno reading every byte alone", DENO, [
+          "run",
+          "-A",
+          self,
+          "--child",
+          "bytes",
+          cold,
+        ])
+      ),
+    );
     const naive = timed("naive read-all + split", DENO, [
       "run",
       "-A",
@@ -289,7 +325,19 @@ async function main(): Promise<void> {
     console.log(
       `${"operation".padEnd(34)}  wall ms  in-process ms  peak MiB   detail`,
     );
-    for (const r of [wc, apiCold, apiWarm, cliCold, cliWarm, patch, naive]) {
+    for (
+      const r of [
+        wc,
+        start,
+        bytes,
+        apiCold,
+        apiWarm,
+        cliCold,
+        cliWarm,
+        patch,
+        naive,
+      ]
+    ) {
       console.log(row(r));
     }
     const inner = (m: Measure) => m.innerMs ?? m.wallMs;
@@ -307,6 +355,11 @@ async function main(): Promise<void> {
       }×, indexed ${
         ratio(cliWarm.wallMs, wc.wallMs)
       }× the time of wc -l (target ≤ 1×)`,
+    );
+    console.log(
+      `a first read reads every byte (totalLines, UTF-8 check): a Deno process doing only that takes ${
+        ratio(bytes.wallMs, wc.wallMs)
+      }× the time of wc -l (start-up alone ${ratio(start.wallMs, wc.wallMs)}×)`,
     );
     const peak = Math.max(
       apiCold.peakMiB,

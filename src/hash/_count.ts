@@ -19,7 +19,7 @@ const NONE = -0x80000000;
 
 /**
  * Counts the lines of a stretch of input that starts at the start of a line
- * (just after a line feed). Fill `buffer` from index 0 and call `count`
+ * (offset 0, just past a BOM, or just past a line feed). Fill `buffer` from index 0 and call `count`
  * straight away (nothing else may run on the engine in between), then
  * `end` once.
  */
@@ -42,7 +42,7 @@ export interface LineCounter {
  * Creates a counter for the stretch starting at absolute offset `start`.
  *
  * @param engine Which engine counts.
- * @param start Absolute offset of the stretch; the byte before it is a line feed.
+ * @param start Absolute offset of the stretch, where a line starts.
  * @param linesBefore Lines that end before `start`.
  * @param every Distance between checkpoints, in lines.
  * @returns A fresh counter.
@@ -67,8 +67,8 @@ export function createLineCounter(
   linesBefore: number,
   every: number,
 ): LineCounter {
-  if (!(start > 0) || !Number.isSafeInteger(start)) {
-    throw new RangeError("A line count must start just after a line feed.");
+  if (!(start >= 0) || !Number.isSafeInteger(start)) {
+    throw new RangeError("A line count must start at a byte offset.");
   }
   if (!(every >= 1) || !Number.isSafeInteger(every)) {
     throw new RangeError("Checkpoints must be a whole number of lines apart.");

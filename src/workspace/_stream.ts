@@ -212,10 +212,41 @@ async function countRest(
 }
 
 /**
+ * Counts every line of a huge file and checks that it is text, in one
+ * pass: the sparse line index of this version of the file.
+ */
+async function buildIndex(
+  handle: FileHandle,
+  id: FileIdentity,
+  display: string,
+  engine: Engine,
+): Promise<LineIndex> {
+  const head = new Uint8Array(Math.min(NUL_WINDOW, id.size));
+  const got = readSync(handle.fd, head, 0, head.length, 0);
+  checkNul(display, head.subarray(0, got), 0);
+  const bom = got >= 3 && head[0] === 0xef && head[1] === 0xbb &&
+      head[2] === 0xbf
+    ? 3
+    : 0;
+  const every = INDEX_EVERY;
+  const counter = createLineCounter(engine ?? hashEngine(), bom, 0, every);
+  const pos = await countRest(handle, bom, counter);
+  if (counter.invalidAt >= 0) notText(display, counter.invalidAt, false);
+  if (pos !== id.size) throw changedError(display);
+  const totalLines = counter.lines;
+  const starts = [bom, ...counter.checkpoints];
+  // The last checkpoint must name a line that exists.
+  while (starts.length > 1 && (starts.length - 1) * every >= totalLines) {
+    starts.pop();
+  }
+  return { version: 1, id, every, totalLines, starts };
+}
+
+/**
  * Reads one window of a huge file. The first read of a version of a file
- * counts every line (without hashing) and keeps only the window's bytes;
- * it also leaves a sparse line index in `indexes`, so later reads of the
- * same version seek near the window and read only that far.
+ * counts every line (without hashing, straight through the Wasm counter)
+ * into a sparse line index, kept in `indexes`; every read then seeks to the
+ * checkpoint nearest the window and scans from there to the window's end.
  *
  * @returns The view (as `formatHashlines` renders it) and the window's full hashes.
  */
@@ -231,117 +262,53 @@ export async function streamRead(
   const max = window.maxLineChars ?? DEFAULT_MAX_LINE_CHARS;
   const { handle, id } = await openTarget(target);
   try {
-    const index = indexes ? await indexes.get(target.real, id) : null;
-    if (index) {
-      const win = readWindow(index.totalLines, window);
-      if (win.endLine < win.startLine) {
-        return render(
-          win,
-          index.totalLines,
-          target.display,
-          new Uint8Array(0),
-          0,
-          max,
-        );
-      }
-      const j = Math.min(
-        index.starts.length - 1,
-        Math.floor((win.startLine - 1) / index.every),
-      );
-      const base = index.starts[j];
-      const linesBefore = j * index.every;
-      const w = new WindowBytes(
-        first,
-        last,
-        linesBefore,
-        first === linesBefore + 1 ? base : -1,
-      );
-      // A leading LF keeps the scanner from taking bytes at `base` for a BOM.
-      const scanner = createLineScanner({ engine, hash: false });
-      scanner.push(LF);
-      const pos = await eachChunk(handle, (chunk, at) => {
-        w.take(scanner.push(chunk), base - 1, chunk, at);
-        return !w.done;
-      }, base);
-      if (!w.done) w.take(scanner.end(), base - 1, null, pos);
-      if (scanner.invalidAt >= 0 && scanner.invalidAt - 1 + base < w.end) {
-        notText(target.display, scanner.invalidAt - 1 + base, false);
-      }
+    let index = indexes ? await indexes.get(target.real, id) : null;
+    if (!index) {
+      index = await buildIndex(handle, id, target.display, engine);
+      if (indexes) await indexes.put(target.real, index);
+    }
+    const win = readWindow(index.totalLines, window);
+    if (win.endLine < win.startLine) {
       return render(
         win,
         index.totalLines,
         target.display,
-        w.bytes(),
-        w.start,
+        new Uint8Array(0),
+        0,
         max,
       );
     }
+    const j = Math.min(
+      index.starts.length - 1,
+      Math.floor((win.startLine - 1) / index.every),
+    );
+    const base = index.starts[j];
+    const linesBefore = j * index.every;
+    const w = new WindowBytes(
+      first,
+      last,
+      linesBefore,
+      first === linesBefore + 1 ? base : -1,
+    );
+    // A leading LF keeps the scanner from taking bytes at `base` for a BOM.
     const scanner = createLineScanner({ engine, hash: false });
-    const w = new WindowBytes(first, last, 0, -1);
-    const every = INDEX_EVERY;
-    const starts: number[] = [];
-    let pos = await eachChunk(handle, (chunk, at) => {
-      if (at < NUL_WINDOW) checkNul(target.display, chunk, at);
-      const batch = scanner.push(chunk);
-      if (at === 0) {
-        starts.push(scanner.hasBom ? 3 : 0);
-        if (first === 1) w.start = starts[0];
-      }
-      for (
-        let n = (Math.floor(w.lines / every) + 1) * every;
-        n <= w.lines + batch.count;
-        n += every
-      ) {
-        starts.push(batch.ends[n - w.lines - 1]);
-      }
-      w.take(batch, 0, chunk, at);
+    scanner.push(LF);
+    const pos = await eachChunk(handle, (chunk, at) => {
+      w.take(scanner.push(chunk), base - 1, chunk, at);
       return !w.done;
-    });
-    let invalidAt: number;
-    let totalLines: number;
-    if (w.done) {
-      // The window is complete: the rest of the file is only counted (and
-      // checked to be UTF-8), read straight into the counter's buffer.
-      const counter = createLineCounter(
-        engine ?? hashEngine(),
-        w.end,
-        last,
-        every,
-      );
-      pos = await countRest(handle, w.end, counter);
-      let line = (Math.floor(last / every) + 1) * every;
-      for (const at of counter.checkpoints) {
-        if (line === starts.length * every) starts.push(at);
-        line += every;
-      }
-      totalLines = counter.lines;
-      const a = scanner.invalidAt;
-      const b = counter.invalidAt;
-      invalidAt = a < 0 ? b : b < 0 ? a : Math.min(a, b);
-    } else {
-      w.take(scanner.end(), 0, null, pos);
-      totalLines = w.lines;
-      invalidAt = scanner.invalidAt;
+    }, base);
+    if (!w.done) w.take(scanner.end(), base - 1, null, pos);
+    if (scanner.invalidAt >= 0 && scanner.invalidAt - 1 + base < w.end) {
+      notText(target.display, scanner.invalidAt - 1 + base, false);
     }
-    if (invalidAt >= 0) notText(target.display, invalidAt, false);
-    if (pos !== id.size) throw changedError(target.display);
-    if (starts.length > 0 && starts.length * every > totalLines) {
-      // The last checkpoint must name a line that exists.
-      while (starts.length > 1 && (starts.length - 1) * every >= totalLines) {
-        starts.pop();
-      }
-    }
-    if (indexes && starts.length > 0) {
-      await indexes.put(target.real, {
-        version: 1,
-        id,
-        every,
-        totalLines,
-        starts,
-      });
-    }
-    const win = readWindow(totalLines, window);
-    return render(win, totalLines, target.display, w.bytes(), w.start, max);
+    return render(
+      win,
+      index.totalLines,
+      target.display,
+      w.bytes(),
+      w.start,
+      max,
+    );
   } finally {
     await handle.close();
   }

@@ -151,6 +151,72 @@ describe("streamed huge files match the in-memory path", () => {
   });
 });
 
+describe("first reads of huge files count every line and check every byte", () => {
+  let t: Tree;
+  before(async () => {
+    t = await makeTree();
+  });
+  after(() => t.cleanup());
+
+  /** About 3 MiB of lines, with multi-byte characters cut by the 1 MiB and 2 MiB chunk boundaries. */
+  function straddling(): Uint8Array {
+    const enc = new TextEncoder();
+    const out = new Uint8Array(3 << 20);
+    let at = 0;
+    let n = 0;
+    while (at < out.length - 64) {
+      const boundary = [1 << 20, 2 << 20].find((b) => b > at && b - at < 48);
+      const text = boundary
+        ? "x".repeat(boundary - at - 2) + "😀\r\n"
+        : `line ${n} ünï\n`;
+      const bytes = enc.encode(text);
+      out.set(bytes, at);
+      at += bytes.length;
+      n++;
+    }
+    return out.subarray(0, at);
+  }
+
+  for (const engine of ["wasm", "ts"] as const) {
+    it(`counts lines across chunk boundaries (${engine})`, async () => {
+      const bytes = straddling();
+      await writeFile(join(t.root, `cut-${engine}.txt`), bytes);
+      const text = new TextDecoder().decode(bytes);
+      const streamed = t.open({ streamThreshold: 1024, engine });
+      for (const window of [{ offset: 1, limit: 2 }, { offset: 90000 }]) {
+        const view = await streamed.read(`cut-${engine}.txt`, window);
+        const expected = formatHashlines(text, window);
+        assert.equal(view.totalLines, expected.totalLines);
+        assert.equal(view.text, expected.text);
+      }
+    });
+
+    it(`refuses a file with an ill-formed byte far past the window (${engine})`, async () => {
+      const bytes = straddling().slice();
+      const bad = (2 << 20) + 777;
+      bytes[bad] = 0xff;
+      const path = join(t.root, `late-${engine}.txt`);
+      await writeFile(path, bytes);
+      const streamed = t.open({ streamThreshold: 1024, engine });
+      await assert.rejects(streamed.read(`late-${engine}.txt`, { limit: 3 }), {
+        code: "NOT_TEXT",
+        offset: bad,
+      });
+      assert.deepEqual(new Uint8Array(await readFile(path)), bytes);
+    });
+  }
+
+  it("counts a file that is only a BOM as empty", async () => {
+    await writeFile(
+      join(t.root, "bom.txt"),
+      new Uint8Array([0xef, 0xbb, 0xbf]),
+    );
+    const view = await t.open({ streamThreshold: 0 }).read("bom.txt");
+    assert.equal(view.totalLines, 0);
+    assert.equal(view.text, "");
+  });
+});
+
 const pieces = ["a", "bc", "é", "😀", "\n", "\r\n", "\r", " ", "\n"];
 const contentArb = fc.tuple(
   fc.boolean(),
