@@ -206,6 +206,33 @@ describe("first reads of huge files count every line and check every byte", () =
     });
   }
 
+  it("serves two first reads of huge files at once", async () => {
+    // Over 32 MiB each, so each count gives the event loop a turn and the
+    // two counts interleave on the one Wasm instance.
+    const lineA = "const answer = 42; // ünï ✓";
+    await writeFile(join(t.root, "a.txt"), `${lineA}\n`.repeat(1_400_000));
+    await writeFile(
+      join(t.root, "b.txt"),
+      "x\r\n".repeat(12_000_000) + "tail",
+    );
+    const ws = t.open({ streamThreshold: 1024 });
+    const [a, b] = await Promise.all([
+      ws.read("a.txt", { offset: 1_399_999 }),
+      ws.read("b.txt", { offset: 12_000_000 }),
+    ]);
+    const h = lineHash(lineA);
+    assert.equal(a.totalLines, 1_400_000);
+    assert.equal(
+      a.text,
+      `1399999:${h}|${lineA}\n1400000:${h}|${lineA}`,
+    );
+    assert.equal(b.totalLines, 12_000_001);
+    assert.equal(
+      b.text,
+      `12000000:${lineHash("x")}|x\n12000001:${lineHash("tail")}|tail`,
+    );
+  });
+
   it("counts a file that is only a BOM as empty", async () => {
     await writeFile(
       join(t.root, "bom.txt"),
