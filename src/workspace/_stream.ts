@@ -393,6 +393,10 @@ export async function scanForPatch(
   const need = linesNeeded(ops, { memory });
   const ranges = wantedRanges(ops, need.lines);
   const wantHash = new Set(need.hashes);
+  // A 64 Ki-entry filter on the low 16 bits answers most lines without a
+  // set lookup (the pass looks at every line of the file).
+  const maybe = new Uint8Array(1 << 16);
+  for (const h of need.hashes) maybe[h & 0xffff] = 1;
   const matches = new Map<number, number[]>();
   const seen = new Map<number, Seen>();
   const tail: [number, Seen][] = [];
@@ -408,8 +412,8 @@ export async function scanForPatch(
     const { hashes, ends } = batch;
     if (wantHash.size > 0) {
       for (let i = 0; i < c; i++) {
-        if (wantHash.has(hashes[i])) {
-          const h = hashes[i];
+        const h = hashes[i];
+        if (maybe[h & 0xffff] === 1 && wantHash.has(h)) {
           const at = matches.get(h);
           if (at) at.push(lines + i + 1);
           else matches.set(h, [lines + i + 1]);
