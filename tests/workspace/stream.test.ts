@@ -149,6 +149,45 @@ describe("streamed huge files match the in-memory path", () => {
       assert.equal(messages[0], messages[1]);
     }
   });
+
+  it("says where a remembered line moved, streamed or not", async () => {
+    const streamed = t.open({ streamThreshold: 1024, session: "mv1" });
+    const inMemory = t.open({ session: "mv2" });
+    const messages: string[] = [];
+    for (
+      const [ws, path] of [[streamed, "moved-a.ts"], [
+        inMemory,
+        "moved-b.ts",
+      ]] as const
+    ) {
+      await writeFile(join(t.root, path), text);
+      const view = await ws.read(path, { offset: 101, limit: 1 });
+      // Someone else adds two lines at the top.
+      await writeFile(join(t.root, path), "// one\n// two\n" + text);
+      await assert.rejects(
+        ws.patch({
+          files: [{
+            path,
+            ops: [{
+              op: "replace",
+              start: anchorOf(view.text, 101),
+              lines: ["x"],
+            }],
+          }],
+        }),
+        (e: unknown) => {
+          assert.ok(e instanceof PatchRefusedError);
+          messages.push(e.message.replaceAll(path, "F"));
+          return true;
+        },
+      );
+    }
+    assert.match(
+      messages[0],
+      /the line you read moved to line 103 → 103:[0-9a-f]{2}/,
+    );
+    assert.equal(messages[0], messages[1]);
+  });
 });
 
 describe("first reads of huge files count every line and check every byte", () => {
