@@ -631,7 +631,8 @@ export async function rewrite(
     let cursor = 0;
     const copy = async (to: number) => {
       while (cursor < to) {
-        const { bytesRead } = await handle.read(
+        const bytesRead = readSync(
+          handle.fd,
           buf,
           0,
           Math.min(CHUNK_BYTES, to - cursor),
