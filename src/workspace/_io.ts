@@ -127,10 +127,10 @@ export async function readRange(
 }
 
 /** Bytes read between two turns given back to the event loop. */
-export const TURN_BYTES = 32 << 20;
+const TURN_BYTES = 32 << 20;
 
 /** Lets other tasks run (timers and I/O, not only promise callbacks). */
-export function nextTurn(): Promise<void> {
+function nextTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
@@ -140,7 +140,8 @@ export function nextTurn(): Promise<void> {
  * pay a hand-off to a worker thread each); the event loop gets a turn every
  * {@link TURN_BYTES}, so a server stays responsive while a huge file
  * streams. A chunk is only valid during its call; `onChunk` returns false
- * to stop early.
+ * to stop early. Chunks are read into `into` when given (a consumer that
+ * works on its own buffer then needs no copy), else into a pooled buffer.
  *
  * @returns The file offset reached.
  */
@@ -148,13 +149,14 @@ export async function eachChunk(
   handle: FileHandle,
   onChunk: (chunk: Uint8Array, pos: number) => boolean | void,
   from = 0,
+  into?: Uint8Array,
 ): Promise<number> {
-  const buf = borrowBuffer();
+  const buf = into ?? borrowBuffer();
   let pos = from;
   let turn = pos + TURN_BYTES;
   try {
     for (;;) {
-      const n = readSync(handle.fd, buf, 0, CHUNK_BYTES, pos);
+      const n = readSync(handle.fd, buf, 0, buf.length, pos);
       if (n === 0) break;
       const at = pos;
       pos += n;
@@ -165,7 +167,7 @@ export async function eachChunk(
       }
     }
   } finally {
-    returnBuffer(buf);
+    if (!into) returnBuffer(buf);
   }
   return pos;
 }

@@ -33,14 +33,12 @@ import {
   changedError,
   CHUNK_BYTES,
   eachChunk,
-  nextTurn,
   openTarget,
   readRange,
   returnBuffer,
-  TURN_BYTES,
 } from "./_io.ts";
 import { createLineScanner, hashEngine } from "../hash/mod.ts";
-import { createLineCounter, type LineCounter } from "../hash/_count.ts";
+import { createLineCounter } from "../hash/_count.ts";
 import { readSync } from "../_runtime/fs.ts";
 import { checkNul, decodeText, notText, NUL_WINDOW } from "./_text.ts";
 import { INDEX_EVERY, type LineIndex } from "./_line_index.ts";
@@ -184,34 +182,6 @@ function render(
 const LF = new Uint8Array([10]);
 
 /**
- * Counts an open file's lines from `from` to its end. Reads go straight
- * into the counter's buffer, as {@link eachChunk} reads.
- *
- * @returns The offset reached (the file's size, unless it changed).
- */
-async function countRest(
-  handle: FileHandle,
-  from: number,
-  counter: LineCounter,
-): Promise<number> {
-  const { buffer } = counter;
-  let pos = from;
-  let turn = pos + TURN_BYTES;
-  for (;;) {
-    const n = readSync(handle.fd, buffer, 0, buffer.length, pos);
-    if (n === 0) break;
-    counter.count(n);
-    pos += n;
-    if (pos >= turn) {
-      turn = pos + TURN_BYTES;
-      await nextTurn();
-    }
-  }
-  counter.end();
-  return pos;
-}
-
-/**
  * Counts every line of a huge file and checks that it is text, in one
  * pass: the sparse line index of this version of the file.
  */
@@ -230,7 +200,14 @@ async function buildIndex(
     : 0;
   const every = INDEX_EVERY;
   const counter = createLineCounter(engine ?? hashEngine(), bom, 0, every);
-  const pos = await countRest(handle, bom, counter);
+  // Read straight into the counter's buffer: no copy.
+  const pos = await eachChunk(
+    handle,
+    (chunk) => counter.count(chunk.length),
+    bom,
+    counter.buffer,
+  );
+  counter.end();
   if (counter.invalidAt >= 0) notText(display, counter.invalidAt, false);
   if (pos !== id.size) throw changedError(display);
   const totalLines = counter.lines;
