@@ -6,7 +6,7 @@
 
 import { CONSTS, COUNTS, IN, NLPOS } from "./layout";
 import { mask64 } from "./newlines";
-import { isCont, secondHigh, secondLow, seqLen, undecidedTail } from "./utf8";
+import { undecidedTail, wellFormedLen } from "./utf8";
 
 /** "Not found" in the report. */
 const NONE: i32 = 0x80000000;
@@ -18,19 +18,12 @@ const NONE: i32 = 0x80000000;
  */
 function checkSpan(p: usize, stop: usize, d: usize): usize {
   while (p < stop) {
-    const b = <u32> load<u8>(p);
-    if (b < 0x80) {
+    if (load<u8>(p) < 0x80) {
       p++;
       continue;
     }
-    const n = <usize> seqLen(b);
-    if (
-      n == 0 || p + n > d ||
-      <u32> load<u8>(p + 1) < secondLow(b) ||
-      <u32> load<u8>(p + 1) > secondHigh(b) ||
-      (n >= 3 && !isCont(<u32> load<u8>(p + 2))) ||
-      (n == 4 && !isCont(<u32> load<u8>(p + 3)))
-    ) {
+    const n = wellFormedLen(p, d);
+    if (n == 0) {
       store<i32>(COUNTS, <i32> p - <i32> IN, 4);
       return <usize> -1;
     }

@@ -20,22 +20,22 @@ export function noteInvalid(p: usize): void {
   if (p < firstInvalid) firstInvalid = p;
 }
 
-export function isCont(b: u32): bool {
+function isCont(b: u32): bool {
   return (b & 0xc0) == 0x80;
 }
 
 /** Lowest allowed second byte after a lead byte (Table 3-7). */
-export function secondLow(lead: u32): u32 {
+function secondLow(lead: u32): u32 {
   return lead == 0xe0 ? 0xa0 : lead == 0xf0 ? 0x90 : 0x80;
 }
 
 /** Highest allowed second byte after a lead byte (Table 3-7). */
-export function secondHigh(lead: u32): u32 {
+function secondHigh(lead: u32): u32 {
   return lead == 0xed ? 0x9f : lead == 0xf4 ? 0x8f : 0xbf;
 }
 
 /** Sequence length a lead byte announces, or 0 when it cannot start one. */
-export function seqLen(lead: u32): u32 {
+function seqLen(lead: u32): u32 {
   if (lead < 0x80) return 1;
   if (lead < 0xc2) return 0;
   if (lead < 0xe0) return 2;
@@ -99,6 +99,21 @@ export function hashUtf8(h: u32, p: usize, e: usize): u32 {
 }
 
 /**
+ * Length of the well-formed sequence that starts at `p` (a byte >= 0x80)
+ * and ends by `e`, or 0 when none does.
+ */
+export function wellFormedLen(p: usize, e: usize): usize {
+  const b = <u32> load<u8>(p);
+  const n = <usize> seqLen(b);
+  if (n == 0 || p + n > e) return 0;
+  const b1 = <u32> load<u8>(p + 1);
+  if (b1 < secondLow(b) || b1 > secondHigh(b)) return 0;
+  if (n >= 3 && !isCont(<u32> load<u8>(p + 2))) return 0;
+  if (n == 4 && !isCont(<u32> load<u8>(p + 3))) return 0;
+  return n;
+}
+
+/**
  * Finds the first ill-formed sequence in [p, e), starting at a sequence
  * boundary; skips ASCII sixteen bytes at a time. Returns e when none.
  */
@@ -108,17 +123,12 @@ export function validate(p: usize, e: usize): usize {
       p += 16;
       continue;
     }
-    const b = <u32> load<u8>(p);
-    if (b < 0x80) {
+    if (load<u8>(p) < 0x80) {
       p++;
       continue;
     }
-    const n = <usize> seqLen(b);
-    if (n == 0 || p + n > e) return p;
-    const b1 = <u32> load<u8>(p + 1);
-    if (b1 < secondLow(b) || b1 > secondHigh(b)) return p;
-    if (n >= 3 && !isCont(<u32> load<u8>(p + 2))) return p;
-    if (n == 4 && !isCont(<u32> load<u8>(p + 3))) return p;
+    const n = wellFormedLen(p, e);
+    if (n == 0) return p;
     p += n;
   }
   return e;
