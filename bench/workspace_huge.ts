@@ -242,29 +242,15 @@ async function main(): Promise<void> {
     // first, so no run below competes with the write-back.
     spawnSync("sync");
     timed("warm the page cache", "wc", ["-l", FILE]);
-    const wc = best(
-      [1, 2, 3].map(() => timed("wc -l (whole file)", "wc", ["-l", FILE])),
-    );
+    /** One mode of this script in its own Deno process. */
+    const inChild = (name: string, mode: string, state: string) =>
+      timed(name, DENO, ["run", "-A", self, "--child", mode, state]);
+    const bestOf3 = (run: () => Measure) => best([1, 2, 3].map(run));
+    const wc = bestOf3(() => timed("wc -l (whole file)", "wc", ["-l", FILE]));
     // A fresh state folder each time: no line index yet, every line is counted.
-    const apiCold = timed("workspace.read, first read", DENO, [
-      "run",
-      "-A",
-      self,
-      "--child",
-      "read",
-      warm,
-    ]);
-    const apiWarm = best(
-      [1, 2, 3].map(() =>
-        timed("workspace.read, indexed", DENO, [
-          "run",
-          "-A",
-          self,
-          "--child",
-          "read",
-          warm,
-        ])
-      ),
+    const apiCold = inChild("workspace.read, first read", "read", warm);
+    const apiWarm = bestOf3(() =>
+      inChild("workspace.read, indexed", "read", warm)
     );
     const cliCold = best(
       [0, 1].map((i) =>
@@ -273,53 +259,17 @@ async function main(): Promise<void> {
         })
       ),
     );
-    const cliWarm = best(
-      [1, 2, 3].map(() =>
-        timed("CLI read process, indexed", DENO, cliArgs, {
-          HASHLINE_STORE: warm,
-        })
-      ),
+    const cliWarm = bestOf3(() =>
+      timed("CLI read process, indexed", DENO, cliArgs, {
+        HASHLINE_STORE: warm,
+      })
     );
-    const patch = timed("workspace.patch one line", DENO, [
-      "run",
-      "-A",
-      self,
-      "--child",
-      "patch",
-      cold,
-    ]);
-    const start = best(
-      [1, 2, 3].map(() =>
-        timed("Deno start-up alone", DENO, [
-          "run",
-          "-A",
-          self,
-          "--child",
-          "start",
-          cold,
-        ])
-      ),
+    const patch = inChild("workspace.patch one line", "patch", cold);
+    const start = bestOf3(() => inChild("Deno start-up alone", "start", cold));
+    const bytes = bestOf3(() =>
+      inChild("Deno reading every byte alone", "bytes", cold)
     );
-    const bytes = best(
-      [1, 2, 3].map(() =>
-        timed("Deno reading every byte alone", DENO, [
-          "run",
-          "-A",
-          self,
-          "--child",
-          "bytes",
-          cold,
-        ])
-      ),
-    );
-    const naive = timed("naive read-all + split", DENO, [
-      "run",
-      "-A",
-      self,
-      "--child",
-      "naive",
-      cold,
-    ]);
+    const naive = inChild("naive read-all + split", "naive", cold);
     console.log(
       `\nfile: ${FILE} (${
         (statSync(FILE).size / 1024 ** 3).toFixed(2)
