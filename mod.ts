@@ -100,12 +100,18 @@ export {
 export { startServer } from "./src/serve/server.ts";
 export {
   BinaryContentError,
+  DeniedError,
   EditRefusedError,
+  ERROR_CODES,
+  type ErrorCode,
   HashlineError,
   IntegrityError,
+  NoSpaceError,
+  NotAFileError,
   NotFoundError,
   OutsideRootError,
   PatchRefusedError,
+  PermissionError,
   type Problem,
   TooLargeError,
 } from "./src/errors.ts";

@@ -7,6 +7,43 @@
  * @module
  */
 
+/**
+ * Every stable error and problem code, in one closed list: a new code is one
+ * line here, and a misspelt code is a type error.
+ */
+export const ERROR_CODES = {
+  BAD_INPUT: "BAD_INPUT",
+  STALE_ANCHOR: "STALE_ANCHOR",
+  OUT_OF_RANGE: "OUT_OF_RANGE",
+  OVERLAP: "OVERLAP",
+  NOT_READ: "NOT_READ",
+  PASTED_PREFIX: "PASTED_PREFIX",
+  EMPTY_INSERT: "EMPTY_INSERT",
+  BAD_ANCHOR: "BAD_ANCHOR",
+  BAD_LINE: "BAD_LINE",
+  CHANGED: "CHANGED",
+  PATCH_REFUSED: "PATCH_REFUSED",
+  OUTSIDE_ROOT: "OUTSIDE_ROOT",
+  DENIED: "DENIED",
+  NOT_A_FILE: "NOT_A_FILE",
+  PERMISSION: "PERMISSION",
+  NO_SPACE: "NO_SPACE",
+  NOT_TEXT: "NOT_TEXT",
+  NOT_FOUND: "NOT_FOUND",
+  UNKNOWN_HANDLE: "UNKNOWN_HANDLE",
+  INTEGRITY: "INTEGRITY",
+  TOO_LARGE: "TOO_LARGE",
+  NO_MATCH: "NO_MATCH",
+  MANY_MATCHES: "MANY_MATCHES",
+  EXISTS: "EXISTS",
+  NO_CHANGE: "NO_CHANGE",
+  BUSY: "BUSY",
+  INTERNAL: "INTERNAL",
+} as const;
+
+/** One of {@link ERROR_CODES}. */
+export type ErrorCode = typeof ERROR_CODES[keyof typeof ERROR_CODES];
+
 /** One reason a patch was refused, as listed in a {@link PatchRefusedError}. */
 export interface Problem {
   /** Stable upper-snake code: `STALE_ANCHOR`, `OUT_OF_RANGE`, `OVERLAP`, `NOT_READ`, `PASTED_PREFIX`, `EMPTY_INSERT`, `BAD_ANCHOR`, `CHANGED`, … */
@@ -136,5 +173,49 @@ export class EditRefusedError extends HashlineError {
   constructor(message: string, code = "NO_MATCH") {
     super(code, message, 409);
     this.name = "EditRefusedError";
+  }
+}
+
+/** A path the workspace is configured never to touch: `.git/`, a `.hashline` folder, or a `deny` glob. */
+export class DeniedError extends HashlineError {
+  /**
+   * @param message Which rule refused the path and how to change it.
+   */
+  constructor(message: string) {
+    super("DENIED", message, 403);
+    this.name = "DeniedError";
+  }
+}
+
+/** A path that names a folder, FIFO, device or socket instead of a regular file. */
+export class NotAFileError extends HashlineError {
+  /**
+   * @param message What the path names instead.
+   */
+  constructor(message: string) {
+    super("NOT_A_FILE", message, 400);
+    this.name = "NotAFileError";
+  }
+}
+
+/** The operating system refused access (permissions, a read-only file or file system). */
+export class PermissionError extends HashlineError {
+  /**
+   * @param message What could not be done.
+   */
+  constructor(message: string) {
+    super("PERMISSION", message, 403);
+    this.name = "PermissionError";
+  }
+}
+
+/** The disk (or quota) is full: nothing was written. */
+export class NoSpaceError extends HashlineError {
+  /**
+   * @param message What could not be written.
+   */
+  constructor(message: string) {
+    super("NO_SPACE", message, 507);
+    this.name = "NoSpaceError";
   }
 }

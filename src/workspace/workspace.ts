@@ -11,6 +11,7 @@ import { type FileHandle, realpathSync, statSync } from "../_runtime/fs.ts";
 import { formatLine, readWindow } from "../anchor/format.ts";
 import { splitLines } from "../anchor/split.ts";
 import {
+  EditRefusedError,
   NotFoundError,
   PatchRefusedError,
   type Problem,
@@ -57,6 +58,19 @@ export interface WorkspaceOptions {
   streamThreshold?: number;
   /** Byte-scanning engine for streamed files (default: the hash module's choice). */
   engine?: "wasm" | "ts";
+  /**
+   * Globs (root-relative, `/` separators; `*` within a name, `**` across
+   * folders) of paths never read or written: refused with `DENIED`.
+   */
+  deny?: string[];
+  /** Allow writes under `.git/` and `.hashline` folders (default false: refused with `DENIED`). */
+  allowGit?: boolean;
+  /** Default of {@link PatchOptions.rebase} (default false). */
+  rebase?: boolean;
+  /** Most files whose read records one session keeps (default 2000; the least recently used go first). */
+  maxSessionFiles?: number;
+  /** How long a patch waits for another writer's lock on a file before giving up with `BUSY` (default 30 s). */
+  lockTimeoutMs?: number;
 }
 
 /** A read window. */
@@ -91,6 +105,12 @@ export interface PatchOptions {
   dryRun?: boolean;
   /** Session whose reads count (default the workspace's). */
   session?: string;
+  /**
+   * Apply an op whose lines only moved (lines inserted or removed above it)
+   * where they now stand, when its read region stands unchanged at exactly
+   * one place (default: the workspace's `rebase` option, else false).
+   */
+  rebase?: boolean;
 }
 
 /** What a patch did to one file. */
@@ -117,6 +137,30 @@ export interface PatchResult {
   files: FileEdit[];
   /** What a model reads: `Edited PATH (+a -r)`, the fresh anchors and the diff, per file. */
   summary: string;
+  /** Ops applied where their lines moved to (`op 2: lines 40–42 → 43–45`), with rebase on. */
+  rebased: string[];
+  /** Things that did not stop the commit but that the caller should know (a read record not saved). */
+  warnings: string[];
+}
+
+/** Whether a path names a file, and how big it is (see {@link Workspace.stat}). */
+export interface PathInfo {
+  /** Root-relative path with `/` separators. */
+  path: string;
+  /** A regular file is there. */
+  exists: boolean;
+  /** Its size in bytes, or null when it does not exist. */
+  size: number | null;
+}
+
+/** The whole text of a file (see {@link Workspace.readText}). */
+export interface TextRead {
+  /** Root-relative path with `/` separators. */
+  path: string;
+  /** The decoded text, BOM included when the file has one. */
+  text: string;
+  /** Lines in the file. */
+  totalLines: number;
 }
 
 /** Options of {@link Workspace.write}. */
@@ -167,7 +211,25 @@ export interface Workspace {
     content: string,
     options?: WriteOptions,
   ): Promise<WriteResult>;
-  /** Finishes or undoes commits that a crashed process left half done (also run on first use). */
+  /**
+   * Creates a file that must not exist yet (never overwrites, even under a
+   * race): refused with `EXISTS` when something is there.
+   */
+  create(
+    path: string,
+    content: string,
+    options?: WriteOptions,
+  ): Promise<WriteResult>;
+  /** Checks a path against the root and says whether a regular file is there. */
+  stat(path: string): Promise<PathInfo>;
+  /**
+   * Reads a whole file as text and records every line as seen by the
+   * session (for callers that edit by string matching and then patch).
+   */
+  readText(path: string, options?: WriteOptions): Promise<TextRead>;
+  /** Frees a session's read records, in memory and in the state folder. */
+  forgetSession(session: string): Promise<void>;
+  /** Finishes or undoes commits that a crashed process left half done (also run before each write). */
   recover(): Promise<RecoveryReport>;
 }
 
@@ -481,7 +543,13 @@ class FileWorkspace implements Workspace {
         .join("\n")
     );
     if (dryRun) parts.unshift("Dry run: nothing was written.");
-    return { dryRun, files, summary: parts.join("\n\n") };
+    return {
+      dryRun,
+      files,
+      summary: parts.join("\n\n"),
+      rebased: [],
+      warnings: [],
+    };
   }
 
   private async prepare(
@@ -550,6 +618,56 @@ class FileWorkspace implements Workspace {
       verify: async () => sameBytes((await readWhole(read)).bytes, bytes),
       unchanged: out.content === text,
     };
+  }
+
+  async create(
+    path: string,
+    content: string,
+    options: WriteOptions = {},
+  ): Promise<WriteResult> {
+    const info = await this.stat(path);
+    if (info.exists) {
+      throw new EditRefusedError(
+        `Cannot create "${info.path}": a file is already there, and it is never overwritten. Choose a new path, or edit the existing file instead.`,
+        "EXISTS",
+      );
+    }
+    return await this.write(path, content, options);
+  }
+
+  async stat(path: string): Promise<PathInfo> {
+    await this.ready();
+    const target = await this.conf.resolve(path);
+    return {
+      path: target.display,
+      exists: target.exists,
+      size: target.stat?.size ?? null,
+    };
+  }
+
+  async readText(path: string, options: WriteOptions = {}): Promise<TextRead> {
+    await this.ready();
+    const session = checkSession(options.session ?? this.session);
+    const target = await this.conf.resolve(path);
+    if (!target.exists) {
+      throw new NotFoundError(
+        `Cannot read "${target.display}": no such file in the workspace.`,
+      );
+    }
+    const { bytes } = await readWhole(target);
+    const text = fileText(target.display, bytes);
+    const { lines } = splitLines(text);
+    await this.records.update(session, (files) => {
+      const mem = new LineMemory();
+      mem.see(1, lines.map(lineHash32));
+      files.delete(target.real);
+      files.set(target.real, mem);
+    });
+    return { path: target.display, text, totalLines: lines.length };
+  }
+
+  async forgetSession(session: string): Promise<void> {
+    await this.records.update(checkSession(session), (files) => files.clear());
   }
 
   async write(
