@@ -1,39 +1,62 @@
 /**
- * All-or-nothing commits of several files (DESIGN §3 "Writing").
+ * Writing files all-or-nothing, through pinned folders (docs/workspace.md
+ * "Writing").
  *
- * Each new content is staged in a temporary file beside its target, flushed
- * and given the old mode; the originals are hard-linked to backups; then the
- * temporaries are renamed over the targets. A journal in `<state>/journal`
- * names every temporary and backup before any of them exists, and its state
- * says which way an interrupted commit must go:
+ * One file: its new content is staged in a temporary file beside it
+ * (created exclusively, never following a symlink), flushed and given the
+ * old file's mode, then renamed over the target right after a last check
+ * that the target is still the version that was validated; the folder is
+ * flushed. No journal is needed: a crash leaves the old file and at most a
+ * temporary file, which the next writer of that file removes.
+ *
+ * Several files: a journal in `<state>/journal` names every temporary and
+ * backup before any of them exists, and its state says which way an
+ * interrupted commit must go:
  *
  * - `staging`: no target was touched yet → remove temporaries and backups;
- * - `committing`: every temporary is complete and flushed → finish the renames;
- * - `rolling-back`: a check failed between renames → put the backups back.
+ * - `committing`: every temporary is complete and flushed → finish the
+ *   renames, each only over the version of the target the commit saw;
+ * - `rolling-back`: a check failed between renames → put back the backups
+ *   of targets that still hold this commit's new content.
  *
- * So a process killed at any point leaves every file all-old or all-new once
- * the next workspace opens and runs {@link recoverJournals}.
+ * The journal records its root; recovery acts only on entries whose paths
+ * lie under that root, in folders reached without symlinks, with temporary
+ * names of this commit's own form.
  *
  * @module
  */
 import { basename, dirname, join } from "node:path";
 import {
-  copyFile,
-  type FileHandle,
-  link,
-  lstat,
+  closeSync,
+  constants,
+  fsyncSync,
+  linkSync,
+  lstatSync,
   mkdir,
+  mkdirSync,
   open,
+  openSync,
   readdir,
   readFile,
   rename,
+  renameSync,
   rm,
-  stat,
+  unlinkSync,
+  writeFile,
 } from "../_runtime/fs.ts";
-import { getEnv } from "../_runtime/env.ts";
-import { killSelf, processAlive, processId } from "../_runtime/process.ts";
+import type { FileHandle } from "../_runtime/fs.ts";
+import { processAlive, processId } from "../_runtime/process.ts";
 import { PatchRefusedError } from "../errors.ts";
-import { type Confinement, sameIdentity, type Target } from "./_confine.ts";
+import { errnoOf, mapFsError } from "../_internal/errno.ts";
+import {
+  type Confinement,
+  type FileIdentity,
+  identityOf,
+  sameIdentity,
+  type Target,
+} from "./_confine.ts";
+import { inside } from "./_paths.ts";
+import { partsUnder, type Pin, pinFolder, type RootRef } from "./_pin.ts";
 
 /** One file to commit. */
 export interface StageEntry {
@@ -41,33 +64,47 @@ export interface StageEntry {
   target: Target;
   /** Writes the whole new content to the open temporary file. */
   write(handle: FileHandle): Promise<void>;
-  /** Whether the file on disk still holds exactly what was validated (default: identity only). */
+  /**
+   * Whether the file on disk still holds exactly what was validated, checked
+   * with the identity right before the rename (some runtimes report change
+   * times in whole seconds, so identity alone can miss a quick rewrite).
+   */
   verify?(): Promise<boolean>;
 }
 
 type JournalState = "staging" | "committing" | "rolling-back";
 
 interface JournalEntry {
+  /** Real path of the target. */
   target: string;
+  /** Base names of the temporary and backup files, in the target's folder. */
   temp: string;
   backup: string | null;
   existed: boolean;
+  /** The version of the target the commit replaces. */
+  old: { dev: number; ino: number; size: number; mtimeMs: number } | null;
+  /** Inode of the staged new content (known once staged). */
+  newIno: number | null;
 }
 
 interface Journal {
-  version: 1;
+  version: 2;
   id: string;
   pid: number;
+  root: string;
   state: JournalState;
   entries: JournalEntry[];
 }
 
 /**
- * Names of the steps of a commit of `files` files (existing marks the files
- * that already exist), in order: `HASHLINE_CRASH_AT=<step>` kills the process
- * right after that step (for crash tests).
+ * Names of the steps of a commit of several files (existing marks the files
+ * that already exist), in order; a one-file commit has the steps
+ * `temp-0`, `staged`, `checked`, `rename-0`, `done`.
  */
 export function commitSteps(existing: boolean[]): string[] {
+  if (existing.length === 1) {
+    return ["temp-0", "staged", "checked", "rename-0", "done"];
+  }
   const steps = ["journal-staging"];
   existing.forEach((_, i) => steps.push(`temp-${i}`));
   steps.push("staged", "checked");
@@ -79,8 +116,8 @@ export function commitSteps(existing: boolean[]): string[] {
 }
 
 /**
- * Test hook: runs after each step of a commit with the commit's target paths
- * (tests change files mid-commit, or freeze commits before a kill, with it).
+ * Test seam: runs after each step of a commit with the commit's target
+ * paths (tests change files mid-commit, or freeze commits before a kill).
  */
 export const commitHooks: {
   afterStep?: (
@@ -89,134 +126,404 @@ export const commitHooks: {
   ) => void | Promise<void>;
 } = {};
 
-function errCode(error: unknown): string | undefined {
-  return (error as { code?: string } | null)?.code;
-}
-
 function randomId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(8));
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-function sideName(target: string, id: string, kind: "new" | "old"): string {
-  const base = basename(target).slice(0, 96);
-  return join(dirname(target), `.${base}.${id}.hashline-${kind}.tmp`);
+/**
+ * The side file's name: `.NAME.PID-ID.hashline-KIND.tmp`, where KIND is
+ * `new`/`old` for a journaled commit's temporary and backup, and `one` for
+ * a one-file commit's temporary (which no journal names, so the next writer
+ * of the file may remove it once its process is dead).
+ */
+export function sideName(
+  base: string,
+  pid: number,
+  id: string,
+  kind: "new" | "old" | "one",
+): string {
+  return `.${base.slice(0, 96)}.${pid}-${id}.hashline-${kind}.tmp`;
 }
 
-async function exists(path: string): Promise<boolean> {
+const SIDE = /^\..{1,96}\.(\d+)-([0-9a-f]{16})\.hashline-(new|old)\.tmp$/;
+
+function changed(display: string, why: string): PatchRefusedError {
+  return new PatchRefusedError([{
+    code: "CHANGED",
+    path: display,
+    message:
+      `${why}, so it was not overwritten and nothing was written. Read it again and resend.`,
+  }]);
+}
+
+/** Pins a target's folder, creating missing folders one at a time through their parents. */
+function pinTargetFolder(root: RootRef, target: Target): Pin {
+  const parts = partsUnder(root, target.dir);
+  const have = parts.length - target.missing.length;
+  for (let i = have; i < parts.length; i++) {
+    const parent = pinFolder(root, parts.slice(0, i));
+    try {
+      mkdirSync(parent.path(parts[i]));
+    } catch (error) {
+      if (errnoOf(error) !== "EEXIST") throw error;
+    } finally {
+      parent.close();
+    }
+  }
   try {
-    await lstat(path);
-    return true;
+    return pinFolder(root, parts);
   } catch (error) {
-    if (errCode(error) === "ENOENT") return false;
+    const code = errnoOf(error);
+    if (code === "ELOOP" || code === "ENOTDIR" || code === "ENOENT") {
+      throw changed(
+        target.display,
+        "a folder on its path was replaced (by a symlink or a file) while the patch was being applied",
+      );
+    }
     throw error;
   }
 }
 
-async function syncDir(dir: string): Promise<void> {
+function identityAt(pin: Pin, name: string): FileIdentity | null {
   try {
-    const h = await open(dir, "r");
+    const st = lstatSync(pin.path(name));
+    return st.isFile() ? identityOf(st) : { ...identityOf(st), ino: -1 };
+  } catch (error) {
+    if (errnoOf(error) === "ENOENT") return null;
+    throw error;
+  }
+}
+
+function removeQuietly(pin: Pin, name: string | null): void {
+  if (!name) return;
+  try {
+    unlinkSync(pin.path(name));
+  } catch {
+    // Already gone.
+  }
+}
+
+interface Staged {
+  entry: StageEntry;
+  pin: Pin;
+  name: string;
+  temp: string;
+  backup: string | null;
+  /** The version of the target the last check expects (a backup link changes its ctime). */
+  expect?: FileIdentity;
+}
+
+/** Writes the temporary file of one entry and flushes it. */
+async function stage(s: Staged): Promise<number> {
+  const { target } = s.entry;
+  let h: FileHandle;
+  try {
+    h = await open(
+      s.pin.path(s.temp),
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL |
+        constants.O_NOFOLLOW,
+      target.exists ? 0o600 : 0o666,
+    );
+  } catch (error) {
+    throw mapFsError(error, `Cannot write "${target.display}"`);
+  }
+  try {
+    await s.entry.write(h);
+    if (target.stat) {
+      await h.chmod(target.stat.mode);
+      if (target.stat.uid !== undefined) {
+        await h.chown(target.stat.uid, target.stat.gid!).catch(() => {});
+      }
+    }
+    await h.sync();
+    return (await h.stat()).ino;
+  } catch (error) {
+    await h.close().catch(() => {});
+    removeQuietly(s.pin, s.temp);
+    throw mapFsError(error, `Cannot write "${target.display}"`);
+  } finally {
+    await h.close().catch(() => {});
+  }
+}
+
+/** The last check before a rename: the folder is still inside the root and the target is the version validated. */
+async function recheck(s: Staged): Promise<void> {
+  checkIdentity(s);
+  if (s.entry.verify && !(await s.entry.verify())) {
+    throw changed(
+      s.entry.target.display,
+      "the file changed on disk while the patch was being applied",
+    );
+  }
+  checkIdentity(s);
+}
+
+function checkIdentity(s: Staged): void {
+  const { target } = s.entry;
+  if (!s.pin.stillInside()) {
+    throw changed(
+      target.display,
+      "its folder was moved while the patch was being applied",
+    );
+  }
+  const now = identityAt(s.pin, s.name);
+  if (target.exists) {
+    if (!now || !sameIdentity(now, s.expect ?? target.stat!)) {
+      throw changed(
+        target.display,
+        "the file changed on disk while the patch was being applied",
+      );
+    }
+  } else if (now) {
+    throw changed(
+      target.display,
+      "a file appeared at that path while the patch was being applied",
+    );
+  }
+}
+
+/** Puts the staged file in place; a new file never replaces one that appeared meanwhile. */
+function install(s: Staged): void {
+  if (s.entry.target.exists) {
+    renameSync(s.pin.path(s.temp), s.pin.path(s.name));
+    return;
+  }
+  try {
+    linkSync(s.pin.path(s.temp), s.pin.path(s.name));
+  } catch (error) {
+    if (errnoOf(error) === "EEXIST") {
+      throw changed(
+        s.entry.target.display,
+        "a file appeared at that path while the patch was being applied",
+      );
+    }
+    throw error;
+  }
+  removeQuietly(s.pin, s.temp);
+}
+
+async function writeJournal(file: string, journal: Journal): Promise<void> {
+  const tmp = `${file}.${journal.pid}.tmp`;
+  const h = await open(tmp, "w");
+  try {
+    await h.writeFile(JSON.stringify(journal));
+    await h.sync();
+  } finally {
+    await h.close();
+  }
+  await rename(tmp, file);
+  syncPath(dirname(file));
+}
+
+function syncPath(dir: string): void {
+  try {
+    const fd = openSync(dir, constants.O_RDONLY);
     try {
-      await h.sync();
+      fsyncSync(fd);
     } finally {
-      await h.close();
+      closeSync(fd);
     }
   } catch {
     // Some platforms cannot open or flush a folder; the rename is still atomic.
   }
 }
 
-async function writeDurable(path: string, data: string): Promise<void> {
-  const h = await open(path, "w");
+/**
+ * Writes every entry's new content to its target, all or none. The caller
+ * holds the files' locks.
+ *
+ * @param stateDir The state folder (the journal of a multi-file commit goes in `journal/`).
+ * @param confinement The root the targets lie under.
+ * @param entries The files.
+ * @throws {PatchRefusedError} `CHANGED` when a file changed since it was validated.
+ */
+export async function commitFiles(
+  stateDir: string,
+  confinement: Confinement,
+  entries: StageEntry[],
+): Promise<void> {
+  const root = confinement.rootRef;
+  const id = randomId();
+  const pid = processId();
+  const targets = entries.map((e) => e.target.real);
+  const step = async (name: string): Promise<void> => {
+    await commitHooks.afterStep?.(name, targets);
+  };
+  const staged: Staged[] = [];
   try {
-    await h.writeFile(data);
-    await h.sync();
+    for (const entry of entries) {
+      const name = basename(entry.target.real);
+      staged.push({
+        entry,
+        pin: pinTargetFolder(root, entry.target),
+        name,
+        temp: sideName(name, pid, id, entries.length === 1 ? "one" : "new"),
+        backup: entry.target.exists ? sideName(name, pid, id, "old") : null,
+      });
+    }
+    if (staged.length === 1) await commitOne(staged[0], step);
+    else await commitMany(stateDir, root, id, staged, step);
   } finally {
-    await h.close();
+    for (const s of staged) s.pin.close();
   }
 }
 
-async function writeJournal(file: string, journal: Journal): Promise<void> {
-  const tmp = `${file}.${journal.pid}.tmp`;
-  await writeDurable(tmp, JSON.stringify(journal));
-  await rename(tmp, file);
-  await syncDir(dirname(file));
-}
-
-function changed(display: string): PatchRefusedError {
-  return new PatchRefusedError([{
-    code: "CHANGED",
-    path: display,
-    message:
-      "the file changed on disk while the patch was being applied, so it was not overwritten. Read it again and resend the patch.",
-  }]);
-}
-
-/** Installs a new file without ever replacing one that appeared meanwhile. */
-async function installNew(temp: string, target: string): Promise<void> {
+async function commitOne(
+  s: Staged,
+  step: (name: string) => Promise<void>,
+): Promise<void> {
+  await stage(s);
+  await step("temp-0");
   try {
-    await link(temp, target);
+    await step("staged");
+    await recheck(s);
+    await step("checked");
+    install(s);
   } catch (error) {
-    if (errCode(error) === "EEXIST") throw error;
-    if (await exists(target)) {
-      throw Object.assign(new Error("exists"), { code: "EEXIST" });
-    }
-    await rename(temp, target);
-    return;
+    removeQuietly(s.pin, s.temp);
+    throw mapFsError(error, `Cannot write "${s.entry.target.display}"`);
   }
-  await rm(temp, { force: true });
+  await step("rename-0");
+  s.pin.sync(fsyncSync);
+  await step("done");
 }
 
-async function sameInode(a: string, b: string): Promise<boolean> {
+async function commitMany(
+  stateDir: string,
+  root: RootRef,
+  id: string,
+  staged: Staged[],
+  step: (name: string) => Promise<void>,
+): Promise<void> {
+  const jdir = join(stateDir, "journal");
+  await mkdir(jdir, { recursive: true });
+  const jfile = join(jdir, `${Date.now()}-${id}.json`);
+  const journal: Journal = {
+    version: 2,
+    id,
+    pid: processId(),
+    root: root.real,
+    state: "staging",
+    entries: staged.map((s) => ({
+      target: s.entry.target.real,
+      temp: s.temp,
+      backup: s.backup,
+      existed: s.entry.target.exists,
+      old: s.entry.target.stat
+        ? {
+          dev: s.entry.target.stat.dev,
+          ino: s.entry.target.stat.ino,
+          size: s.entry.target.stat.size,
+          mtimeMs: s.entry.target.stat.mtimeMs,
+        }
+        : null,
+      newIno: null,
+    })),
+  };
+  const cleanSides = () => {
+    for (const s of staged) {
+      removeQuietly(s.pin, s.temp);
+      removeQuietly(s.pin, s.backup);
+    }
+  };
+  await writeJournal(jfile, journal);
+  await step("journal-staging");
   try {
-    const [x, y] = await Promise.all([stat(a), stat(b)]);
-    return x.dev === y.dev && x.ino === y.ino;
-  } catch {
-    return false;
-  }
-}
-
-async function removeSides(entries: JournalEntry[]): Promise<void> {
-  for (const e of entries) {
-    await rm(e.temp, { force: true });
-    if (e.backup) await rm(e.backup, { force: true });
-  }
-}
-
-async function rollForward(entries: JournalEntry[]): Promise<void> {
-  for (const e of entries) {
-    if (!(await exists(e.temp))) continue;
-    if (e.existed) await rename(e.temp, e.target);
-    else if (!(await exists(e.target))) await rename(e.temp, e.target);
-    else await rm(e.temp, { force: true });
-  }
-  await removeSides(entries);
-}
-
-async function rollBack(entries: JournalEntry[]): Promise<void> {
-  for (const e of entries) {
-    const tempThere = await exists(e.temp);
-    if (e.existed) {
-      if (!tempThere && e.backup && (await exists(e.backup))) {
-        await rename(e.backup, e.target);
-      }
-    } else if (
-      (await exists(e.target)) &&
-      (!tempThere || (await sameInode(e.temp, e.target)))
-    ) {
-      await rm(e.target, { force: true });
+    for (let i = 0; i < staged.length; i++) {
+      journal.entries[i].newIno = await stage(staged[i]);
+      await step(`temp-${i}`);
     }
+    await step("staged");
+    for (const s of staged) await recheck(s);
+    await step("checked");
+    for (let i = 0; i < staged.length; i++) {
+      const s = staged[i];
+      if (!s.backup) continue;
+      linkSync(s.pin.path(s.name), s.pin.path(s.backup));
+      const now = identityAt(s.pin, s.name);
+      const was = s.entry.target.stat!;
+      if (
+        !now || now.ino !== was.ino || now.size !== was.size ||
+        now.mtimeMs !== was.mtimeMs
+      ) {
+        throw changed(
+          s.entry.target.display,
+          "the file changed on disk while the patch was being applied",
+        );
+      }
+      s.expect = now;
+      await step(`backup-${i}`);
+    }
+    journal.state = "committing";
+    await writeJournal(jfile, journal);
+    await step("journal-committing");
+  } catch (error) {
+    cleanSides();
+    await rm(jfile, { force: true });
+    throw mapFsError(error, `Cannot write "${staged[0].entry.target.display}"`);
   }
-  await removeSides(entries);
+  try {
+    for (let i = 0; i < staged.length; i++) {
+      checkIdentity(staged[i]);
+      install(staged[i]);
+      await step(`rename-${i}`);
+    }
+  } catch (error) {
+    journal.state = "rolling-back";
+    await writeJournal(jfile, journal);
+    await step("journal-rolling-back");
+    for (let i = 0; i < staged.length; i++) {
+      undoOne(staged[i].pin, journal.entries[i]);
+    }
+    cleanSides();
+    await rm(jfile, { force: true });
+    throw mapFsError(error, `Cannot write "${staged[0].entry.target.display}"`);
+  }
+  await step("renamed");
+  for (const s of staged) s.pin.sync(fsyncSync);
+  for (const s of staged) removeQuietly(s.pin, s.backup);
+  await step("cleaned");
+  await rm(jfile, { force: true });
+  await step("done");
 }
 
-async function settle(journal: Journal): Promise<void> {
-  if (journal.state === "committing") await rollForward(journal.entries);
-  else if (journal.state === "rolling-back") await rollBack(journal.entries);
-  else await removeSides(journal.entries);
-  for (const dir of new Set(journal.entries.map((e) => dirname(e.target)))) {
-    await syncDir(dir);
+/** Puts a backup back over a target that still holds this commit's new content. */
+function undoOne(pin: Pin, e: JournalEntry): void {
+  const name = basename(e.target);
+  const now = identityAt(pin, name);
+  if (!now || e.newIno === null || now.ino !== e.newIno) return;
+  if (e.existed) {
+    if (e.backup && identityAt(pin, e.backup)) {
+      renameSync(pin.path(e.backup), pin.path(name));
+    }
+  } else {
+    unlinkSync(pin.path(name));
   }
+}
+
+/** Finishes a rename a crash cut short, only over the version the commit saw. */
+function forwardOne(pin: Pin, e: JournalEntry): boolean {
+  const name = basename(e.target);
+  const temp = identityAt(pin, e.temp);
+  if (!temp) return true;
+  const now = identityAt(pin, name);
+  if (e.existed) {
+    const old = e.old;
+    if (
+      now && old && now.dev === old.dev && now.ino === old.ino &&
+      now.size === old.size && now.mtimeMs === old.mtimeMs
+    ) {
+      renameSync(pin.path(e.temp), pin.path(name));
+      return true;
+    }
+  } else if (!now) {
+    linkSync(pin.path(e.temp), pin.path(name));
+    unlinkSync(pin.path(e.temp));
+    return true;
+  }
+  unlinkSync(pin.path(e.temp));
+  return false;
 }
 
 /** What {@link recoverJournals} did. */
@@ -225,18 +532,69 @@ export interface RecoveryReport {
   rolledForward: number;
   /** Commits undone (cut short before every temporary file was ready). */
   rolledBack: number;
+  /** Journals that could not be read or did not belong to this root, each set aside (`NAME.malformed`) with why. */
+  malformed: string[];
+  /** Files a roll-forward left alone because someone else had changed them since. */
+  skipped: string[];
+}
+
+function parseJournal(raw: string): Journal | string {
+  let j: Journal;
+  try {
+    j = JSON.parse(raw);
+  } catch {
+    return "it is not valid JSON (cut short?)";
+  }
+  if (j === null || typeof j !== "object") return "it is not an object";
+  if (j.version !== 2) return `unknown version ${String(j.version)}`;
+  if (
+    typeof j.id !== "string" || !/^[0-9a-f]{16}$/.test(j.id) ||
+    !Number.isSafeInteger(j.pid) || typeof j.root !== "string" ||
+    !["staging", "committing", "rolling-back"].includes(j.state) ||
+    !Array.isArray(j.entries)
+  ) {
+    return "a field is missing or malformed";
+  }
+  for (const e of j.entries) {
+    if (
+      e === null || typeof e !== "object" || typeof e.target !== "string" ||
+      typeof e.temp !== "string" || typeof e.existed !== "boolean" ||
+      (e.backup !== null && typeof e.backup !== "string")
+    ) {
+      return "an entry is malformed";
+    }
+    for (const side of [e.temp, e.backup]) {
+      if (side === null) continue;
+      const m = SIDE.exec(side);
+      if (!m || Number(m[1]) !== j.pid || m[2] !== j.id) {
+        return `an entry names a file that is not one of this commit's own (${side})`;
+      }
+    }
+  }
+  return j;
 }
 
 /**
- * Finishes or undoes every commit whose process died mid-way (commits of live
- * processes are left alone).
+ * Finishes or undoes every multi-file commit whose process died mid-way
+ * (commits of live processes are left alone). Only journals of this
+ * workspace's own state folder and root are acted on; a malformed one is
+ * reported and set aside.
  *
  * @param stateDir The state folder holding `journal/`.
+ * @param root The root the journals must belong to.
+ * @param lock Takes the locks of a journal's targets while it is settled.
  */
 export async function recoverJournals(
   stateDir: string,
+  root: RootRef,
+  lock: (targets: string[]) => Promise<() => void>,
 ): Promise<RecoveryReport> {
-  const report: RecoveryReport = { rolledForward: 0, rolledBack: 0 };
+  const report: RecoveryReport = {
+    rolledForward: 0,
+    rolledBack: 0,
+    malformed: [],
+    skipped: [],
+  };
   const dir = join(stateDir, "journal");
   let names: string[];
   try {
@@ -248,154 +606,80 @@ export async function recoverJournals(
   for (const name of names.sort()) {
     const file = join(dir, name);
     if (name.endsWith(".tmp")) {
-      const pid = Number(name.split(".").at(-2));
-      if (pid !== me && !processAlive(pid)) await rm(file, { force: true });
+      const owner = Number(name.split(".").at(-2));
+      if (owner !== me && !processAlive(owner)) await rm(file, { force: true });
       continue;
     }
     if (!name.endsWith(".json")) continue;
-    let journal: Journal;
+    let raw: string;
     try {
-      journal = JSON.parse(new TextDecoder().decode(await readFile(file)));
+      raw = new TextDecoder().decode(await readFile(file));
     } catch {
       continue;
     }
-    if (!Array.isArray(journal?.entries)) continue;
+    const journal = parseJournal(raw);
+    if (typeof journal === "string") {
+      const aside = `${file}.malformed`;
+      await rename(file, aside).catch(() => {});
+      report.malformed.push(`${aside}: ${journal}`);
+      continue;
+    }
+    if (journal.root !== root.real) continue;
     if (journal.pid === me || processAlive(journal.pid)) continue;
-    await settle(journal);
-    if (journal.state === "committing") report.rolledForward++;
-    else report.rolledBack++;
-    await rm(file, { force: true });
+    const inRoot = journal.entries.every((e) =>
+      inside(e.target, root.real) && e.target !== root.real
+    );
+    if (!inRoot) {
+      const aside = `${file}.malformed`;
+      await rename(file, aside).catch(() => {});
+      report.malformed.push(`${aside}: an entry lies outside the root`);
+      continue;
+    }
+    const release = await lock(journal.entries.map((e) => e.target));
+    try {
+      // Another process may have settled it while this one waited for the locks.
+      const again = await readFile(file).catch(() => null);
+      if (again === null) continue;
+      for (const e of journal.entries) {
+        let pin: Pin;
+        try {
+          pin = pinFolder(root, partsUnder(root, dirname(e.target)));
+        } catch {
+          report.skipped.push(e.target);
+          continue;
+        }
+        try {
+          if (journal.state === "committing") {
+            if (!forwardOne(pin, e)) report.skipped.push(e.target);
+          } else if (journal.state === "rolling-back") undoOne(pin, e);
+          removeQuietly(pin, e.temp);
+          removeQuietly(pin, e.backup);
+          pin.sync(fsyncSync);
+        } finally {
+          pin.close();
+        }
+      }
+      if (journal.state === "committing") report.rolledForward++;
+      else report.rolledBack++;
+      await rm(file, { force: true });
+    } finally {
+      release();
+    }
   }
   return report;
 }
 
-/**
- * Writes every entry's new content to its target, all or none.
- *
- * @param stateDir The state folder (the journal goes in `journal/`).
- * @param confinement Re-checks each path at write time.
- * @param entries The files.
- * @throws {PatchRefusedError} `CHANGED` when a file changed since it was validated.
- * @throws {OutsideRootError} When a path no longer resolves inside the root.
- */
-export async function commitFiles(
-  stateDir: string,
-  confinement: Confinement,
-  entries: StageEntry[],
+/** Writes a small state file atomically (temp + rename), without flushing (state files are advisory). */
+export async function writeStateFile(
+  path: string,
+  data: Uint8Array | string,
 ): Promise<void> {
-  const id = randomId();
-  const jdir = join(stateDir, "journal");
-  await mkdir(jdir, { recursive: true });
-  const jfile = join(jdir, `${Date.now()}-${id}.json`);
-  const journal: Journal = {
-    version: 1,
-    id,
-    pid: processId(),
-    state: "staging",
-    entries: entries.map(({ target }) => ({
-      target: target.real,
-      temp: sideName(target.real, id, "new"),
-      backup: target.exists ? sideName(target.real, id, "old") : null,
-      existed: target.exists,
-    })),
-  };
-  const plan = journal.entries;
-  const targets = plan.map((e) => e.target);
-  const step = async (name: string): Promise<void> => {
-    if (getEnv("HASHLINE_CRASH_AT") === name) killSelf();
-    await commitHooks.afterStep?.(name, targets);
-  };
-  await writeJournal(jfile, journal);
-  await step("journal-staging");
+  const tmp = `${path}.${processId()}.${randomId()}.tmp`;
   try {
-    for (let i = 0; i < entries.length; i++) {
-      const { target } = entries[i];
-      await confinement.makeFolders(target);
-      const h = await open(plan[i].temp, "wx", target.exists ? 0o600 : 0o666);
-      try {
-        await entries[i].write(h);
-        if (target.stat) await h.chmod(target.stat.mode);
-        await h.sync();
-      } finally {
-        await h.close();
-      }
-      await step(`temp-${i}`);
-    }
-    await step("staged");
-    for (const entry of entries) await recheck(confinement, entry);
-    await step("checked");
-    for (let i = 0; i < entries.length; i++) {
-      const backup = plan[i].backup;
-      if (!backup) continue;
-      try {
-        await link(plan[i].target, backup);
-      } catch {
-        await copyFile(plan[i].target, backup);
-      }
-      await step(`backup-${i}`);
-    }
-    journal.state = "committing";
-    await writeJournal(jfile, journal);
-    await step("journal-committing");
+    await writeFile(tmp, data);
+    await rename(tmp, path);
   } catch (error) {
-    await removeSides(plan);
-    await rm(jfile, { force: true });
+    await rm(tmp, { force: true });
     throw error;
   }
-  try {
-    for (let i = 0; i < entries.length; i++) {
-      const { target } = entries[i];
-      if (target.exists) {
-        const now = await stat(plan[i].target).catch(() => null);
-        if (!now || !sameIdentity(now, target.stat!)) {
-          throw changed(target.display);
-        }
-        await rename(plan[i].temp, plan[i].target);
-      } else {
-        try {
-          await installNew(plan[i].temp, plan[i].target);
-        } catch (error) {
-          if (errCode(error) === "EEXIST") throw changed(target.display);
-          throw error;
-        }
-      }
-      await step(`rename-${i}`);
-    }
-  } catch (error) {
-    journal.state = "rolling-back";
-    await writeJournal(jfile, journal);
-    await step("journal-rolling-back");
-    await rollBack(plan);
-    await rm(jfile, { force: true });
-    throw error;
-  }
-  await step("renamed");
-  for (const dir of new Set(plan.map((e) => dirname(e.target)))) {
-    await syncDir(dir);
-  }
-  for (const e of plan) if (e.backup) await rm(e.backup, { force: true });
-  await step("cleaned");
-  await rm(jfile, { force: true });
-  await step("done");
-}
-
-async function recheck(
-  confinement: Confinement,
-  entry: StageEntry,
-): Promise<void> {
-  const { target } = entry;
-  let now: Target;
-  try {
-    now = await confinement.resolve(target.input);
-  } catch (error) {
-    if (errCode(error) === "ENOENT") throw changed(target.display);
-    throw error;
-  }
-  if (now.real !== target.real || now.exists !== target.exists) {
-    throw changed(target.display);
-  }
-  if (target.exists && !sameIdentity(now.stat!, target.stat!)) {
-    throw changed(target.display);
-  }
-  if (entry.verify && !(await entry.verify())) throw changed(target.display);
 }

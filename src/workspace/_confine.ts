@@ -6,17 +6,18 @@
  *
  * @module
  */
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import picomatch from "picomatch";
+import { lstat, realpath, stat, statSync } from "../_runtime/fs.ts";
 import {
-  basename,
-  dirname,
-  isAbsolute,
-  join,
-  relative,
-  resolve,
-  sep,
-} from "node:path";
-import { lstat, mkdir, realpath, stat } from "../_runtime/fs.ts";
-import { NotFoundError, OutsideRootError, TooLargeError } from "../errors.ts";
+  DeniedError,
+  NotAFileError,
+  NotFoundError,
+  OutsideRootError,
+  TooLargeError,
+} from "../errors.ts";
+import type { RootRef } from "./_pin.ts";
+import { inside } from "./_paths.ts";
 
 /** A path inside the root, checked. */
 export interface Target {
@@ -34,6 +35,8 @@ export interface Target {
   missing: string[];
   /** File identity and metadata when it exists. */
   stat?: FileIdentity;
+  /** The root the target lies under (every file operation starts from it). */
+  root: RootRef;
 }
 
 /** What tells one version of a file from another without reading it. */
@@ -45,13 +48,12 @@ export interface FileIdentity {
   /** Changes with every write, and cannot be set back (unlike mtime). */
   ctimeMs: number;
   mode: number;
+  /** Owner, kept on write where the process may set it. */
+  uid?: number;
+  gid?: number;
 }
 
-/** Whether `path` is `dir` or lies under it. */
-export function inside(path: string, dir: string): boolean {
-  if (path === dir) return true;
-  return path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
-}
+export { inside };
 
 function errCode(error: unknown): string | undefined {
   return (error as { code?: string } | null)?.code;
@@ -66,6 +68,8 @@ export function identityOf(
     mtimeMs: number;
     ctimeMs: number;
     mode: number;
+    uid?: number;
+    gid?: number;
   },
 ): FileIdentity {
   return {
@@ -75,13 +79,15 @@ export function identityOf(
     mtimeMs: st.mtimeMs,
     ctimeMs: st.ctimeMs,
     mode: st.mode & 0o7777,
+    uid: st.uid,
+    gid: st.gid,
   };
 }
 
 /** Whether two identities describe the same version of a file. */
 export function sameIdentity(a: FileIdentity, b: FileIdentity): boolean {
   return a.dev === b.dev && a.ino === b.ino && a.size === b.size &&
-    a.mtimeMs === b.mtimeMs;
+    a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
 }
 
 /** Resolves and checks paths against one root. */
@@ -94,23 +100,82 @@ export class Confinement {
   readonly stateDir: string;
   /** Largest file accepted, in bytes. */
   readonly maxFileBytes: number;
+  /** The root's real path and identity, where every pin starts. */
+  readonly rootRef: RootRef;
+  private readonly denied: ((path: string) => boolean) | null;
+  private readonly denyGlobs: readonly string[];
+  private readonly allowGit: boolean;
 
   /**
    * @param root Real path of the root.
    * @param given The root as the caller wrote it, resolved.
    * @param stateDir The state folder, resolved.
    * @param maxFileBytes Largest file accepted.
+   * @param rules `deny` globs and whether `.git`/`.hashline` may be written.
    */
   constructor(
     root: string,
     given: string,
     stateDir: string,
     maxFileBytes: number,
+    rules: { deny?: readonly string[]; allowGit?: boolean } = {},
   ) {
     this.root = root;
     this.given = given;
     this.stateDir = stateDir;
     this.maxFileBytes = maxFileBytes;
+    const st = statSync(root);
+    this.rootRef = { real: root, dev: st.dev, ino: st.ino };
+    const deny = rules.deny ?? [];
+    if (
+      !Array.isArray(deny) ||
+      deny.some((g) => typeof g !== "string" || g === "")
+    ) {
+      throw new TypeError(
+        "Cannot open workspace: deny must be a list of non-empty glob strings.",
+      );
+    }
+    this.denyGlobs = deny;
+    this.denied = deny.length > 0
+      ? picomatch(deny as string[], { dot: true })
+      : null;
+    this.allowGit = rules.allowGit === true;
+  }
+
+  /**
+   * Refuses a target the rules keep away: a `deny` glob (reads and
+   * writes), and for writes anything under `.git/` or a `.hashline`
+   * folder, and the toolkit's own lock and temporary files.
+   *
+   * @throws {DeniedError} When a rule refuses it.
+   */
+  check(target: Target, access: "read" | "write"): void {
+    const rels = new Set([target.display]);
+    const realRel = relative(this.root, target.real).split(sep).join("/");
+    rels.add(realRel);
+    for (const rel of rels) {
+      if (this.denied?.(rel)) {
+        throw new DeniedError(
+          `Cannot ${access} "${target.display}": the workspace denies it (deny: ${
+            this.denyGlobs.join(", ")
+          }).`,
+        );
+      }
+      if (access === "read") continue;
+      const parts = rel.split("/");
+      const name = parts[parts.length - 1];
+      if (/\.hashline-[a-z]+(\.tmp)?$|\.hashline-lock\./.test(name)) {
+        throw new DeniedError(
+          `Cannot write "${target.display}": the name is one of hashline's own lock or temporary files.`,
+        );
+      }
+      if (this.allowGit) continue;
+      if (parts.slice(0, -1).some((p) => p === ".git" || p === ".hashline")) {
+        throw new DeniedError(
+          `Cannot write "${target.display}": writes under .git/ and .hashline/ are refused (a hook or config there runs code on the next git command). Open the workspace with allowGit: true to allow them.`,
+        );
+      }
+    }
   }
 
   /**
@@ -134,6 +199,11 @@ export class Confinement {
     if (input.includes("\0")) {
       throw new OutsideRootError(
         `Cannot use path ${JSON.stringify(input)}: it holds a NUL byte.`,
+      );
+    }
+    if (/[\\/]$/.test(input)) {
+      throw new NotAFileError(
+        `Cannot use "${input}": a trailing "/" names a folder; give the file's path without it.`,
       );
     }
     let lexical = resolve(this.root, input);
@@ -172,7 +242,15 @@ export class Confinement {
           }
           const real = join(dir, parts[parts.length - 1]);
           this.checkState(input, real);
-          return { input, display, real, dir, exists: false, missing };
+          return {
+            input,
+            display,
+            real,
+            dir,
+            exists: false,
+            missing,
+            root: this.rootRef,
+          };
         }
         if (code === "ENOTDIR") {
           throw new NotFoundError(
@@ -219,7 +297,7 @@ export class Confinement {
         : st.isCharacterDevice() || st.isBlockDevice()
         ? "a device"
         : "not a regular file";
-      throw new OutsideRootError(
+      throw new NotAFileError(
         `Cannot use "${input}": it is ${kind}; only regular files can be read or patched.`,
       );
     }
@@ -236,44 +314,14 @@ export class Confinement {
       exists: true,
       missing: [],
       stat: identityOf(st),
+      root: this.rootRef,
     };
   }
 
   private checkState(input: string, real: string): void {
     if (inside(real, this.stateDir)) {
-      throw new OutsideRootError(
+      throw new DeniedError(
         `Cannot use "${input}": it is inside the hashline state folder, which the workspace never edits.`,
-      );
-    }
-  }
-
-  /**
-   * Creates the missing folders of a new file's path, one at a time, each
-   * checked to be a real folder inside the root.
-   *
-   * @throws {OutsideRootError} When a folder on the way turned into a symlink.
-   */
-  async makeFolders(target: Target): Promise<void> {
-    for (const dir of target.missing) {
-      try {
-        await mkdir(dir);
-      } catch (error) {
-        if (errCode(error) !== "EEXIST") throw error;
-      }
-      const st = await lstat(dir);
-      if (!st.isDirectory()) {
-        throw new OutsideRootError(
-          `Cannot create "${target.input}": "${
-            basename(dir)
-          }" is not a plain folder.`,
-        );
-      }
-    }
-    if (
-      target.missing.length > 0 && (await realpath(target.dir)) !== target.dir
-    ) {
-      throw new OutsideRootError(
-        `Cannot create "${target.input}": its folder moved while it was being created.`,
       );
     }
   }

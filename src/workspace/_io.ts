@@ -4,9 +4,12 @@
  *
  * @module
  */
-import { type FileHandle, open, readSync } from "../_runtime/fs.ts";
+import { basename } from "node:path";
+import { constants, type FileHandle, open, readSync } from "../_runtime/fs.ts";
 import { setImmediate } from "node:timers";
-import { OutsideRootError, PatchRefusedError } from "../errors.ts";
+import { NotAFileError, PatchRefusedError } from "../errors.ts";
+import { errnoOf, mapFsError } from "../_internal/errno.ts";
+import { partsUnder, pinFolder } from "./_pin.ts";
 import {
   type FileIdentity,
   identityOf,
@@ -39,9 +42,14 @@ export function changedError(display: string): PatchRefusedError {
   }]);
 }
 
+const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW |
+  constants.O_NONBLOCK;
+
 /**
- * Opens a checked target for reading and makes sure the handle is the
- * regular file that was checked (not something swapped in since).
+ * Opens a checked target for reading through its pinned folder, without
+ * following a symlink and without blocking (a FIFO swapped in is refused,
+ * never waited on), and makes sure the handle is the regular file that was
+ * checked (not something swapped in since).
  *
  * @returns The handle and the file's identity as opened.
  */
@@ -49,12 +57,29 @@ export async function openTarget(
   target: Target,
   expect?: FileIdentity,
 ): Promise<{ handle: FileHandle; id: FileIdentity }> {
-  const handle = await open(target.real, "r");
+  let handle: FileHandle;
+  try {
+    const pin = pinFolder(target.root, partsUnder(target.root, target.dir));
+    try {
+      handle = await open(pin.path(basename(target.real)), READ_FLAGS);
+    } finally {
+      pin.close();
+    }
+  } catch (error) {
+    const code = errnoOf(error);
+    if (
+      code === "ELOOP" || code === "ENOENT" || code === "ENOTDIR" ||
+      code === "EXDEV"
+    ) {
+      throw changedError(target.display);
+    }
+    throw mapFsError(error, `Cannot read "${target.display}"`);
+  }
   try {
     const st = await handle.stat();
     if (!st.isFile()) {
-      throw new OutsideRootError(
-        `Cannot use "${target.input}": it is not a regular file.`,
+      throw new NotAFileError(
+        `Cannot use "${target.input}": it is not a regular file (something else was swapped in).`,
       );
     }
     const id = identityOf(st);

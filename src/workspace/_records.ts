@@ -1,8 +1,13 @@
 /**
- * Read records (DESIGN §3): per session and per real path, the full 32-bit
- * hash of every line the session was shown. They live in memory, or in
- * `<state>/sessions/<session>.json` so separate CLI processes form one
- * session.
+ * Read records (docs/workspace.md "Read records"): per session and per real
+ * path, the full 32-bit hash of every line the session was shown.
+ *
+ * Long-lived processes keep them in memory; each file's record is also
+ * written on its own to `<state>/sessions/<session>/<digest>.rec` in a
+ * compact binary form, so separate CLI calls form one session, a call costs
+ * only the records of the files it touches, and loading one file's record
+ * never parses another's. A session keeps at most a capped number of files
+ * (the least recently used go first).
  *
  * @module
  */
@@ -13,6 +18,8 @@ import {
   readFile,
   rename,
   rm,
+  stat,
+  unlink,
   writeFile,
 } from "../_runtime/fs.ts";
 import { processAlive, processId } from "../_runtime/process.ts";
@@ -197,105 +204,254 @@ export function checkSession(name: unknown): string {
   return name;
 }
 
-/** Most files one session remembers; the least recently read are dropped first. */
-const MAX_FILES = 2000;
+const MAGIC = 0x3152_4c48; // "HLR1" read little-endian
 
-type Files = Map<string, LineMemory>;
+/** Encodes one file's record: magic, path, runs of (start, count, hashes). */
+export function encodeRecord(real: string, mem: LineMemory): Uint8Array {
+  const path = new TextEncoder().encode(real);
+  const runs = mem.toJSON();
+  let words = 3 + Math.ceil(path.length / 4);
+  for (const [, hashes] of runs) words += 2 + hashes.length;
+  const out = new Uint32Array(words);
+  out[0] = MAGIC;
+  out[1] = path.length;
+  new Uint8Array(out.buffer).set(path, 8);
+  let at = 2 + Math.ceil(path.length / 4);
+  out[at++] = runs.length;
+  for (const [start, hashes] of runs) {
+    out[at++] = start;
+    out[at++] = hashes.length;
+    out.set(hashes, at);
+    at += hashes.length;
+  }
+  const bytes = new Uint8Array(out.buffer);
+  if (new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1) {
+    // Big-endian host: store little-endian so records move between machines.
+    const view = new DataView(out.buffer);
+    for (let i = 0; i < words; i++) view.setUint32(i * 4, out[i], true);
+  }
+  return bytes;
+}
+
+/** Decodes {@link encodeRecord}'s bytes; null when they are damaged or belong to another path. */
+export function decodeRecord(
+  bytes: Uint8Array,
+  real: string,
+): LineMemory | null {
+  if (bytes.length < 12 || bytes.length % 4 !== 0) return null;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+  const words = bytes.length / 4;
+  const word = (i: number) => view.getUint32(i * 4, true);
+  if (word(0) !== MAGIC) return null;
+  const pathLen = word(1);
+  const pathWords = Math.ceil(pathLen / 4);
+  if (2 + pathWords + 1 > words) return null;
+  const path = new TextDecoder().decode(bytes.subarray(8, 8 + pathLen));
+  if (path !== real) return null;
+  let at = 2 + pathWords;
+  const count = word(at++);
+  const runs: [number, number[]][] = [];
+  for (let r = 0; r < count; r++) {
+    if (at + 2 > words) return null;
+    const start = word(at++);
+    const n = word(at++);
+    if (start < 1 || at + n > words) return null;
+    const hashes = new Array<number>(n);
+    for (let i = 0; i < n; i++) hashes[i] = word(at + i);
+    at += n;
+    runs.push([start, hashes]);
+  }
+  return at === words ? LineMemory.fromJSON(runs) : null;
+}
+
+interface Cached {
+  mem: LineMemory;
+  /** Identity of the record file as last read or written (null: not on disk). */
+  stamp: string | null;
+}
 
 /** Read records of every session of a workspace. */
 export class SessionRecords {
   private readonly dir: string | null;
-  private readonly memory = new Map<string, Files>();
-  private readonly locks = new Map<string, Promise<unknown>>();
-
-  /** @param dir Folder for `<session>.json` files, or null to keep records in memory only. */
-  constructor(dir: string | null) {
-    this.dir = dir;
-  }
-
-  /** The record of one file for a session, or undefined when the session never read it. */
-  async get(session: string, real: string): Promise<LineMemory | undefined> {
-    const files = await this.load(session);
-    return files.get(real);
-  }
+  private readonly maxFiles: number;
+  private readonly sessions = new Map<string, Map<string, Cached>>();
+  private readonly names = new Map<string, string>();
+  private added = 0;
 
   /**
-   * Changes a session's records under a lock (and on disk when persisted),
-   * so concurrent calls in one process never lose each other's updates.
+   * @param dir Folder for the records, or null to keep them in memory only.
+   * @param maxFiles Most files one session remembers.
    */
-  update(session: string, change: (files: Files) => void): Promise<void> {
-    const prev = this.locks.get(session) ?? Promise.resolve();
-    const next = prev.catch(() => {}).then(async () => {
-      const files = await this.load(session);
-      change(files);
-      while (files.size > MAX_FILES) {
-        files.delete(files.keys().next().value as string);
-      }
-      await this.save(session, files);
-    });
-    this.locks.set(session, next);
-    return next;
+  constructor(dir: string | null, maxFiles = 2000) {
+    this.dir = dir;
+    this.maxFiles = maxFiles;
+  }
+
+  /** Files remembered in memory, over every session (for callers that watch memory use). */
+  get size(): number {
+    let n = 0;
+    for (const files of this.sessions.values()) n += files.size;
+    return n;
+  }
+
+  /** Sessions with records in memory. */
+  get sessionCount(): number {
+    return this.sessions.size;
+  }
+
+  /** The record of one file for a session, or undefined when the session never read it (or it was dropped). */
+  async get(session: string, real: string): Promise<LineMemory | undefined> {
+    const files = this.files(session);
+    const cached = files.get(real);
+    if (this.dir === null) {
+      if (cached) this.touch(files, real, cached);
+      return cached?.mem;
+    }
+    const file = await this.fileOf(session, real);
+    const stamp = await stampOf(file);
+    if (cached && cached.stamp === stamp) {
+      this.touch(files, real, cached);
+      return cached.mem;
+    }
+    if (stamp === null) {
+      files.delete(real);
+      return undefined;
+    }
+    const bytes = await readFile(file).catch(() => null);
+    const mem = bytes ? decodeRecord(bytes, real) : null;
+    if (!mem) {
+      files.delete(real);
+      return undefined;
+    }
+    this.touch(files, real, { mem, stamp });
+    this.trim(session, files);
+    return mem;
+  }
+
+  /** Replaces the record of one file for a session (in memory, and on disk when persisted). */
+  async put(session: string, real: string, mem: LineMemory): Promise<void> {
+    const files = this.files(session);
+    const cached: Cached = { mem, stamp: null };
+    this.touch(files, real, cached);
+    const dropped = this.trim(session, files);
+    if (this.dir === null) return;
+    const file = await this.fileOf(session, real);
+    await mkdir(join(this.dir, session), { recursive: true });
+    const tmp = `${file}.${processId()}.${
+      Math.random().toString(36).slice(2)
+    }.tmp`;
+    const fresh = (await stampOf(file)) === null;
+    try {
+      await writeFile(tmp, encodeRecord(real, mem));
+      await rename(tmp, file);
+    } catch (error) {
+      await rm(tmp, { force: true });
+      throw error;
+    }
+    cached.stamp = await stampOf(file);
+    for (const gone of dropped) {
+      await unlink(await this.fileOf(session, gone)).catch(() => {});
+    }
+    if (fresh && ++this.added % 64 === 0) await this.prune(session);
+  }
+
+  /** Forgets everything a session read, in memory and on disk. */
+  async forget(session: string): Promise<void> {
+    this.sessions.delete(session);
+    if (this.dir === null) return;
+    await rm(join(this.dir, session), { recursive: true, force: true });
+    await rm(join(this.dir, `${session}.json`), { force: true });
   }
 
   /** Removes temporary record files that processes which died mid-save left behind. */
   async cleanTemps(): Promise<void> {
     if (this.dir === null) return;
-    let names: string[];
+    let sessions: string[];
     try {
-      names = await readdir(this.dir);
+      sessions = await readdir(this.dir);
     } catch {
       return;
     }
-    for (const name of names) {
-      const m = /^\..+\.(\d+)\.[a-z0-9]+\.tmp$/.exec(name);
-      if (m && Number(m[1]) !== processId() && !processAlive(Number(m[1]))) {
-        await rm(join(this.dir, name), { force: true });
+    for (const s of sessions) {
+      let names: string[];
+      try {
+        names = await readdir(join(this.dir, s));
+      } catch {
+        continue;
+      }
+      for (const name of names) {
+        const m = /\.rec\.(\d+)\.[a-z0-9]+\.tmp$/.exec(name);
+        if (m && Number(m[1]) !== processId() && !processAlive(Number(m[1]))) {
+          await rm(join(this.dir, s, name), { force: true });
+        }
       }
     }
   }
 
-  private async load(session: string): Promise<Files> {
-    if (this.dir === null) {
-      let files = this.memory.get(session);
-      if (!files) this.memory.set(session, files = new Map());
-      return files;
-    }
-    const files: Files = new Map();
-    let raw: string;
-    try {
-      raw = new TextDecoder().decode(await readFile(this.file(session)));
-    } catch {
-      return files;
-    }
-    try {
-      const doc = JSON.parse(raw) as { files?: Record<string, unknown> };
-      for (const [real, runs] of Object.entries(doc.files ?? {})) {
-        files.set(real, LineMemory.fromJSON(runs));
-      }
-    } catch {
-      // A damaged record only costs the session its reads: it must read again.
-    }
+  private files(session: string): Map<string, Cached> {
+    let files = this.sessions.get(session);
+    if (!files) this.sessions.set(session, files = new Map());
     return files;
   }
 
-  private async save(session: string, files: Files): Promise<void> {
-    if (this.dir === null) return;
-    const doc = { version: 1, files: Object.fromEntries(files) };
-    await mkdir(this.dir, { recursive: true });
-    const tmp = join(
-      this.dir,
-      `.${session}.${processId()}.${Math.random().toString(36).slice(2)}.tmp`,
+  private touch(files: Map<string, Cached>, real: string, c: Cached): void {
+    files.delete(real);
+    files.set(real, c);
+  }
+
+  private trim(session: string, files: Map<string, Cached>): string[] {
+    const dropped: string[] = [];
+    while (files.size > this.maxFiles) {
+      const oldest = files.keys().next().value as string;
+      files.delete(oldest);
+      dropped.push(oldest);
+    }
+    if (files.size === 0) this.sessions.delete(session);
+    return dropped;
+  }
+
+  /** Keeps a session's folder to the cap when other processes added records to it. */
+  private async prune(session: string): Promise<void> {
+    const dir = join(this.dir!, session);
+    const names = (await readdir(dir).catch(() => [] as string[])).filter(
+      (n) => n.endsWith(".rec"),
     );
-    try {
-      await writeFile(tmp, JSON.stringify(doc));
-      await rename(tmp, this.file(session));
-    } catch (error) {
-      await rm(tmp, { force: true });
-      throw error;
+    if (names.length <= this.maxFiles) return;
+    const dated = await Promise.all(
+      names.map(async (n) => ({
+        n,
+        t: (await stat(join(dir, n)).catch(() => null))?.mtimeMs ?? 0,
+      })),
+    );
+    dated.sort((a, b) => a.t - b.t);
+    for (const { n } of dated.slice(0, names.length - this.maxFiles)) {
+      await unlink(join(dir, n)).catch(() => {});
     }
   }
 
-  private file(session: string): string {
-    return join(this.dir as string, `${session}.json`);
+  private async fileOf(session: string, real: string): Promise<string> {
+    let name = this.names.get(real);
+    if (!name) {
+      const digest = await crypto.subtle.digest(
+        "SHA-256",
+        new TextEncoder().encode(real),
+      );
+      name = Array.from(
+        new Uint8Array(digest).subarray(0, 16),
+        (b) => b.toString(16).padStart(2, "0"),
+      ).join("") + ".rec";
+      if (this.names.size > 100_000) this.names.clear();
+      this.names.set(real, name);
+    }
+    return join(this.dir!, session, name);
+  }
+}
+
+async function stampOf(file: string): Promise<string | null> {
+  try {
+    const st = await stat(file);
+    return `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
+  } catch {
+    return null;
   }
 }

@@ -639,13 +639,13 @@ export async function rewrite(
  * Finds the first remembered line of a huge file whose content is no longer
  * what the session saw (or that no longer exists).
  *
- * @returns That line number, or 0 when every remembered line still matches.
+ * @returns That line number (0 when every remembered line still matches) and the file's line count.
  */
 export async function firstStaleLine(
   target: Target,
   runs: [number, number[]][],
   engine: Engine,
-): Promise<number> {
+): Promise<{ stale: number; lines: number }> {
   const { handle } = await openTarget(target);
   const scanner = createLineScanner({ engine, hash: true });
   let lines = 0;
@@ -675,5 +675,5 @@ export async function firstStaleLine(
     await handle.close();
   }
   if (stale === 0 && r < runs.length) stale = Math.max(runs[r][0], lines + 1);
-  return stale;
+  return { stale, lines };
 }

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { cwd, getEnv } from "../_runtime/env.ts";
 import { type FileHandle, realpathSync, statSync } from "../_runtime/fs.ts";
 import { formatLine, readWindow } from "../anchor/format.ts";
@@ -14,6 +14,7 @@ import {
   EditRefusedError,
   NotFoundError,
   PatchRefusedError,
+  PermissionError,
   type Problem,
   TooLargeError,
 } from "../errors.ts";
@@ -28,6 +29,8 @@ import {
 import { Confinement, type Target } from "./_confine.ts";
 import { readWhole } from "./_io.ts";
 import { LineIndexes } from "./_line_index.ts";
+import { lockFiles, type LockSpec } from "./_lock.ts";
+import { partsUnder } from "./_pin.ts";
 import { checkSession, LineMemory, SessionRecords } from "./_records.ts";
 import {
   firstStaleLine,
@@ -35,7 +38,7 @@ import {
   scanForPatch,
   streamRead,
 } from "./_stream.ts";
-import { checkNul, fileText } from "./_text.ts";
+import { fileText } from "./_text.ts";
 
 export type { RecoveryReport } from "./_commit.ts";
 
@@ -185,6 +188,8 @@ export interface WriteResult {
   diff: string;
   /** `Created PATH (N lines)` or `Wrote PATH (+a -r)`, then the diff. */
   summary: string;
+  /** Things that did not stop the write but that the caller should know. */
+  warnings: string[];
 }
 
 /** Files under one root, with sessions, confinement and all-or-nothing commits. */
@@ -248,8 +253,10 @@ interface Prepared {
   oldCount: number;
   oldLine(n: number): string | undefined;
   write(handle: FileHandle): Promise<void>;
-  verify?(): Promise<boolean>;
   unchanged: boolean;
+  verify?(): Promise<boolean>;
+  /** The session's record of the file, updated after the commit. */
+  memory?: LineMemory;
 }
 
 function positive(name: string, value: unknown, fallback: number): number {
@@ -288,12 +295,6 @@ async function writeAll(handle: FileHandle, bytes: Uint8Array): Promise<void> {
   }
 }
 
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
 function notRead(path: string, what: string): Problem {
   return {
     code: "NOT_READ",
@@ -312,7 +313,11 @@ class FileWorkspace implements Workspace {
   private readonly maxLineChars?: number;
   private readonly streamThreshold: number;
   private readonly engine?: "wasm" | "ts";
-  private recovered?: Promise<RecoveryReport>;
+  private readonly rebaseDefault: boolean;
+  private readonly lockTimeoutMs: number;
+  private readonly maxSessionFiles: number;
+  private started?: Promise<RecoveryReport>;
+  private notices: string[] = [];
 
   constructor(root: string, options: WorkspaceOptions) {
     if (typeof root !== "string" || root === "") {
@@ -354,6 +359,16 @@ class FileWorkspace implements Workspace {
       options.streamThreshold,
       64 * 1024 ** 2,
     );
+    this.lockTimeoutMs = positive(
+      "lockTimeoutMs",
+      options.lockTimeoutMs,
+      30_000,
+    );
+    this.maxSessionFiles = positive(
+      "maxSessionFiles",
+      options.maxSessionFiles,
+      2000,
+    );
     if (options.maxLineChars !== undefined) {
       readWindow(0, { maxLineChars: options.maxLineChars });
       this.maxLineChars = options.maxLineChars;
@@ -367,34 +382,132 @@ class FileWorkspace implements Workspace {
       );
     }
     this.engine = options.engine;
-    this.conf = new Confinement(real, given, this.stateDir, maxFileBytes);
+    this.rebaseDefault = options.rebase === true;
+    this.conf = new Confinement(real, given, this.stateDir, maxFileBytes, {
+      deny: options.deny,
+      allowGit: options.allowGit,
+    });
     this.records = new SessionRecords(
       options.persistSessions === false
         ? null
         : join(this.stateDir, "sessions"),
+      this.maxSessionFiles,
     );
     this.indexes = new LineIndexes(join(this.stateDir, "lineindex"));
   }
 
-  private ready(): Promise<RecoveryReport> {
-    return this.recovered ??= Promise.all([
-      recoverJournals(this.stateDir),
-      this.records.cleanTemps(),
-    ]).then(([report]) => report);
+  /** Files whose read records are held in memory (every session). */
+  get rememberedFiles(): number {
+    return this.records.size;
+  }
+
+  private start(): Promise<RecoveryReport> {
+    return this.started ??= (async () => {
+      await this.records.cleanTemps();
+      return await this.settle();
+    })();
+  }
+
+  /** Settles commits of dead processes; runs before every write, so a long-lived server never builds on one cut short. */
+  private async settle(): Promise<RecoveryReport> {
+    const report = await recoverJournals(
+      this.stateDir,
+      this.conf.rootRef,
+      (reals) => this.lockReals(reals),
+    );
+    for (const m of report.malformed) {
+      this.notices.push(`A damaged commit journal was set aside: ${m}.`);
+    }
+    for (const f of report.skipped) {
+      this.notices.push(
+        `An interrupted commit was not finished for ${f}: the file had changed since.`,
+      );
+    }
+    return report;
   }
 
   async recover(): Promise<RecoveryReport> {
-    const first = this.recovered === undefined;
-    const report = await this.ready();
-    return first ? report : recoverJournals(this.stateDir);
+    if (this.started === undefined) return await this.start();
+    await this.started;
+    return await this.settle();
+  }
+
+  private takeNotices(): string[] {
+    const out = this.notices;
+    this.notices = [];
+    return out;
+  }
+
+  private lockSpec(target: Target): LockSpec {
+    const parts = partsUnder(this.conf.rootRef, target.dir);
+    const have = parts.length - target.missing.length;
+    return {
+      root: this.conf.rootRef,
+      parts: parts.slice(0, have),
+      rest: [...parts.slice(have), basename(target.real)].join("/"),
+      display: target.display,
+    };
+  }
+
+  private lockReals(reals: string[]): Promise<() => void> {
+    const specs: LockSpec[] = [];
+    for (const real of reals) {
+      try {
+        specs.push({
+          root: this.conf.rootRef,
+          parts: partsUnder(this.conf.rootRef, dirname(real)),
+          rest: basename(real),
+          display: real,
+        });
+      } catch {
+        // Not under this root: recovery skips such entries anyway.
+      }
+    }
+    return lockFiles(specs, this.lockTimeoutMs);
+  }
+
+  private async locked<T>(
+    targets: Target[],
+    run: () => Promise<T>,
+  ): Promise<T> {
+    await this.start();
+    await this.settle();
+    const release = await lockFiles(
+      targets.map((t) => this.lockSpec(t)),
+      this.lockTimeoutMs,
+    );
+    try {
+      return await run();
+    } finally {
+      release();
+    }
   }
 
   private streams(target: Target): boolean {
     return target.stat !== undefined && target.stat.size > this.streamThreshold;
   }
 
+  /** Saves a read record; a failure after a commit is a warning, never an error. */
+  private async remember(
+    session: string,
+    real: string,
+    mem: LineMemory,
+    warnings?: string[],
+  ): Promise<void> {
+    try {
+      await this.records.put(session, real, mem);
+    } catch (error) {
+      if (!warnings) throw error;
+      warnings.push(
+        `The edit was written, but this session's read record could not be saved (${
+          error instanceof Error ? error.message : String(error)
+        }): read the file again before the next edit.`,
+      );
+    }
+  }
+
   async read(path: string, window: ReadOptions = {}): Promise<FileRead> {
-    await this.ready();
+    await this.start();
     if (window === null || typeof window !== "object") {
       throw new TypeError(
         "Cannot read: the window must be an object such as { offset, limit }.",
@@ -408,6 +521,7 @@ class FileWorkspace implements Workspace {
     };
     readWindow(Number.MAX_SAFE_INTEGER, options);
     const target = await this.conf.resolve(path);
+    this.conf.check(target, "read");
     if (!target.exists) {
       throw new NotFoundError(
         `Cannot read "${target.display}": no such file in the workspace.`,
@@ -442,36 +556,18 @@ class FileWorkspace implements Workspace {
         nextOffset: win.nextOffset,
       };
     }
-    await this.records.update(session, (files) => {
-      const mem = files.get(target.real) ?? new LineMemory();
-      mem.see(view.startLine, hashes);
-      // A read sees the file's length too: lines past it are gone.
-      mem.forgetFrom(view.totalLines + 1);
-      files.delete(target.real);
-      files.set(target.real, mem);
-    });
+    const mem = (await this.records.get(session, target.real)) ??
+      new LineMemory();
+    mem.see(view.startLine, hashes);
+    // A read sees the file's length too: lines past it are gone.
+    mem.forgetFrom(view.totalLines + 1);
+    await this.remember(session, target.real, mem);
     return { path: target.display, ...view };
   }
 
-  async patch(
-    input: Patch | string | object,
-    options: PatchOptions = {},
-  ): Promise<PatchResult> {
-    await this.ready();
-    if (options === null || typeof options !== "object") {
-      throw new TypeError(
-        "Cannot patch: options must be an object such as { dryRun: true }.",
-      );
-    }
-    const session = checkSession(options.session ?? this.session);
-    const dryRun = options.dryRun === true;
-    const { parsePatch, summarizeEdit } = await loadEditing();
-    const parsed = parsePatch(input);
-    if (parsed.files.length === 0) {
-      throw new TypeError(
-        'Cannot patch: the patch names no files. Send { files: [{ path, ops }] } or the text form starting with "@@ PATH".',
-      );
-    }
+  private async groupsOf(
+    parsed: Patch,
+  ): Promise<{ target: Target; ops: PatchOp[] }[]> {
     const groups: { target: Target; ops: PatchOp[] }[] = [];
     const byReal = new Map<string, { target: Target; ops: PatchOp[] }>();
     for (const file of parsed.files) {
@@ -481,6 +577,7 @@ class FileWorkspace implements Workspace {
         );
       }
       const target = await this.conf.resolve(file.path);
+      this.conf.check(target, "write");
       const group = byReal.get(target.real);
       if (group) group.ops.push(...file.ops);
       else {
@@ -489,18 +586,75 @@ class FileWorkspace implements Workspace {
         groups.push(g);
       }
     }
+    return groups;
+  }
+
+  async patch(
+    input: Patch | string | object,
+    options: PatchOptions = {},
+  ): Promise<PatchResult> {
+    await this.start();
+    if (options === null || typeof options !== "object") {
+      throw new TypeError(
+        "Cannot patch: options must be an object such as { dryRun: true }.",
+      );
+    }
+    const session = checkSession(options.session ?? this.session);
+    const dryRun = options.dryRun === true;
+    const rebase = options.rebase ?? this.rebaseDefault;
+    const { parsePatch } = await loadEditing();
+    const parsed = parsePatch(input);
+    if (parsed.files.length === 0) {
+      throw new TypeError(
+        'Cannot patch: the patch names no files. Send { files: [{ path, ops }] } or the text form starting with "@@ PATH".',
+      );
+    }
+    const groups = await this.groupsOf(parsed);
+    const run = () => this.patchLocked(session, groups, dryRun, rebase);
+    if (dryRun) return await run();
+    return await this.locked(groups.map((g) => g.target), run);
+  }
+
+  private async patchLocked(
+    session: string,
+    groups: { target: Target; ops: PatchOp[] }[],
+    dryRun: boolean,
+    rebase: boolean,
+  ): Promise<PatchResult> {
+    const { summarizeEdit } = await loadEditing();
     const problems: Problem[] = [];
     const prepared: Prepared[] = [];
-    for (const { target, ops } of groups) {
+    const rebased: string[] = [];
+    for (const group of groups) {
+      // Judged as the file is now that its lock is held, not as it was before.
+      const target = await this.conf.resolve(group.target.input);
+      if (target.real !== group.target.real) {
+        problems.push({
+          code: "CHANGED",
+          path: target.display,
+          message:
+            "the path now leads to another file than when the patch started, so nothing was written. Read it again and resend.",
+        });
+        continue;
+      }
       try {
-        const p = await this.prepare(session, target, ops, problems);
+        const p = await this.prepare(
+          session,
+          target,
+          group.ops,
+          problems,
+          rebase ? rebased : null,
+        );
         if (p) prepared.push(p);
       } catch (error) {
         if (!(error instanceof PatchRefusedError)) throw error;
         problems.push(...error.problems);
       }
     }
-    if (problems.length > 0) throw new PatchRefusedError(problems);
+    if (problems.length > 0) {
+      await this.rememberShown(session, groups, problems);
+      throw new PatchRefusedError(problems);
+    }
     const files: FileEdit[] = [];
     const shown: { start: number; hashes: number[] }[][] = [];
     for (const p of prepared) {
@@ -522,34 +676,61 @@ class FileWorkspace implements Workspace {
       });
       shown.push(s.shown);
     }
+    const warnings = this.takeNotices();
     if (!dryRun) {
       const entries = prepared.filter((p) => !p.unchanged);
       if (entries.length > 0) {
         await commitFiles(this.stateDir, this.conf, entries);
       }
-      await this.records.update(session, (known) => {
-        prepared.forEach((p, i) => {
-          const mem = known.get(p.target.real) ?? new LineMemory();
-          mem.remap(p.plan);
-          for (const w of shown[i]) mem.see(w.start, w.hashes);
-          known.delete(p.target.real);
-          known.set(p.target.real, mem);
-        });
-      });
+      for (let i = 0; i < prepared.length; i++) {
+        const p = prepared[i];
+        const mem = p.memory ?? new LineMemory();
+        mem.remap(p.plan);
+        for (const w of shown[i]) mem.see(w.start, w.hashes);
+        await this.remember(session, p.target.real, mem, warnings);
+      }
     }
     const parts = files.map((f) =>
       [`Edited ${f.path} (+${f.added} -${f.removed})`, f.anchors, f.diff]
         .filter((s) => s !== "")
         .join("\n")
     );
+    if (rebased.length > 0) parts.push(`Rebased: ${rebased.join("; ")}`);
+    if (warnings.length > 0) {
+      parts.push(...warnings.map((w) => `Warning: ${w}`));
+    }
     if (dryRun) parts.unshift("Dry run: nothing was written.");
     return {
       dryRun,
       files,
       summary: parts.join("\n\n"),
-      rebased: [],
-      warnings: [],
+      rebased,
+      warnings,
     };
+  }
+
+  /** The lines a refusal shows count as read, so a resend built from them passes. */
+  private async rememberShown(
+    session: string,
+    groups: { target: Target; ops: PatchOp[] }[],
+    problems: Problem[],
+  ): Promise<void> {
+    const byDisplay = new Map(groups.map((g) => [g.target.display, g.target]));
+    const seen = new Map<string, { start: number; hashes: number[] }[]>();
+    for (const p of problems) {
+      const shown = (p as { shown?: { start: number; hashes: number[] }[] })
+        .shown;
+      const target = p.path ? byDisplay.get(p.path) : undefined;
+      if (!shown || !target) continue;
+      const list = seen.get(target.real) ?? [];
+      list.push(...shown);
+      seen.set(target.real, list);
+    }
+    for (const [real, windows] of seen) {
+      const mem = (await this.records.get(session, real)) ?? new LineMemory();
+      for (const w of windows) mem.see(w.start, w.hashes);
+      await this.remember(session, real, mem, []);
+    }
   }
 
   private async prepare(
@@ -557,6 +738,7 @@ class FileWorkspace implements Workspace {
     target: Target,
     ops: PatchOp[],
     problems: Problem[],
+    rebased: string[] | null,
   ): Promise<Prepared | null> {
     const display = target.display;
     const { editContent } = await loadEditing();
@@ -578,6 +760,7 @@ class FileWorkspace implements Workspace {
         unchanged: false,
       };
     }
+    refuseReadOnly(target);
     const memory = await this.records.get(session, target.real);
     if (!memory) {
       problems.push(
@@ -601,22 +784,29 @@ class FileWorkspace implements Workspace {
         oldLine: scanned.oldLine,
         write: (h) => rewrite(h, streamed, scanned, plan),
         unchanged: plan.length === 0,
+        memory,
       };
     }
     const { bytes, id } = await readWhole(target);
     const text = fileText(display, bytes);
-    const out = editContent(text, ops, { memory, path: display });
+    const options: Record<string, unknown> = { memory, path: display };
+    if (rebased) options.rebase = true;
+    const out = editContent(text, ops, options as { memory: typeof memory });
+    const applied = (out as { ops?: PatchOp[] }).ops ?? ops;
+    const notes = (out as { rebased?: string[] }).rebased;
+    if (rebased && notes) rebased.push(...notes.map((n) => `${display} ${n}`));
     const { lines } = splitLines(text);
     const next = encoder.encode(out.content);
     const read = { ...target, stat: id };
     return {
       target: read,
-      plan: planOps(ops, lines.length),
+      plan: planOps(applied, lines.length),
       oldCount: lines.length,
       oldLine: (n) => lines[n - 1],
       write: (h) => writeAll(h, next),
-      verify: async () => sameBytes((await readWhole(read)).bytes, bytes),
+      verify: () => stillHolds(read, bytes),
       unchanged: out.content === text,
+      memory,
     };
   }
 
@@ -625,19 +815,27 @@ class FileWorkspace implements Workspace {
     content: string,
     options: WriteOptions = {},
   ): Promise<WriteResult> {
-    const info = await this.stat(path);
-    if (info.exists) {
-      throw new EditRefusedError(
-        `Cannot create "${info.path}": a file is already there, and it is never overwritten. Choose a new path, or edit the existing file instead.`,
+    const exists = (where: string) =>
+      new EditRefusedError(
+        `Cannot create "${where}": a file is already there, and it is never overwritten. Choose a new path, or edit the existing file instead.`,
         "EXISTS",
       );
+    const info = await this.stat(path);
+    if (info.exists) throw exists(info.path);
+    try {
+      return await this.writeFile(path, content, options, true);
+    } catch (error) {
+      if (error instanceof PatchRefusedError && error.code === "CHANGED") {
+        throw exists(info.path);
+      }
+      throw error;
     }
-    return await this.write(path, content, options);
   }
 
   async stat(path: string): Promise<PathInfo> {
-    await this.ready();
+    await this.start();
     const target = await this.conf.resolve(path);
+    this.conf.check(target, "read");
     return {
       path: target.display,
       exists: target.exists,
@@ -646,9 +844,10 @@ class FileWorkspace implements Workspace {
   }
 
   async readText(path: string, options: WriteOptions = {}): Promise<TextRead> {
-    await this.ready();
+    await this.start();
     const session = checkSession(options.session ?? this.session);
     const target = await this.conf.resolve(path);
+    this.conf.check(target, "read");
     if (!target.exists) {
       throw new NotFoundError(
         `Cannot read "${target.display}": no such file in the workspace.`,
@@ -657,25 +856,31 @@ class FileWorkspace implements Workspace {
     const { bytes } = await readWhole(target);
     const text = fileText(target.display, bytes);
     const { lines } = splitLines(text);
-    await this.records.update(session, (files) => {
-      const mem = new LineMemory();
-      mem.see(1, lines.map(lineHash32));
-      files.delete(target.real);
-      files.set(target.real, mem);
-    });
+    const mem = new LineMemory();
+    mem.see(1, lines.map(lineHash32));
+    await this.remember(session, target.real, mem);
     return { path: target.display, text, totalLines: lines.length };
   }
 
   async forgetSession(session: string): Promise<void> {
-    await this.records.update(checkSession(session), (files) => files.clear());
+    await this.records.forget(checkSession(session));
   }
 
-  async write(
+  write(
     path: string,
     content: string,
     options: WriteOptions = {},
   ): Promise<WriteResult> {
-    await this.ready();
+    return this.writeFile(path, content, options, false);
+  }
+
+  private async writeFile(
+    path: string,
+    content: string,
+    options: WriteOptions,
+    createOnly: boolean,
+  ): Promise<WriteResult> {
+    await this.start();
     if (options === null || typeof options !== "object") {
       throw new TypeError("Cannot write: options must be an object.");
     }
@@ -692,99 +897,153 @@ class FileWorkspace implements Workspace {
         "Cannot write: the content holds an unpaired surrogate, which is not valid UTF-8 text.",
       );
     }
-    const target = await this.conf.resolve(path);
-    const display = target.display;
+    const nul = content.indexOf("\0");
+    if (nul !== -1) {
+      throw new TypeError(
+        `Cannot write: the content holds a NUL character at index ${nul}; a file with one is not text and could not be read back.`,
+      );
+    }
+    const first = await this.conf.resolve(path);
+    this.conf.check(first, "write");
     const bytes = encoder.encode(content);
     if (bytes.length > this.conf.maxFileBytes) {
       throw new TooLargeError(
-        `Cannot write "${display}": the content is ${bytes.length} bytes, over the workspace limit of ${this.conf.maxFileBytes} bytes.`,
+        `Cannot write "${first.display}": the content is ${bytes.length} bytes, over the workspace limit of ${this.conf.maxFileBytes} bytes.`,
       );
     }
-    checkNul(display, bytes);
     const next = splitLines(content).lines;
-    let oldLines: string[] | null = [];
-    let entryTarget = target;
-    let verify: (() => Promise<boolean>) | undefined;
-    if (target.exists) {
-      const memory = await this.records.get(session, target.real);
-      if (!memory) {
-        throw new PatchRefusedError([notRead(display, "write it again")]);
-      }
-      let stale = 0;
-      if (this.streams(target)) {
-        oldLines = null;
-        stale = await firstStaleLine(target, memory.toJSON(), this.engine);
-      } else {
-        const { bytes: old, id } = await readWhole(target);
-        oldLines = splitLines(fileText(display, old)).lines;
-        for (const [n, h] of memory.entries()) {
-          if (n > oldLines.length || lineHash32(oldLines[n - 1]) !== h) {
-            stale = n;
-            break;
-          }
-        }
-        entryTarget = { ...target, stat: id };
-        verify = async () =>
-          sameBytes((await readWhole(entryTarget)).bytes, old);
-      }
-      if (stale > 0) {
+    return await this.locked([first], async () => {
+      const target = await this.conf.resolve(path);
+      const display = target.display;
+      if (target.real !== first.real || (createOnly && target.exists)) {
         throw new PatchRefusedError([{
           code: "CHANGED",
           path: display,
-          line: stale,
           message:
-            `the file changed since this session read it (line ${stale} differs), so it was not overwritten. Read it again, then write it.`,
+            "the path changed while the write waited for its turn, so nothing was written. Check the path and resend.",
         }]);
       }
-    }
-    let diff = "";
-    const { summarizeEdit } = await loadEditing();
-    if (oldLines) {
-      diff = summarizeEdit({
-        display,
-        oldCount: oldLines.length,
-        oldLine: (n) => oldLines![n - 1],
-        plan: [{ at: 1, deleteCount: oldLines.length, lines: next }],
-        maxLineChars: this.maxLineChars ?? 2000,
-        created: !target.exists,
-      }).diff;
-    }
-    let added = 0;
-    let removed = 0;
-    for (const line of diff.split("\n").slice(2)) {
-      if (line.startsWith("+")) added++;
-      else if (line.startsWith("-")) removed++;
-    }
-    if (!oldLines) {
-      added = next.length;
-      diff =
-        `(diff not shown: the old file is over ${this.streamThreshold} bytes)`;
-    }
-    await commitFiles(this.stateDir, this.conf, [{
-      target: entryTarget,
-      write: (h) => writeAll(h, bytes),
-      verify,
-    }]);
-    await this.records.update(session, (known) => {
+      let oldLines: string[] | null = [];
+      let entryTarget = target;
+      let verify: (() => Promise<boolean>) | undefined;
+      if (target.exists) {
+        refuseReadOnly(target);
+        const memory = await this.records.get(session, target.real);
+        if (!memory) {
+          throw new PatchRefusedError([
+            notRead(display, "write it again (or patch it)"),
+          ]);
+        }
+        let stale = 0;
+        let total: number;
+        if (this.streams(target)) {
+          oldLines = null;
+          ({ stale, lines: total } = await firstStaleLine(
+            target,
+            memory.toJSON(),
+            this.engine,
+          ));
+        } else {
+          const { bytes: old, id } = await readWhole(target);
+          oldLines = splitLines(fileText(display, old)).lines;
+          total = oldLines.length;
+          for (const [n, h] of memory.entries()) {
+            if (n > oldLines.length || lineHash32(oldLines[n - 1]) !== h) {
+              stale = n;
+              break;
+            }
+          }
+          entryTarget = { ...target, stat: id };
+          verify = () => stillHolds(entryTarget, old);
+        }
+        if (stale > 0) {
+          throw new PatchRefusedError([{
+            code: "CHANGED",
+            path: display,
+            line: stale,
+            message:
+              `the file changed since this session read it (line ${stale} differs), so it was not overwritten. Read it again, then write it.`,
+          }]);
+        }
+        if (memory.size < total) {
+          throw new PatchRefusedError([{
+            code: "NOT_READ",
+            path: display,
+            message:
+              `this session has seen only ${memory.size} of its ${total} lines, so it was not overwritten (that would discard lines never seen). Read it whole first (offset 1, limit ${total}), or patch the lines to change.`,
+          }]);
+        }
+      }
+      let diff = "";
+      const { summarizeEdit } = await loadEditing();
+      if (oldLines) {
+        diff = summarizeEdit({
+          display,
+          oldCount: oldLines.length,
+          oldLine: (n) => oldLines![n - 1],
+          plan: [{ at: 1, deleteCount: oldLines.length, lines: next }],
+          maxLineChars: this.maxLineChars ?? 2000,
+          created: !target.exists,
+        }).diff;
+      }
+      let added = 0;
+      let removed = 0;
+      for (const line of diff.split("\n").slice(2)) {
+        if (line.startsWith("+")) added++;
+        else if (line.startsWith("-")) removed++;
+      }
+      if (!oldLines) {
+        added = next.length;
+        diff =
+          `(diff not shown: the old file is over ${this.streamThreshold} bytes)`;
+      }
+      await commitFiles(this.stateDir, this.conf, [{
+        target: entryTarget,
+        write: (h) => writeAll(h, bytes),
+        verify,
+      }]);
+      const warnings = this.takeNotices();
       const mem = new LineMemory();
       mem.see(1, next.map(lineHash32));
-      known.delete(target.real);
-      known.set(target.real, mem);
+      await this.remember(session, target.real, mem, warnings);
+      const head = target.exists
+        ? `Wrote ${display} (+${added} -${removed})`
+        : `Created ${display} (${next.length} ${
+          next.length === 1 ? "line" : "lines"
+        })`;
+      const tail = warnings.map((w) => `\nWarning: ${w}`).join("");
+      return {
+        path: display,
+        created: !target.exists,
+        added,
+        removed,
+        totalLines: next.length,
+        diff,
+        summary: (diff ? `${head}\n${diff}` : head) + tail,
+        warnings,
+      };
     });
-    const head = target.exists
-      ? `Wrote ${display} (+${added} -${removed})`
-      : `Created ${display} (${next.length} ${
-        next.length === 1 ? "line" : "lines"
-      })`;
-    return {
-      path: display,
-      created: !target.exists,
-      added,
-      removed,
-      totalLines: next.length,
-      diff,
-      summary: diff ? `${head}\n${diff}` : head,
-    };
+  }
+}
+
+async function stillHolds(target: Target, bytes: Uint8Array): Promise<boolean> {
+  try {
+    const now = (await readWhole(target)).bytes;
+    if (now.length !== bytes.length) return false;
+    for (let i = 0; i < now.length; i++) if (now[i] !== bytes[i]) return false;
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function refuseReadOnly(target: Target): void {
+  if (target.stat && (target.stat.mode & 0o222) === 0) {
+    throw new PermissionError(
+      `Cannot edit "${target.display}": the file is read-only (mode ${
+        target.stat.mode.toString(8)
+      }), and it is not replaced behind that. Make it writable first if it should change.`,
+    );
   }
 }
 

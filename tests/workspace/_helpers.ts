@@ -88,7 +88,7 @@ export async function leftovers(dir: string): Promise<string[]> {
       const full = join(d, name);
       const st = await lstat(full);
       if (st.isDirectory()) await walk(full);
-      else if (/\.hashline-(new|old)\.tmp$/.test(name)) {
+      else if (/\.hashline-(new|old|one)\.tmp$|\.hashline-lock/.test(name)) {
         found.push(relative(dir, full));
       }
     }

@@ -168,10 +168,10 @@ describe("crash recovery (SIGKILL inside multi-file commits)", () => {
         assert.deepEqual(
           report,
           steps[i] === "done"
-            ? { rolledForward: 0, rolledBack: 0 }
+            ? { rolledForward: 0, rolledBack: 0, malformed: [], skipped: [] }
             : i < committing
-            ? { rolledForward: 0, rolledBack: 1 }
-            : { rolledForward: 1, rolledBack: 0 },
+            ? { rolledForward: 0, rolledBack: 1, malformed: [], skipped: [] }
+            : { rolledForward: 1, rolledBack: 0, malformed: [], skipped: [] },
           `killed after ${steps[i]}`,
         );
         const want = i < committing ? ["0", "0", "absent"] : ["1", "1", "1"];

@@ -1,0 +1,51 @@
+/**
+ * One map from the operating system's error codes to the toolkit's typed
+ * refusals, so callers write `catch (e) { throw mapFsError(e, what) }`
+ * instead of reading `code` off errors in many places.
+ *
+ * @module
+ */
+import {
+  HashlineError,
+  NoSpaceError,
+  NotAFileError,
+  NotFoundError,
+  PermissionError,
+} from "../errors.ts";
+
+/** The `code` of a Node-style file system error, if any. */
+export function errnoOf(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" ? code : undefined;
+}
+
+/**
+ * Turns a file system error into a typed refusal whose message starts with
+ * `what` (such as `Cannot write "src/a.ts"`); typed refusals and errors with
+ * no known code pass through unchanged.
+ */
+export function mapFsError(error: unknown, what: string): unknown {
+  if (error instanceof HashlineError) return error;
+  switch (errnoOf(error)) {
+    case "EACCES":
+    case "EPERM":
+      return new PermissionError(
+        `${what}: the operating system denied access (permissions). Nothing was changed.`,
+      );
+    case "EROFS":
+      return new PermissionError(
+        `${what}: the file system is read-only. Nothing was changed.`,
+      );
+    case "ENOSPC":
+    case "EDQUOT":
+      return new NoSpaceError(
+        `${what}: the disk or quota is full. Nothing was changed; free some space and resend.`,
+      );
+    case "EISDIR":
+      return new NotAFileError(`${what}: it is a folder, not a file.`);
+    case "ENOENT":
+      return new NotFoundError(`${what}: no such file or folder.`);
+    default:
+      return error;
+  }
+}

@@ -1,0 +1,311 @@
+/**
+ * Per-file exclusion for writers, within one process and across processes.
+ *
+ * A lock is a small file beside the file it guards (`.NAME.hashline-lock`,
+ * holding the holder's process id), created exclusively through the pinned
+ * folder. Beside the file, not in a state folder, so that every process
+ * that writes the file meets the same lock whatever state folder or root it
+ * was started with. Inside one process, writers queue on a promise chain per
+ * lock and never poll; across processes a waiter polls with back-off. A lock
+ * whose holder died is taken over (and the dead holder's half-written
+ * one-file temporaries beside it are removed; a journaled commit's are left
+ * to recovery), never waited on forever. Locks of
+ * several files are always taken in one global order (by path), so two
+ * multi-file patches cannot deadlock.
+ *
+ * @module
+ */
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from "../_runtime/fs.ts";
+import { processAlive, processId } from "../_runtime/process.ts";
+import { HashlineError } from "../errors.ts";
+import { errnoOf } from "../_internal/errno.ts";
+import { lineHash32 } from "../hash/fnv.ts";
+import { pinFolder, type RootRef } from "./_pin.ts";
+
+/** What to lock: a name inside a folder under the root. */
+export interface LockSpec {
+  /** The root the folder is under. */
+  root: RootRef;
+  /** Real names of the folder, from the root down (it must exist). */
+  parts: readonly string[];
+  /** Path of the guarded file relative to that folder (may hold `/` for a file whose folders do not exist yet). */
+  rest: string;
+  /** How the file is shown in messages. */
+  display: string;
+}
+
+/** Lock files older than this with no holder written in them are left-overs of a crash. */
+const EMPTY_STALE_MS = 10_000;
+
+const chains = new Map<string, Promise<void>>();
+const held = new Set<string>();
+
+/** The lock file's name for a guarded path (long names are cut and keep a hash of the whole). */
+export function lockName(rest: string): string {
+  const safe = rest.replaceAll("%", "%25").replaceAll("/", "%2F");
+  const cut = safe.length > 120
+    ? `${safe.slice(0, 96)}~${lineHash32(safe).toString(16)}`
+    : safe;
+  return `.${cut}.hashline-lock`;
+}
+
+function keyOf(spec: LockSpec): string {
+  return [spec.root.real, ...spec.parts, lockName(spec.rest)].join("\0");
+}
+
+function busy(display: string, ms: number): HashlineError {
+  return new HashlineError(
+    "BUSY",
+    `Cannot edit "${display}": another writer has held it for ${ms} ms. Nothing was written; resend the edit in a moment.`,
+    503,
+  );
+}
+
+interface Holder {
+  pid: number | null;
+  ino: number;
+  mtimeMs: number;
+}
+
+function readHolder(path: string): Holder | null {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch (error) {
+    if (errnoOf(error) === "ENOENT") return null;
+    throw error;
+  }
+  try {
+    const st = fstatSync(fd);
+    const buf = new Uint8Array(64);
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    const m = /^(\d+) /.exec(new TextDecoder().decode(buf.subarray(0, n)));
+    return { pid: m ? Number(m[1]) : null, ino: st.ino, mtimeMs: st.mtimeMs };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function isStale(holder: Holder, key: string): boolean {
+  if (holder.pid === null) return Date.now() - holder.mtimeMs > EMPTY_STALE_MS;
+  if (holder.pid === processId()) return !held.has(key);
+  return !processAlive(holder.pid);
+}
+
+/** Removes temporary files that a dead holder of `rest`'s lock left beside it. */
+function removeOrphans(
+  folder: (name: string) => string,
+  rest: string,
+  pid: number,
+): void {
+  const base = rest.slice(rest.lastIndexOf("/") + 1);
+  if (rest.includes("/")) return;
+  const prefix = `.${base.slice(0, 96)}.${pid}-`;
+  let names: string[];
+  try {
+    names = readdirSync(folder("."));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (name.startsWith(prefix) && name.endsWith(".hashline-one.tmp")) {
+      try {
+        unlinkSync(folder(name));
+      } catch {
+        // Gone already.
+      }
+    }
+  }
+}
+
+function takeOver(
+  folder: (name: string) => string,
+  name: string,
+  holder: Holder,
+  rest: string,
+): void {
+  const aside = `${name}.${processId()}-${
+    Math.random().toString(36).slice(2)
+  }.stale`;
+  try {
+    renameSync(folder(name), folder(aside));
+  } catch (error) {
+    if (errnoOf(error) === "ENOENT") return;
+    throw error;
+  }
+  const st = lstatSync(folder(aside));
+  if (st.ino !== holder.ino) {
+    // A live lock replaced the stale one between the look and the move: put it back.
+    try {
+      renameSync(folder(aside), folder(name));
+    } catch {
+      // It cannot be restored; its holder's release finds its lock gone and carries on.
+    }
+    return;
+  }
+  unlinkSync(folder(aside));
+  if (holder.pid !== null) removeOrphans(folder, rest, holder.pid);
+}
+
+async function acquireFile(
+  spec: LockSpec,
+  key: string,
+  deadline: number,
+  timeoutMs: number,
+): Promise<string> {
+  const name = lockName(spec.rest);
+  const token = `${processId()} ${Math.random().toString(36).slice(2)}\n`;
+  let wait = 1;
+  for (;;) {
+    const pin = pinFolder(spec.root, spec.parts);
+    try {
+      const folder = (n: string) => pin.path(n);
+      try {
+        const fd = openSync(
+          folder(name),
+          constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL |
+            constants.O_NOFOLLOW,
+          0o600,
+        );
+        try {
+          writeSync(fd, token);
+        } finally {
+          closeSync(fd);
+        }
+        return token;
+      } catch (error) {
+        if (errnoOf(error) !== "EEXIST") throw error;
+      }
+      const holder = readHolder(folder(name));
+      if (holder === null) continue;
+      if (isStale(holder, key)) {
+        takeOver(folder, name, holder, spec.rest);
+        continue;
+      }
+    } finally {
+      pin.close();
+    }
+    if (Date.now() >= deadline) throw busy(spec.display, timeoutMs);
+    await new Promise((r) => setTimeout(r, wait));
+    wait = Math.min(wait * 2, 25);
+  }
+}
+
+function releaseFile(spec: LockSpec, token: string): void {
+  const name = lockName(spec.rest);
+  let pin;
+  try {
+    pin = pinFolder(spec.root, spec.parts);
+  } catch {
+    return;
+  }
+  try {
+    const fd = openSync(
+      pin.path(name),
+      constants.O_RDONLY | constants.O_NOFOLLOW,
+    );
+    let mine = false;
+    try {
+      const buf = new Uint8Array(token.length + 1);
+      const n = readSync(fd, buf, 0, buf.length, 0);
+      mine = new TextDecoder().decode(buf.subarray(0, n)) === token;
+    } finally {
+      closeSync(fd);
+    }
+    if (mine) unlinkSync(pin.path(name));
+  } catch {
+    // Taken over or removed: nothing of ours is left to release.
+  } finally {
+    pin.close();
+  }
+}
+
+async function acquireOne(
+  spec: LockSpec,
+  deadline: number,
+  timeoutMs: number,
+): Promise<() => void> {
+  const key = keyOf(spec);
+  const prev = chains.get(key) ?? Promise.resolve();
+  let done!: () => void;
+  const mine = new Promise<void>((r) => (done = r));
+  const tail = prev.then(() => mine);
+  chains.set(key, tail);
+  const finish = () => {
+    done();
+    if (chains.get(key) === tail) chains.delete(key);
+  };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    await Promise.race([
+      prev,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(busy(spec.display, timeoutMs)),
+          Math.max(0, deadline - Date.now()),
+        );
+      }),
+    ]);
+  } catch (error) {
+    finish();
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+  let token: string;
+  try {
+    token = await acquireFile(spec, key, deadline, timeoutMs);
+  } catch (error) {
+    finish();
+    throw error;
+  }
+  held.add(key);
+  return () => {
+    held.delete(key);
+    releaseFile(spec, token);
+    finish();
+  };
+}
+
+/**
+ * Takes the locks of every file named, in one global order, waiting for
+ * other writers up to `timeoutMs`.
+ *
+ * @returns A function that releases them all.
+ * @throws {HashlineError} `BUSY` when a lock is still held at the deadline.
+ */
+export async function lockFiles(
+  specs: readonly LockSpec[],
+  timeoutMs: number,
+): Promise<() => void> {
+  const unique = new Map<string, LockSpec>();
+  for (const s of specs) unique.set(keyOf(s), s);
+  const ordered = [...unique.entries()].sort(([a], [b]) =>
+    a < b ? -1 : a > b ? 1 : 0
+  );
+  const deadline = Date.now() + timeoutMs;
+  const releases: (() => void)[] = [];
+  const releaseAll = () => {
+    while (releases.length > 0) releases.pop()!();
+  };
+  try {
+    for (const [, spec] of ordered) {
+      releases.push(await acquireOne(spec, deadline, timeoutMs));
+    }
+  } catch (error) {
+    releaseAll();
+    throw error;
+  }
+  return releaseAll;
+}
