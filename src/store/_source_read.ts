@@ -1,5 +1,5 @@
 /**
- * Bounded windows of a source (DESIGN §5 source reads).
+ * Bounded windows of a source (docs/store.md "Source reads").
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * Ordered, all-or-nothing string replacements (DESIGN §5 edits).
+ * Ordered, all-or-nothing string replacements (docs/store.md "Edits").
  *
  * @module
  */

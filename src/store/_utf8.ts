@@ -1,5 +1,5 @@
 /**
- * Decoding file bytes as text, refusing what is not (DESIGN §1).
+ * Decoding file bytes as text, refusing what is not (docs/reads.md "Text").
  *
  * @module
  */

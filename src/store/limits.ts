@@ -1,5 +1,5 @@
 /**
- * The store's fixed limits (DESIGN §5).
+ * The store's fixed limits (docs/store.md).
  *
  * @example
  * ```ts

@@ -1,5 +1,5 @@
 /**
- * The revision store (DESIGN §5): sources stored once, content-addressed
+ * The revision store (docs/store.md): sources stored once, content-addressed
  * (`sha256:…`), reached by short handles (`p_…`), read in bounded windows,
  * and edited into new revisions that never overwrite. Three backends with
  * one behaviour: {@link openFileStore} (the embedded default),

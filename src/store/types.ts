@@ -1,5 +1,5 @@
 /**
- * The revision store contract (DESIGN §5): one interface that the file,
+ * The revision store contract (docs/store.md): one interface that the file,
  * memory and PostgreSQL backends all implement with identical behaviour.
  *
  * @module

@@ -1,5 +1,5 @@
 /**
- * Root confinement (DESIGN §4): every path is resolved against the real root
+ * Root confinement (docs/workspace.md "Confinement"): every path is resolved against the real root
  * one component at a time, so a symlink anywhere on the way is judged by
  * where it really leads, and a file the patch creates lands in a real folder
  * inside the root.

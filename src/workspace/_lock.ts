@@ -15,6 +15,7 @@
  *
  * @module
  */
+import { join } from "node:path";
 import {
   closeSync,
   constants,
@@ -60,8 +61,9 @@ export function lockName(rest: string): string {
   return `.${cut}.hashline-lock`;
 }
 
+/** The lock file's real path: the same for every root it is reached from. */
 function keyOf(spec: LockSpec): string {
-  return [spec.root.real, ...spec.parts, lockName(spec.rest)].join("\0");
+  return join(spec.root.real, ...spec.parts, lockName(spec.rest));
 }
 
 function busy(display: string, ms: number): HashlineError {

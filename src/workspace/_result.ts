@@ -1,5 +1,5 @@
 /**
- * What a patch tells the model (DESIGN §3 "Result"): the changed regions,
+ * What a patch tells the model (docs/patch-format.md): the changed regions,
  * their fresh anchors (±2 lines) and a unified diff. Everything is worked
  * out from the old lines near each edit and the plan, so a file held in
  * memory and a file streamed from disk give the same answer.

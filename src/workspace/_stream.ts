@@ -1,5 +1,5 @@
 /**
- * Huge files (DESIGN §2, §3): reads of a window, and patches, that stream the
+ * Huge files (docs/reads.md "Reads", docs/workspace.md): reads of a window, and patches, that stream the
  * file in 1 MiB chunks through the line scanner instead of holding it.
  *
  * A read counts lines without hashing them and decodes only the window. A
@@ -500,7 +500,7 @@ const CRLF = encoder.encode("\r\n");
 
 /**
  * Writes a file's new content while keeping its last three bytes back, so
- * the final-newline rules of DESIGN §9 can be settled at the end.
+ * the final-newline rules of docs/patch-format.md can be settled at the end.
  */
 class TailWriter {
   private readonly out: FileHandle;

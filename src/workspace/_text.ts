@@ -1,5 +1,5 @@
 /**
- * The text check of DESIGN §1: content must be UTF-8 with no NUL byte in its
+ * The text check of docs/reads.md "Text": content must be UTF-8 with no NUL byte in its
  * first 8 KiB. The native decoder does the fast pass; the offset of a bad
  * byte is only worked out when there is one.
  *

@@ -1,5 +1,5 @@
 /**
- * Files on disk under one root folder (DESIGN §3, §4): anchored reads
+ * Files on disk under one root folder (docs/workspace.md): anchored reads
  * remembered per session, patches validated against the live files and
  * committed to every file or to none, huge files streamed.
  *

@@ -1,5 +1,5 @@
 /**
- * Files on disk under one root (DESIGN §3, §4): anchored reads that the
+ * Files on disk under one root (docs/workspace.md): anchored reads that the
  * session remembers, and patches validated against the live files and
  * committed all-or-nothing.
  *
