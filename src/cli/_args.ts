@@ -86,6 +86,12 @@ function looksLikeFlag(value: string): boolean {
   return value.length > 1 && value.startsWith("-");
 }
 
+function isFlagName(value: string): boolean {
+  const name = value.replace(/^--?/, "").replace(/=.*$/, "");
+  return Object.hasOwn(ALL_FLAGS, name) ||
+    Object.values(ALL_FLAGS).some((f) => f.short === name);
+}
+
 /**
  * Parses the arguments after the program name.
  *
@@ -183,7 +189,7 @@ export function parseCommandLine(argv: string[]): Parsed {
         `flag --${t.name} of ${spec.name} needs a value (--${t.name} ${
           f.value ?? "VALUE"
         }${
-          t.value === undefined
+          t.value === undefined || isFlagName(t.value)
             ? ""
             : `; to pass one that starts with -, write --${t.name}=${t.value}`
         }); ${see}`,

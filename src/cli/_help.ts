@@ -82,7 +82,8 @@ export function helpText(topic: CommandSpec | string | undefined): string {
       footer(),
     ].join("\n");
   }
-  const parts = [`Usage: ${usageLine(topic)}`, "", `${topic.summary}.`];
+  const summary = topic.summary[0].toUpperCase() + topic.summary.slice(1);
+  const parts = [`Usage: ${usageLine(topic)}`, "", `${summary}.`];
   if (topic.details) parts.push("", topic.details);
   if (topic.args.length > 0) {
     parts.push(
