@@ -60,7 +60,7 @@ describe("hashline store read (anchored revision views) as a process", {
     const after = await hashline(["store", "read", next.handle], {
       cwd: t.dir,
     });
-    assert.match(after.stdout, /^2:[0-9a-f]{2}\|    return f"hi \{name\}"$/m);
+    assert.match(after.stdout, /^2:[0-9a-f]{2}\| {4}return f"hi \{name\}"$/m);
     const past = await hashline([
       "store",
       "read",
