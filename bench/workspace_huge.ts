@@ -6,7 +6,7 @@
  * Generates `bench/.data/huge.ts` (1 GiB, reused when present), then, each
  * in its own process so peak memory is its own: reads lines
  * 4,000,000–4,000,200 through the workspace API and through the CLI
- * (`deno run -A src/serve/cli.ts read …`), patches one line there, and runs
+ * (`deno run -A src/cli/main.ts read …`), patches one line there, and runs
  * a naive read-everything-and-split baseline and `wc -l` over the same file,
  * and two floors: a Deno process that does nothing, and one that only reads
  * every byte of the file.
@@ -227,7 +227,7 @@ async function main(): Promise<void> {
   const cliArgs = [
     "run",
     "-A",
-    "src/serve/cli.ts",
+    "src/cli/main.ts",
     "read",
     NAME,
     "--root",

@@ -12,7 +12,7 @@ import { lineHash } from "../../src/hash/fnv.ts";
 import { tsCommand } from "../_spawn.ts";
 import { bytes, tempTree } from "./_helpers.ts";
 
-const CLI = fileURLToPath(new URL("../../src/serve/cli.ts", import.meta.url));
+const CLI = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
 // The child runs from the repository (where Node finds tsx) and is pointed at the temp tree.
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
 

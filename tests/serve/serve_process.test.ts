@@ -5,7 +5,7 @@ import { after, before, describe, it } from "node:test";
 import { collect, runtimeName, startTs } from "../_spawn.ts";
 import { tempTree } from "./_helpers.ts";
 
-const CLI = fileURLToPath(new URL("../../src/serve/cli.ts", import.meta.url));
+const CLI = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
 
 describe("hashline serve (a real process)", () => {

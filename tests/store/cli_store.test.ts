@@ -3,13 +3,12 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import type { CliContext } from "../../src/serve/_cli_common.ts";
-import { runStoreCommand } from "../../src/serve/_cli_store.ts";
+import { main } from "../../src/cli/main.ts";
 import { lineHash } from "../../src/hash/fnv.ts";
 import { runTs } from "../_spawn.ts";
 import { expectedRef } from "./_suite.ts";
 
-const CLI = new URL("../../src/serve/cli.ts", import.meta.url).pathname;
+const CLI = new URL("../../src/cli/main.ts", import.meta.url).pathname;
 const SOURCE = "alpha\nbeta\ngamma\n";
 
 interface Ran {
@@ -19,33 +18,41 @@ interface Ran {
   json: Record<string, unknown> & { error?: { code: string; message: string } };
 }
 
-/** Runs `store …` in this process against a store in `dir`, the way the CLI would. */
+/** Runs `hashline store …` in this process from `dir`, with the store in `dir/.hashline`. */
 async function store(
   dir: string,
   words: string[],
   flags: Record<string, string | true> = {},
 ): Promise<Ran> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const map = new Map<string, string | true>(Object.entries(flags));
-  const ctx: CliContext = {
-    positionals: words,
-    flags: map,
-    json: map.get("json") === true,
-    root: dir,
-    session: "default",
-    stateDir: join(dir, ".hashline"),
-    out: (t) => Promise.resolve(void out.push(t)),
-    err: (t) => Promise.resolve(void err.push(t)),
-  };
-  const code = await runStoreCommand(ctx);
-  const text = out.join("\n");
-  let json = {} as Ran["json"];
-  if (ctx.json) {
-    assert.equal(out.length, 1, "--json prints exactly one document");
-    json = JSON.parse(text);
+  let out = "";
+  let err = "";
+  const args = ["store", ...words];
+  for (const [name, value] of Object.entries(flags)) {
+    args.push(value === true ? `--${name}` : `--${name}=${value}`);
   }
-  return { code, out: text, err: err.join("\n"), json };
+  const code = await main(args, {
+    cwd: dir,
+    env: (name) =>
+      name === "HASHLINE_STORE" ? join(dir, ".hashline") : undefined,
+    stdout: (t) => Promise.resolve(void (out += t)),
+    stderr: (t) => Promise.resolve(void (err += t)),
+  });
+  let json = {} as Ran["json"];
+  if (flags.json === true) {
+    assert.doesNotMatch(
+      out.trimEnd(),
+      /\n/,
+      "--json prints exactly one document",
+    );
+    json = JSON.parse(out);
+  }
+  // Text output is compared without the newline that ends it.
+  return {
+    code,
+    out: out.replace(/\n$/, ""),
+    err: err.replace(/\n$/, ""),
+    json,
+  };
 }
 
 async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {

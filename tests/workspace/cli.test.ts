@@ -3,12 +3,11 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import { lineHash } from "../../src/hash/fnv.ts";
-import { makeContext, parseArgs } from "../../src/serve/_cli_common.ts";
-import { runFilesCommand } from "../../src/serve/_cli_files.ts";
+import { main } from "../../src/cli/main.ts";
 import { runTs } from "../_spawn.ts";
 import { makeTree, snapshot, type Tree } from "./_helpers.ts";
 
-const CLI = new URL("../../src/serve/cli.ts", import.meta.url).pathname;
+const CLI = new URL("../../src/cli/main.ts", import.meta.url).pathname;
 
 interface Ran {
   code: number;
@@ -16,35 +15,17 @@ interface Ran {
   err: string;
 }
 
-/** Runs a files command in this process, as the dispatcher would, capturing its output. */
+/** Runs the command line in this process from the tree's root, capturing its output. */
 async function cli(t: Tree, args: string[], stdin?: string): Promise<Ran> {
-  const parsed = parseArgs(args);
-  const [command, ...positionals] = parsed.positionals;
   let out = "";
   let err = "";
-  const ctx = {
-    ...makeContext({ positionals, flags: parsed.flags }),
-    stateDir: t.state,
-    out: (s: string) => {
-      out += s.endsWith("\n") ? s : s + "\n";
-      return Promise.resolve();
-    },
-    err: (s: string) => {
-      err += s.endsWith("\n") ? s : s + "\n";
-      return Promise.resolve();
-    },
-  };
-  if (stdin !== undefined) {
-    const file = join(t.base, "stdin.txt");
-    await writeFile(file, stdin);
-    ctx.positionals = positionals.includes("-")
-      ? positionals.map((p) => (p === "-" ? file : p))
-      : [...positionals, file];
-  }
-  const code = await runFilesCommand(
-    command as "read" | "patch" | "write",
-    ctx,
-  );
+  const code = await main(args, {
+    cwd: t.root,
+    env: (name) => (name === "HASHLINE_STORE" ? t.state : undefined),
+    stdin: () => Promise.resolve(new TextEncoder().encode(stdin ?? "")),
+    stdout: (s) => Promise.resolve(void (out += s)),
+    stderr: (s) => Promise.resolve(void (err += s)),
+  });
   return { code, out, err };
 }
 
@@ -156,14 +137,14 @@ describe("CLI read, patch and write", () => {
   it("write creates a file and replaces one that was read", async () => {
     const created = await cli(
       t,
-      ["write", "new.txt", "--root", t.root],
+      ["write", "new.txt", "-", "--root", t.root],
       "one\ntwo\n",
     );
     assert.equal(created.code, 0);
     assert.match(created.out, /^Created new\.txt \(2 lines\)/);
     const refused = await cli(
       t,
-      ["write", "f.txt", "--root", t.root, "--json"],
+      ["write", "f.txt", "-", "--root", t.root, "--json"],
       "x\n",
     );
     assert.equal(refused.code, 1);
@@ -172,6 +153,7 @@ describe("CLI read, patch and write", () => {
     const replaced = await cli(t, [
       "write",
       "f.txt",
+      "-",
       "--root",
       t.root,
       "--json",
@@ -187,8 +169,8 @@ describe("CLI read, patch and write", () => {
     const env = { HASHLINE_STORE: t.state };
     const patch = `@@ f.txt\n= 1:${lineHash("alpha")}\n~ALPHA\n`;
     const [read, usage] = await Promise.all([
-      runTs(CLI, ["read", "f.txt", "--root", t.root], { env }),
-      runTs(CLI, ["read", "--root", t.root, "--json"], { env }),
+      runTs(CLI, ["read", "f.txt", "--root", t.root], { env, cwd: t.root }),
+      runTs(CLI, ["read", "--root", t.root, "--json"], { env, cwd: t.root }),
     ]);
     assert.equal(read.code, 0, read.stderr);
     assert.equal(read.stdout.split("\n")[0], `1:${lineHash("alpha")}|alpha`);

@@ -1,95 +1,55 @@
 /**
  * `hashline serve` (HTTP + MCP over streamable HTTP) and `hashline mcp`
  * (MCP over stdio), over the workspace root and the file store in the state
- * folder.
+ * folder. The server and the MCP SDK load only when their command runs.
  *
  * @module
  */
-import { getEnv, onShutdown } from "../_runtime/env.ts";
+import { onShutdown } from "../_runtime/env.ts";
+import type { EditFormat } from "../serve/tools.ts";
 import { openFileStore } from "../store/file_store.ts";
 import { openWorkspace } from "../workspace/workspace.ts";
 import {
   type CliContext,
   EXIT_OK,
+  fail,
   intFlag,
-  reportError,
   stringFlag,
-} from "./_cli_common.ts";
-import { runMcpStdio } from "./mcp.ts";
-import { DEFAULT_PORT, startServer } from "./server.ts";
-import type { EditFormat } from "./tools.ts";
+} from "./_context.ts";
 
-const FLAGS: Record<"serve" | "mcp", Set<string>> = {
-  serve: new Set([
-    "host",
-    "port",
-    "token",
-    "edit-format",
-    "root",
-    "session",
-    "json",
-  ]),
-  mcp: new Set(["edit-format", "root", "session", "json"]),
-};
-
-function editFormatFlag(ctx: CliContext): EditFormat {
-  const value = stringFlag(ctx.flags, "edit-format") ?? "hashline";
+function editFormat(ctx: CliContext): EditFormat {
+  const value = stringFlag(ctx, "edit-format") ?? "hashline";
   if (value !== "hashline" && value !== "str_replace") {
     throw new TypeError(
-      `Flag --edit-format must be "hashline" or "str_replace", got "${value}".`,
+      `flag --edit-format of ${ctx.spec.name} must be "hashline" or "str_replace", got "${value}"; see hashline ${ctx.spec.name} --help`,
     );
   }
   return value;
 }
 
 /**
- * Runs `serve [--host H] [--port P] [--token T] [--edit-format F]` until
- * SIGINT/SIGTERM, or `mcp [--edit-format F]` until the client closes
+ * Runs `serve` until SIGINT/SIGTERM, or `mcp` until the client closes
  * standard input. The token may also come from `HASHLINE_TOKEN`, which keeps
  * it out of the process list.
  *
- * @param command `"serve"` or `"mcp"`.
- * @param ctx The command's context (root, session, state folder, flags).
+ * @param ctx The command's context.
  * @returns 0 after a clean stop, 1 when refused (root missing, port taken), 2 bad usage.
- * @example
- * ```ts ignore
- * import { makeContext, parseArgs } from "./_cli_common.ts";
- * import { runServeCommand } from "./_cli_serve.ts";
- * const ctx = makeContext(parseArgs(["--port", "0"]));
- * await runServeCommand("serve", ctx); // runs until SIGINT
- * ```
  */
-export async function runServeCommand(
-  command: "serve" | "mcp",
-  ctx: CliContext,
-): Promise<number> {
+export async function run(ctx: CliContext): Promise<number> {
   try {
-    if (ctx.positionals.length > 0) {
-      throw new TypeError(
-        `${command} takes no arguments, got "${ctx.positionals[0]}". Usage: ${
-          command === "serve"
-            ? "serve [--host H] [--port P] [--token T]"
-            : "mcp"
-        }.`,
-      );
-    }
-    for (const name of ctx.flags.keys()) {
-      if (!FLAGS[command].has(name)) {
-        throw new TypeError(`Unknown flag --${name} for ${command}.`);
-      }
-    }
-    const editFormat = editFormatFlag(ctx);
+    const format = editFormat(ctx);
     // Opening the workspace first reports a missing root before anything is served.
     const workspace = openWorkspace(ctx.root, {
       stateDir: ctx.stateDir,
       session: ctx.session,
     });
-    if (command === "mcp") {
+    if (ctx.spec.name === "mcp") {
+      const { runMcpStdio } = await import("../serve/mcp.ts");
       const store = openFileStore(ctx.stateDir);
       const server = await runMcpStdio({
         workspace,
         store,
-        editFormat,
+        editFormat: format,
         session: ctx.session,
       });
       onShutdown(() => void server.close());
@@ -97,10 +57,11 @@ export async function runServeCommand(
       await store.close();
       return EXIT_OK;
     }
-    const host = stringFlag(ctx.flags, "host") ?? "127.0.0.1";
-    const port = intFlag(ctx.flags, "port", 0) ?? DEFAULT_PORT;
-    const token = stringFlag(ctx.flags, "token") ??
-      (getEnv("HASHLINE_TOKEN") || undefined);
+    const { DEFAULT_PORT, startServer } = await import("../serve/server.ts");
+    const host = stringFlag(ctx, "host") ?? "127.0.0.1";
+    const port = intFlag(ctx, "port", 0) ?? DEFAULT_PORT;
+    const token = stringFlag(ctx, "token") ??
+      (ctx.env("HASHLINE_TOKEN") || undefined);
     const store = openFileStore(ctx.stateDir);
     const server = await startServer({
       host,
@@ -109,7 +70,7 @@ export async function runServeCommand(
       root: workspace.root,
       stateDir: ctx.stateDir,
       store,
-      editFormat,
+      editFormat: format,
       session: ctx.session,
     });
     const stopped = new Promise<void>((resolve) => onShutdown(resolve));
@@ -136,6 +97,6 @@ export async function runServeCommand(
     if (!ctx.json) await ctx.err("hashline stopped");
     return EXIT_OK;
   } catch (error) {
-    return await reportError(ctx, error);
+    return await fail(ctx, error);
   }
 }

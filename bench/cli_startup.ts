@@ -1,0 +1,85 @@
+/**
+ * Start-up cost of the command line, against an empty Deno script in the
+ * same run: `deno run -A src/cli/main.ts read` of a 300-line file, `--version`
+ * (parsing alone), and `deno task hashline read` (the task runner on top).
+ * Each is spawned N times, interleaved so machine noise hits all alike; the
+ * median and the ratio to the empty script are printed.
+ *
+ * Usage: deno run -A bench/cli_startup.ts [N]   (default 20)
+ *
+ * @module
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import process from "node:process";
+import { fileURLToPath } from "node:url";
+
+const repo = fileURLToPath(new URL("..", import.meta.url));
+const deno = join(repo, "node_modules", ".bin", "deno");
+const runs = Number(process.argv[2] ?? 20);
+const dir = mkdtempSync(join(tmpdir(), "hashline-startup-"));
+const main = join(repo, "src", "cli", "main.ts");
+
+writeFileSync(join(dir, "empty.ts"), "");
+writeFileSync(
+  join(dir, "f.txt"),
+  Array.from({ length: 300 }, (_, i) => `line ${i + 1}`).join("\n") + "\n",
+);
+
+const cases: { name: string; args: string[]; cwd: string }[] = [
+  { name: "empty Deno script", args: ["run", "-A", "empty.ts"], cwd: dir },
+  {
+    name: "hashline --version",
+    args: ["run", "-A", main, "--version"],
+    cwd: dir,
+  },
+  {
+    name: "hashline read (300 lines)",
+    args: ["run", "-A", main, "read", "f.txt"],
+    cwd: dir,
+  },
+  {
+    name: "deno task hashline read",
+    args: ["task", "-q", "hashline", "read", join(dir, "f.txt"), "--root", dir],
+    cwd: repo,
+  },
+];
+
+function once(c: (typeof cases)[number]): number {
+  const start = performance.now();
+  const r = spawnSync(deno, c.args, {
+    cwd: c.cwd,
+    env: { ...process.env, HASHLINE_STORE: join(dir, ".state") },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  const ms = performance.now() - start;
+  if (r.status !== 0) throw new Error(`${c.name} failed: ${r.stderr}`);
+  return ms;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+try {
+  const times = cases.map(() => [] as number[]);
+  for (const c of cases) once(c); // warm the module cache
+  for (let i = 0; i < runs; i++) {
+    cases.forEach((c, k) => times[k].push(once(c)));
+  }
+  const base = median(times[0]);
+  console.log(`CLI start-up, median of ${runs} spawns each (interleaved):`);
+  cases.forEach((c, k) => {
+    const m = median(times[k]);
+    console.log(
+      `  ${c.name.padEnd(28)} ${m.toFixed(1).padStart(7)} ms  ${
+        (m / base).toFixed(2)
+      }× the empty script`,
+    );
+  });
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,216 @@
+/**
+ * What every command receives: its parsed arguments, the caller's working
+ * folder that relative paths resolve against, the state folder, and output.
+ * Commands return an exit code: 0 done, 1 refused, 2 bad usage.
+ *
+ * @module
+ */
+import { isAbsolute, join, relative, resolve } from "node:path";
+import {
+  cwd as processCwd,
+  getEnv,
+  readStdin,
+  writeStderr,
+  writeStdout,
+} from "../_runtime/env.ts";
+import { HashlineError, PatchRefusedError } from "../errors.ts";
+import type { FlagValues } from "./_args.ts";
+import type { CommandSpec } from "./_table.ts";
+
+/** Exit code: the command did what was asked. */
+export const EXIT_OK = 0;
+/** Exit code: refused (stale anchor, conflict, not read, not found, integrity). */
+export const EXIT_REFUSED = 1;
+/** Exit code: bad usage (unknown command or flag, malformed input). */
+export const EXIT_USAGE = 2;
+
+/**
+ * Where a run of the command line meets the outside world. Every part
+ * defaults to the process's own; tests and embedders replace them.
+ */
+export interface CliIo {
+  /** The folder the command was run from (default: see {@link callerFolder}). */
+  cwd?: string;
+  /** Environment lookup (default the process environment). */
+  env?: (name: string) => string | undefined;
+  /** All of standard input, read only when a command is given `-`. */
+  stdin?: () => Promise<Uint8Array>;
+  /** Writes text to standard output as it is. */
+  stdout?: (text: string) => Promise<void>;
+  /** Writes text to standard error as it is. */
+  stderr?: (text: string) => Promise<void>;
+}
+
+/** Everything a command needs. */
+export interface CliContext {
+  /** The command being run. */
+  spec: CommandSpec;
+  /** Positionals after the command words. */
+  args: string[];
+  /** Flag values. */
+  values: FlagValues;
+  /** `--json`: print exactly one JSON document on stdout. */
+  json: boolean;
+  /** The caller's folder. */
+  cwd: string;
+  /** Absolute workspace root (`--root`, default the caller's folder). */
+  root: string;
+  /** Session name (`--session`, default `default`). */
+  session: string;
+  /** Absolute state folder: `HASHLINE_STORE`, else `.hashline/` in the caller's folder. */
+  stateDir: string;
+  /** Resolves a path the user typed against the caller's folder. */
+  path(name: string): string;
+  /** Environment lookup. */
+  env(name: string): string | undefined;
+  /** Reads all of standard input. */
+  stdin(): Promise<Uint8Array>;
+  /** Writes text to stdout exactly as given. */
+  write(text: string): Promise<void>;
+  /** Prints a line to stdout. */
+  out(text: string): Promise<void>;
+  /** Prints a line to stderr. */
+  err(text: string): Promise<void>;
+}
+
+/**
+ * The folder the user ran the command from. `deno task` and `npm run` move
+ * to the project folder before running and name the caller's folder in
+ * `INIT_CWD`; it is taken when it is that folder or lies inside it (where a
+ * task runner started from), so a stray `INIT_CWD` inherited by a process
+ * started elsewhere is ignored.
+ *
+ * @param cwd The process's working folder.
+ * @param initCwd The value of `INIT_CWD`, if any.
+ * @returns An absolute folder.
+ */
+export function callerFolder(cwd: string, initCwd: string | undefined): string {
+  if (initCwd && isAbsolute(initCwd)) {
+    const rel = relative(resolve(cwd), resolve(initCwd));
+    if (rel === "" || (!rel.startsWith("..") && !isAbsolute(rel))) {
+      return resolve(initCwd);
+    }
+  }
+  return resolve(cwd);
+}
+
+function line(write: (t: string) => Promise<void>) {
+  return (text: string) => write(text.endsWith("\n") ? text : text + "\n");
+}
+
+/**
+ * Builds a command's context.
+ *
+ * @param run The parsed command.
+ * @param io Where the run meets the outside world.
+ * @returns The context.
+ */
+export function makeContext(
+  run: { spec: CommandSpec; args: string[]; values: FlagValues; json: boolean },
+  io: CliIo = {},
+): CliContext {
+  const env = io.env ?? getEnv;
+  const cwd = io.cwd !== undefined
+    ? resolve(io.cwd)
+    : callerFolder(processCwd(), env("INIT_CWD"));
+  const root = typeof run.values.root === "string"
+    ? resolve(cwd, run.values.root)
+    : cwd;
+  const store = env("HASHLINE_STORE");
+  const stdout = io.stdout ?? writeStdout;
+  const stderr = io.stderr ?? writeStderr;
+  return {
+    spec: run.spec,
+    args: run.args,
+    values: run.values,
+    json: run.json,
+    cwd,
+    root,
+    session: typeof run.values.session === "string"
+      ? run.values.session
+      : "default",
+    stateDir: store ? resolve(cwd, store) : join(cwd, ".hashline"),
+    path: (name) => resolve(cwd, name),
+    env,
+    stdin: io.stdin ?? readStdin,
+    write: stdout,
+    out: line(stdout),
+    err: line(stderr),
+  };
+}
+
+/**
+ * Reads a string flag.
+ *
+ * @param ctx The command's context.
+ * @param name The flag's name.
+ * @returns Its value, or undefined when not given.
+ */
+export function stringFlag(ctx: CliContext, name: string): string | undefined {
+  const v = ctx.values[name];
+  return typeof v === "string" ? v : undefined;
+}
+
+/**
+ * Reads a whole-number flag.
+ *
+ * @param ctx The command's context.
+ * @param name The flag's name.
+ * @param min The smallest value accepted.
+ * @returns The number, or undefined when not given.
+ * @throws {TypeError} When the value is not a whole number ≥ min.
+ */
+export function intFlag(
+  ctx: CliContext,
+  name: string,
+  min = 1,
+): number | undefined {
+  const v = stringFlag(ctx, name);
+  if (v === undefined) return undefined;
+  if (!/^\d+$/.test(v) || Number(v) < min) {
+    throw new TypeError(
+      `flag --${name} of ${ctx.spec.name} must be a whole number ≥ ${min}, got "${v}"; see hashline ${ctx.spec.name} --help`,
+    );
+  }
+  return Number(v);
+}
+
+/**
+ * Prints an error the way every command does and gives its exit code:
+ * `{ ok: false, error: { code, message, problems? } }` on stdout with
+ * `--json`, the message on stderr otherwise.
+ *
+ * @param out Prints a line to stdout.
+ * @param err Prints a line to stderr.
+ * @param json Whether `--json` was given.
+ * @param error What was thrown.
+ * @returns 2 for bad input, 1 for refusals and failures.
+ */
+export async function reportError(
+  out: (text: string) => Promise<void>,
+  err: (text: string) => Promise<void>,
+  json: boolean,
+  error: unknown,
+): Promise<number> {
+  const usage = error instanceof TypeError || error instanceof RangeError ||
+    error instanceof SyntaxError;
+  const code = error instanceof HashlineError
+    ? error.code
+    : usage
+    ? "BAD_INPUT"
+    : "INTERNAL";
+  const message = error instanceof Error ? error.message : String(error);
+  if (json) {
+    const body: Record<string, unknown> = { code, message };
+    if (error instanceof PatchRefusedError) body.problems = error.problems;
+    await out(JSON.stringify({ ok: false, error: body }));
+  } else {
+    await err(message);
+  }
+  return usage ? EXIT_USAGE : EXIT_REFUSED;
+}
+
+/** Context-bound form of {@link reportError}. */
+export function fail(ctx: CliContext, error: unknown): Promise<number> {
+  return reportError(ctx.out, ctx.err, ctx.json, error);
+}

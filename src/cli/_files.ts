@@ -1,0 +1,149 @@
+/**
+ * The workspace commands: `read PATH`, `patch [FILE|-]` and
+ * `write PATH FILE|-`. PATH and FILE are resolved against the caller's
+ * folder; paths inside a patch are relative to the root, as reads print them.
+ *
+ * @module
+ */
+import { isAbsolute, relative } from "node:path";
+import { OutsideRootError } from "../errors.ts";
+import {
+  type FileRead,
+  openWorkspace,
+  type PatchOptions,
+} from "../workspace/mod.ts";
+import { type CliContext, EXIT_OK, fail, intFlag } from "./_context.ts";
+import { fileSize, readInput } from "./_input.ts";
+
+/** Patch options as the command line passes them; `rebase` is opt-in, off by default. */
+interface CliPatchOptions extends PatchOptions {
+  /** Apply an op whose read lines only moved where they now stand. */
+  rebase?: boolean;
+}
+
+/**
+ * The footer under a read: which lines were shown and where to go next.
+ *
+ * @param view The read.
+ * @returns e.g. `(lines 1–200 of 5000; next: --offset 201)`.
+ */
+export function readFooter(view: FileRead): string {
+  if (view.totalLines === 0) return `(${view.path}: empty file, 0 lines)`;
+  const next = view.nextOffset === null
+    ? ""
+    : `; next: --offset ${view.nextOffset}`;
+  return `(lines ${view.startLine}–${view.endLine} of ${view.totalLines}${next})`;
+}
+
+// A relative path typed from outside the root is the likeliest slip; say how
+// it was resolved.
+function explainOutside(
+  ctx: CliContext,
+  typed: string,
+  error: unknown,
+): unknown {
+  if (!(error instanceof OutsideRootError) || isAbsolute(typed)) return error;
+  const rel = relative(ctx.root, ctx.cwd);
+  if (rel === "" || (!rel.startsWith("..") && !isAbsolute(rel))) return error;
+  return new OutsideRootError(
+    `${error.message} Relative paths are taken from the working folder ${ctx.cwd}, which is outside the root ${ctx.root}; run from inside the root or give the path from here.`,
+  );
+}
+
+/**
+ * Runs `read`, `patch` or `write`.
+ *
+ * @param ctx The command's context.
+ * @returns 0 done, 1 refused (stale, not read, outside the root, not found), 2 bad usage.
+ */
+export async function run(ctx: CliContext): Promise<number> {
+  try {
+    const ws = openWorkspace(ctx.root, {
+      session: ctx.session,
+      stateDir: ctx.stateDir,
+    });
+    switch (ctx.spec.name) {
+      case "read":
+        return await read(ctx, ws);
+      case "patch":
+        return await patch(ctx, ws);
+      default:
+        return await write(ctx, ws);
+    }
+  } catch (error) {
+    return await fail(ctx, error);
+  }
+}
+
+type Ws = ReturnType<typeof openWorkspace>;
+
+async function read(ctx: CliContext, ws: Ws): Promise<number> {
+  const [typed] = ctx.args;
+  const window = {
+    offset: intFlag(ctx, "offset"),
+    limit: intFlag(ctx, "limit"),
+  };
+  let view: FileRead;
+  try {
+    view = await ws.read(ctx.path(typed), window);
+  } catch (error) {
+    throw explainOutside(ctx, typed, error);
+  }
+  if (ctx.json) {
+    await ctx.out(JSON.stringify({ ok: true, ...view }));
+  } else {
+    if (view.text !== "") await ctx.out(view.text);
+    await ctx.err(readFooter(view));
+  }
+  return EXIT_OK;
+}
+
+async function patch(ctx: CliContext, ws: Ws): Promise<number> {
+  const text = await readInput(ctx, ctx.args[0] ?? "-", "the patch");
+  if (text.trim() === "") {
+    throw new TypeError(
+      `No patch given: ${
+        ctx.args[0] === undefined || ctx.args[0] === "-"
+          ? "standard input was empty"
+          : `"${ctx.args[0]}" is empty`
+      }. Pass a patch file, or send the patch (JSON or text form) on standard input; see hashline patch --help`,
+    );
+  }
+  const options: CliPatchOptions = {
+    dryRun: ctx.values["dry-run"] === true,
+    rebase: ctx.values.rebase === true,
+  };
+  const result = await ws.patch(text, options);
+  if (ctx.json) {
+    await ctx.out(JSON.stringify({
+      ok: true,
+      dryRun: result.dryRun,
+      files: result.files,
+      summary: result.summary,
+    }));
+  } else await ctx.out(result.summary);
+  return EXIT_OK;
+}
+
+async function write(ctx: CliContext, ws: Ws): Promise<number> {
+  const [typed, source] = ctx.args;
+  const target = ctx.path(typed);
+  const content = await readInput(ctx, source, "the content");
+  if (content === "" && source === "-" && ctx.values["allow-empty"] !== true) {
+    const size = await fileSize(target);
+    if (size !== undefined && size > 0) {
+      throw new TypeError(
+        `Refused to empty "${typed}": standard input was empty (closed, or the content was never sent) and the file holds ${size} bytes. Nothing was written. Send the content on standard input, name a file instead of -, or pass --allow-empty to empty it on purpose.`,
+      );
+    }
+  }
+  let result;
+  try {
+    result = await ws.write(target, content);
+  } catch (error) {
+    throw explainOutside(ctx, typed, error);
+  }
+  if (ctx.json) await ctx.out(JSON.stringify({ ok: true, ...result }));
+  else await ctx.out(result.summary);
+  return EXIT_OK;
+}

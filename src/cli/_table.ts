@@ -1,0 +1,365 @@
+/**
+ * The one command table of the `hashline` command line. The argument parser
+ * takes each command's flags from here and the help text is generated from
+ * here, so a flag cannot be accepted without being documented, or the
+ * reverse. Importing this module loads nothing else.
+ *
+ * @module
+ */
+
+/** One flag: its value type, the placeholder shown in usage, and its help line. */
+export interface FlagSpec {
+  /** `string` flags take a value (`--limit 20` or `--limit=20`); `boolean` flags take none. */
+  type: "string" | "boolean";
+  /** Placeholder of the value in usage lines (`N`, `DIR`, …); string flags only. */
+  value?: string;
+  /** One-letter alias (`-h`). */
+  short?: string;
+  /** What the flag does, in one line. */
+  help: string;
+  /** Must be given (shown without brackets in usage). */
+  required?: boolean;
+}
+
+/** One positional argument. */
+export interface ArgSpec {
+  /** Placeholder shown in usage (`PATH`, `FILE|-`). */
+  name: string;
+  /** May be left out. */
+  optional?: boolean;
+  /** What it is, in one line. */
+  help: string;
+}
+
+/** Which module runs a command: each family is loaded only when one of its commands runs. */
+export type CommandFamily = "files" | "store" | "serve";
+
+/** One command of the table. */
+export interface CommandSpec {
+  /** The command words: `read`, `store put`. */
+  name: string;
+  /** The module that runs it. */
+  family: CommandFamily;
+  /** One line for the command list. */
+  summary: string;
+  /** Positional arguments, in order. */
+  args: ArgSpec[];
+  /** Flags of this command besides the common ones. */
+  flags: Record<string, FlagSpec>;
+  /** More about the command, shown by `hashline COMMAND --help`. */
+  details?: string;
+}
+
+/** Flags every command takes. */
+export const COMMON_FLAGS: Record<string, FlagSpec> = {
+  root: {
+    type: "string",
+    value: "DIR",
+    help:
+      "workspace folder that every path must stay inside (default: the working folder)",
+  },
+  session: {
+    type: "string",
+    value: "NAME",
+    help:
+      'whose reads count (default "default"); kept in the state folder, so separate calls form one session',
+  },
+  json: {
+    type: "boolean",
+    help:
+      "print one JSON document on stdout: { ok: true, ... } or { ok: false, error: { code, message } }",
+  },
+  help: { type: "boolean", short: "h", help: "show help (also per command)" },
+  version: { type: "boolean", help: "print the version" },
+};
+
+/** Environment variables the command line reads. */
+export const ENVIRONMENT: { name: string; help: string }[] = [
+  {
+    name: "HASHLINE_STORE",
+    help:
+      "state folder (store, sessions, journal, history); default .hashline/ under the working folder",
+  },
+  {
+    name: "HASHLINE_TOKEN",
+    help:
+      "bearer token for serve when --token is not given (keeps it out of the process list)",
+  },
+  {
+    name: "HASHLINE_ENGINE",
+    help:
+      'line hashing engine: "ts" forces the TypeScript twin instead of Wasm',
+  },
+  {
+    name: "INIT_CWD",
+    help:
+      "the caller's folder, set by deno task and npm run; paths are resolved against it when the task moved to the project folder",
+  },
+];
+
+/** Exit codes, as the help text states them. */
+export const EXIT_CODES =
+  "0 done, 1 refused (stale, not read, conflict, not found), 2 bad usage";
+
+const offset: FlagSpec = {
+  type: "string",
+  value: "N",
+  help: "first line to show, 1-based (default 1)",
+};
+const limit: FlagSpec = {
+  type: "string",
+  value: "N",
+  help: "most lines to show (default 2000)",
+};
+const editFormat: FlagSpec = {
+  type: "string",
+  value: "F",
+  help:
+    'edit tool offered to models: "hashline" (anchored patches, default) or "str_replace"',
+};
+
+/** Every command, in the order the help lists them. */
+export const COMMANDS: readonly CommandSpec[] = [
+  {
+    name: "read",
+    family: "files",
+    summary: "show a file's lines as LINE:HH|content",
+    args: [{ name: "PATH", help: "the file to read" }],
+    flags: { offset, limit },
+    details:
+      "The view goes to stdout and a footer such as (lines 1–200 of 5000; next: --offset 201) to stderr. The lines shown count as read for the session, so they can be patched next.",
+  },
+  {
+    name: "patch",
+    family: "files",
+    summary: "apply an anchored patch (JSON or text form), all or nothing",
+    args: [{
+      name: "FILE|-",
+      optional: true,
+      help: "the patch file; - or nothing reads standard input",
+    }],
+    flags: {
+      "dry-run": {
+        type: "boolean",
+        help: "validate and show the diff without writing anything",
+      },
+      rebase: {
+        type: "boolean",
+        help:
+          "apply an op whose read lines only moved (lines inserted or removed above) where they now stand",
+      },
+    },
+    details:
+      "Paths inside the patch (@@ PATH) are relative to --root, as read prints them. A patch with a stale anchor is refused whole (exit 1) and the refusal shows fresh anchors to resend with.",
+  },
+  {
+    name: "write",
+    family: "files",
+    summary: "create a file, or replace one the session has read in full",
+    args: [
+      { name: "PATH", help: "the file to create or replace" },
+      {
+        name: "FILE|-",
+        help: "where the new content comes from; - reads standard input",
+      },
+    ],
+    flags: {
+      "allow-empty": {
+        type: "boolean",
+        help: "let an empty standard input empty a file that has content",
+      },
+    },
+    details:
+      "Standard input is read only when - is given. An empty standard input over a file that has content is refused (a forgotten or closed input) unless --allow-empty is given.",
+  },
+  {
+    name: "store put",
+    family: "store",
+    summary: "store a source; prints its REF and HANDLE",
+    args: [{
+      name: "FILE|-",
+      help: "the file to store; - reads standard input",
+    }],
+    flags: {},
+  },
+  {
+    name: "store import",
+    family: "store",
+    summary: "same as store put, from a file",
+    args: [{ name: "FILE", help: "the file to store" }],
+    flags: {},
+  },
+  {
+    name: "store read",
+    family: "store",
+    summary:
+      "show a revision's lines as LINE:HH|content (anchors for store patch)",
+    args: [{ name: "REF", help: "a ref (sha256:…) or handle (p_…)" }],
+    flags: { offset, limit },
+  },
+  {
+    name: "store get",
+    family: "store",
+    summary: "print a revision's exact bytes, or write them to a new file",
+    args: [{ name: "REF", help: "a ref (sha256:…) or handle (p_…)" }],
+    flags: {
+      out: {
+        type: "string",
+        value: "FILE",
+        help: "write to this file instead (refused if it exists)",
+      },
+    },
+  },
+  {
+    name: "store source",
+    family: "store",
+    summary: "read a window of a revision, or the text around a query",
+    args: [{ name: "REF", help: "a ref (sha256:…) or handle (p_…)" }],
+    flags: {
+      query: {
+        type: "string",
+        value: "Q",
+        help: "show the text around the first match of Q",
+      },
+      offset: {
+        type: "string",
+        value: "N",
+        help: "first character, 0-based (default 0)",
+      },
+      limit: {
+        type: "string",
+        value: "N",
+        help: "most characters (default 8000, at most 16000)",
+      },
+    },
+  },
+  {
+    name: "store edit",
+    family: "store",
+    summary: "replace one exact string, making a new revision",
+    args: [{ name: "REF", help: "a ref (sha256:…) or handle (p_…)" }],
+    flags: {
+      old: {
+        type: "string",
+        value: "TEXT",
+        required: true,
+        help:
+          "the text to replace; must match exactly once (unless --replace-all)",
+      },
+      new: {
+        type: "string",
+        value: "TEXT",
+        required: true,
+        help: "the replacement",
+      },
+      "replace-all": {
+        type: "boolean",
+        help: "replace every match instead of refusing several",
+      },
+    },
+  },
+  {
+    name: "store patch",
+    family: "store",
+    summary: "apply an anchored patch to a revision, making a new revision",
+    args: [
+      { name: "REF", help: "a ref (sha256:…) or handle (p_…)" },
+      {
+        name: "FILE|-",
+        optional: true,
+        help:
+          "the patch (ops without @@ PATH); - or nothing reads standard input",
+      },
+    ],
+    flags: {},
+  },
+  {
+    name: "store export",
+    family: "store",
+    summary: "write a revision to a new file",
+    args: [{ name: "REF", help: "a ref (sha256:…) or handle (p_…)" }],
+    flags: {
+      out: {
+        type: "string",
+        value: "FILE",
+        required: true,
+        help: "the file to create (refused if it exists)",
+      },
+    },
+  },
+  {
+    name: "store history",
+    family: "store",
+    summary: "list a revision and its ancestors, newest first",
+    args: [{ name: "REF", help: "a ref (sha256:…) or handle (p_…)" }],
+    flags: {},
+  },
+  {
+    name: "store resolve",
+    family: "store",
+    summary: "print the full ref and the handle of a revision",
+    args: [{ name: "REF", help: "a ref (sha256:…) or handle (p_…)" }],
+    flags: {},
+  },
+  {
+    name: "serve",
+    family: "serve",
+    summary: "HTTP + MCP server (default 127.0.0.1:8787) until SIGINT/SIGTERM",
+    args: [],
+    flags: {
+      host: {
+        type: "string",
+        value: "H",
+        help: "address to bind (default 127.0.0.1; any other needs a token)",
+      },
+      port: {
+        type: "string",
+        value: "P",
+        help: "port (default 8787; 0 picks a free one)",
+      },
+      token: {
+        type: "string",
+        value: "T",
+        help:
+          "bearer token every route but /health then requires (or HASHLINE_TOKEN)",
+      },
+      "edit-format": editFormat,
+    },
+  },
+  {
+    name: "mcp",
+    family: "serve",
+    summary: "MCP server on stdio until the client closes it",
+    args: [],
+    flags: { "edit-format": editFormat },
+  },
+];
+
+/**
+ * Finds a command by its words.
+ *
+ * @param words The positionals, command words first.
+ * @returns The command and how many words named it, or undefined.
+ */
+export function findCommand(
+  words: readonly string[],
+): { spec: CommandSpec; used: number } | undefined {
+  const two = words.length >= 2 ? `${words[0]} ${words[1]}` : undefined;
+  for (const spec of COMMANDS) {
+    if (two !== undefined && spec.name === two) return { spec, used: 2 };
+  }
+  for (const spec of COMMANDS) {
+    if (words.length >= 1 && spec.name === words[0]) return { spec, used: 1 };
+  }
+  return undefined;
+}
+
+/** The first words of commands that take a second word (`store`). */
+export function groups(): string[] {
+  const out = new Set<string>();
+  for (const c of COMMANDS) {
+    const space = c.name.indexOf(" ");
+    if (space !== -1) out.add(c.name.slice(0, space));
+  }
+  return [...out];
+}

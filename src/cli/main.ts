@@ -1,0 +1,102 @@
+/**
+ * The `hashline` command line: `deno task hashline <command>`,
+ * `deno run -A src/cli/main.ts <command>` in a checkout, or
+ * `deno run -A jsr:@hashline/kit/cli <command>`.
+ *
+ * Commands: `read`, `patch`, `write`,
+ * `store put|import|read|get|source|edit|patch|export|history|resolve`,
+ * `serve`, `mcp`; `hashline --help` lists them and `hashline COMMAND --help`
+ * shows one. Common flags, before or after the command: `--root DIR`,
+ * `--session NAME`, `--json`. Exit codes: 0 done, 1 refused, 2 bad usage.
+ * Each command family is loaded only when one of its commands runs, so
+ * `read` never loads the store, the HTTP server or the MCP SDK.
+ *
+ * @example
+ * ```ts ignore
+ * import { main } from "@hashline/kit/cli";
+ * const code = await main(["read", "README.md", "--limit", "5"]);
+ * ```
+ *
+ * @module
+ */
+import {
+  exit,
+  getArgs,
+  isMainModule,
+  writeStderr,
+  writeStdout,
+} from "../_runtime/env.ts";
+import { parseCommandLine } from "./_args.ts";
+import {
+  type CliContext,
+  type CliIo,
+  EXIT_OK,
+  makeContext,
+  reportError,
+} from "./_context.ts";
+import type { CommandFamily } from "./_table.ts";
+
+export type { CliIo };
+
+const FAMILIES: Record<
+  CommandFamily,
+  () => Promise<{ run(ctx: CliContext): Promise<number> }>
+> = {
+  files: () => import("./_files.ts"),
+  store: () => import("./_store.ts"),
+  serve: () => import("./_serve.ts"),
+};
+
+/**
+ * Runs one command line and gives its exit code.
+ *
+ * @param args The arguments after the program name.
+ * @param io Working folder, environment and standard streams (default the process's own).
+ * @returns 0 done, 1 refused (stale, conflict, not read, not found), 2 bad usage.
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { main } from "./main.ts";
+ *
+ * let printed = "";
+ * const code = await main(["--version"], {
+ *   stdout: (text) => Promise.resolve(void (printed += text)),
+ * });
+ * assert.equal(code, 0);
+ * assert.match(printed, /^hashline \d+\.\d+\.\d+\n$/);
+ * ```
+ */
+export async function main(args: string[], io: CliIo = {}): Promise<number> {
+  const stdout = io.stdout ?? writeStdout;
+  const stderr = io.stderr ?? writeStderr;
+  const out = (t: string) => stdout(t.endsWith("\n") ? t : t + "\n");
+  const err = (t: string) => stderr(t.endsWith("\n") ? t : t + "\n");
+  let json = args.includes("--json");
+  try {
+    const parsed = parseCommandLine(args);
+    json = parsed.json;
+    if (parsed.kind === "version") {
+      const { VERSION } = await import("./_version.ts");
+      await out(
+        json
+          ? JSON.stringify({ ok: true, version: VERSION })
+          : `hashline ${VERSION}`,
+      );
+      return EXIT_OK;
+    }
+    if (parsed.kind === "help") {
+      const { helpText } = await import("./_help.ts");
+      const text = helpText(parsed.topic);
+      await out(json ? JSON.stringify({ ok: true, help: text }) : text);
+      return EXIT_OK;
+    }
+    const family = await FAMILIES[parsed.spec.family]();
+    return await family.run(makeContext(parsed, io));
+  } catch (error) {
+    return await reportError(out, err, json, error);
+  }
+}
+
+if (isMainModule(import.meta)) {
+  exit(await main(getArgs()));
+}
