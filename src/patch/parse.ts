@@ -99,14 +99,14 @@ function decodeStrict(bytes: Uint8Array): string {
     return fatal.decode(bytes);
   } catch {
     throw new SyntaxError(
-      `Cannot parse patch: it is not valid UTF-8 (first bad byte at offset ${
+      `Cannot parse patch: it is not valid UTF-8 (an ill-formed sequence starts at byte offset ${
         invalidAt(bytes)
       }). Send the patch as UTF-8 text.`,
     );
   }
 }
 
-/** Offset of the first byte that does not begin or continue a well-formed UTF-8 sequence. */
+/** Offset of the first byte that starts an ill-formed UTF-8 sequence. */
 function invalidAt(b: Uint8Array): number {
   let i = 0;
   while (i < b.length) {
@@ -130,8 +130,8 @@ function invalidAt(b: Uint8Array): number {
     } else return i;
     for (let k = 1; k <= need; k++) {
       const x = b[i + k];
-      if (x === undefined) return i + k;
-      if (k === 1 ? x < lo || x > hi : x < 0x80 || x > 0xbf) return i + k;
+      if (x === undefined) return i;
+      if (k === 1 ? x < lo || x > hi : x < 0x80 || x > 0xbf) return i;
     }
     i += need + 1;
   }

@@ -115,7 +115,11 @@ export function rebaseOps(
     }
     const [s, e] = regionOf(op)!;
     out.push(shifted(op, d));
-    notes.push(`op ${index + 1}: ${span(s, e)} → ${span(s + d, e + d)}`);
+    notes.push(
+      `op ${index + 1}: ${span(s, e)} → ${
+        s === e ? s + d : `${s + d}–${e + d}`
+      }`,
+    );
     rebased.push({ index, from: [s, e], to: [s + d, e + d] });
     views.push({ from: s - 1 + d, to: e + 1 + d, d });
   });

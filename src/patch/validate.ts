@@ -448,9 +448,10 @@ function judge(
   now: LineLookup,
   parsed: (Anchor | null)[],
   label: string,
-  findings: Finding[],
+  all: Finding[],
   add: (code: string, message: string, line?: number, shown?: Shown[]) => void,
 ): void {
+  let findings = all;
   if (findings.length === 0) return;
   const s = parsed[0]?.line;
   const e = parsed[parsed.length - 1]?.line;
@@ -461,6 +462,9 @@ function judge(
   const d = deltas.size === 1 ? [...deltas][0] : NaN;
   const distinct = new Set(parsed.map((a) => a && `${a.line}:${a.hash}`));
   const moved = Number.isFinite(d) && anchored.length === distinct.size;
+  // Lines inside a range that moved are compared at their old numbers, so
+  // their "changes" only repeat the move.
+  if (moved) findings = anchored;
   const shownLines = new Set<number>();
   const shownOf = (f: Finding): Shown[] => {
     const runs = runsOf(f.listing);
