@@ -30,21 +30,28 @@ export class ContentIndex implements LineLookup {
   }
 
   private scanTo(n: number): boolean {
+    const starts = this.starts;
+    if (starts.length >= n) return true;
+    if (this.done) return false;
     const s = this.content;
     const len = s.length;
-    while (this.starts.length < n && !this.done) {
-      if (this.pos >= len) {
+    let pos = this.pos;
+    while (starts.length < n) {
+      if (pos >= len) {
         this.done = true;
         break;
       }
-      this.starts.push(this.pos);
-      const nl = s.indexOf("\n", this.pos);
+      starts.push(pos);
+      const nl = s.indexOf("\n", pos);
       if (nl < 0) {
-        this.pos = len;
+        pos = len;
         this.done = true;
-      } else this.pos = nl + 1;
+        break;
+      }
+      pos = nl + 1;
     }
-    return this.starts.length >= n;
+    this.pos = pos;
+    return starts.length >= n;
   }
 
   /** Whether line n exists (scans up to it). */

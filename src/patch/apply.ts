@@ -175,7 +175,11 @@ export function freshAnchors(
     : (n: number) => n <= now.lineCount;
   const out: string[] = [];
   const last = region.end + radius;
-  for (let n = Math.max(1, region.start - radius); n <= last && exists(n); n++) {
+  for (
+    let n = Math.max(1, region.start - radius);
+    n <= last && exists(n);
+    n++
+  ) {
     out.push(formatLine(n, now.text(n), undefined, foldHash(now.hash32(n))));
   }
   return out.join("\n");

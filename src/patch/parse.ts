@@ -189,7 +189,11 @@ function fromValue(value: unknown): Patch {
 
 const OP_LINE = /^([=\-+<])\s*(.*?)\s*$/;
 
-function parseText(text: string, firstLine: number, headerless: boolean): Patch {
+function parseText(
+  text: string,
+  firstLine: number,
+  headerless: boolean,
+): Patch {
   const files: FilePatch[] = [];
   const byPath = new Map<string, FilePatch>();
   let file: FilePatch | null = null;

@@ -207,7 +207,9 @@ function window(
 }
 
 function render(now: LineLookup, listing: [number, number][]): string {
-  return listing.map(([n, h]) => formatLine(n, now.text(n), undefined, foldHash(h)))
+  return listing.map(([n, h]) =>
+    formatLine(n, now.text(n), undefined, foldHash(h))
+  )
     .join("\n");
 }
 
@@ -414,7 +416,14 @@ function interior(
   let cut = false;
   for (const n of changed) {
     const last = listing.length ? listing[listing.length - 1][0] : 0;
-    for (const pair of window(exists, now, Math.max(last + 1, n - CONTEXT), n + CONTEXT)) {
+    for (
+      const pair of window(
+        exists,
+        now,
+        Math.max(last + 1, n - CONTEXT),
+        n + CONTEXT,
+      )
+    ) {
       if (listing.length >= MAX_SHOWN) {
         cut = true;
         break;
@@ -512,7 +521,9 @@ function judge(
     }
     const listing = f.listing.length === 0
       ? ""
-      : `${step.endsWith(":") ? "" : " Current lines:"}\n${render(now, f.listing)}`;
+      : `${step.endsWith(":") ? "" : " Current lines:"}\n${
+        render(now, f.listing)
+      }`;
     add(f.code, `${f.head}.${step ? ` ${step}` : ""}${listing}`, f.line, shown);
   }
 }
@@ -552,7 +563,9 @@ function checkNewLines(
   if (bad > MAX_BAD_LINES) {
     add(
       "BAD_LINE",
-      `${capital(label)} has ${bad - MAX_BAD_LINES} more bad new lines like those above.`,
+      `${capital(label)} has ${
+        bad - MAX_BAD_LINES
+      } more bad new lines like those above.`,
     );
   }
 }

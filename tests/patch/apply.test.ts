@@ -368,7 +368,10 @@ describe("editContent: rebase", () => {
   });
 
   it("rebase without a read record changes nothing", () => {
-    assert.throws(() => editContent(now, ops, { rebase: true }), PatchRefusedError);
+    assert.throws(
+      () => editContent(now, ops, { rebase: true }),
+      PatchRefusedError,
+    );
     assert.deepEqual(editContent(read, ops, { rebase: true }).rebased, []);
   });
 });

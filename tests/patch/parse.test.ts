@@ -122,15 +122,19 @@ describe("parsePatch: text form", () => {
   });
 
   it("§9 `= A` and `- A` alone mean the single line A", () => {
-    assert.deepEqual(parsePatch("= 3:aa\n~x\n- 5:bb", { headerless: true }).files[0].ops, [
-      { op: "replace", start: "3:aa", lines: ["x"] },
-      { op: "delete", start: "5:bb" },
-    ]);
+    assert.deepEqual(
+      parsePatch("= 3:aa\n~x\n- 5:bb", { headerless: true }).files[0].ops,
+      [
+        { op: "replace", start: "3:aa", lines: ["x"] },
+        { op: "delete", start: "5:bb" },
+      ],
+    );
   });
 
   it("§9 blank lines between ops are ignored", () => {
     assert.deepEqual(
-      parsePatch("\n\n= 3:aa\n~x\n\n   \n- 5:bb\n\n", { headerless: true }).files[0].ops,
+      parsePatch("\n\n= 3:aa\n~x\n\n   \n- 5:bb\n\n", { headerless: true })
+        .files[0].ops,
       [
         { op: "replace", start: "3:aa", lines: ["x"] },
         { op: "delete", start: "5:bb" },
@@ -139,16 +143,22 @@ describe("parsePatch: text form", () => {
   });
 
   it("§9 an anchor with its read suffix `12:a3|` is accepted as `12:a3`", () => {
-    assert.deepEqual(parsePatch("@@ a\n= 12:A3|..14:0e|\n+ 3:ff|\n~x").files[0].ops, [
-      { op: "replace", start: "12:a3", end: "14:0e", lines: [] },
-      { op: "insert_after", anchor: "3:ff", lines: ["x"] },
-    ]);
+    assert.deepEqual(
+      parsePatch("@@ a\n= 12:A3|..14:0e|\n+ 3:ff|\n~x").files[0].ops,
+      [
+        { op: "replace", start: "12:a3", end: "14:0e", lines: [] },
+        { op: "insert_after", anchor: "3:ff", lines: ["x"] },
+      ],
+    );
   });
 
   it("`~` lines are verbatim after the `~` (spaces, empty, a leading ~)", () => {
-    assert.deepEqual(parsePatch("@@ a\n+\n~  indented \n~\n~~tilde").files[0].ops, [
-      { op: "append", lines: ["  indented ", "", "~tilde"] },
-    ]);
+    assert.deepEqual(
+      parsePatch("@@ a\n+\n~  indented \n~\n~~tilde").files[0].ops,
+      [
+        { op: "append", lines: ["  indented ", "", "~tilde"] },
+      ],
+    );
   });
 
   it("bare `<` prepends; `< A` inserts before", () => {
@@ -167,12 +177,15 @@ describe("parsePatch: text form", () => {
   });
 
   it('with headerless, ops before any `@@` belong to path ""', () => {
-    assert.deepEqual(parsePatch("- 1:aa\n@@ b.ts\n- 2:bb", { headerless: true }), {
-      files: [
-        { path: "", ops: [{ op: "delete", start: "1:aa" }] },
-        { path: "b.ts", ops: [{ op: "delete", start: "2:bb" }] },
-      ],
-    });
+    assert.deepEqual(
+      parsePatch("- 1:aa\n@@ b.ts\n- 2:bb", { headerless: true }),
+      {
+        files: [
+          { path: "", ops: [{ op: "delete", start: "1:aa" }] },
+          { path: "b.ts", ops: [{ op: "delete", start: "2:bb" }] },
+        ],
+      },
+    );
   });
 
   it("sections naming the same path are merged in order", () => {
@@ -211,7 +224,11 @@ describe("parsePatch: text form", () => {
     ["an op before `@@ PATH` even when one follows", "- 1:aa\n@@ b\n- 2:bb", 1],
     ["a code fence that never closes", "```\n@@ a\n- 1:aa", 1],
     ["a code fence with text after its close", "```\n@@ a\n```\nhello", 1],
-    ["an unknown line inside a code fence keeps its number", "```diff\n@@ a\n- 1:aa\nhello\n```", 4],
+    [
+      "an unknown line inside a code fence keeps its number",
+      "```diff\n@@ a\n- 1:aa\nhello\n```",
+      4,
+    ],
     ["a `~` line before any op", "~x", 1],
     ["a `~` line right after `@@`", "@@ a\n~x", 2],
     ["`@@` without a path", "@@ a\n- 1:aa\n@@  ", 3],
@@ -243,7 +260,10 @@ describe("parsePatch: text form", () => {
 describe("parsePatch: §9 code fences, headers and bytes", () => {
   const body = "@@ a.ts\n= 1:aa\n~x\n";
   const want = {
-    files: [{ path: "a.ts", ops: [{ op: "replace", start: "1:aa", lines: ["x"] }] }],
+    files: [{
+      path: "a.ts",
+      ops: [{ op: "replace", start: "1:aa", lines: ["x"] }],
+    }],
   };
   const fenced: [string, string][] = [
     ["a bare fence", "```\n" + body + "```"],
@@ -285,7 +305,11 @@ describe("parsePatch: §9 code fences, headers and bytes", () => {
     assert.deepEqual(parsePatch(bytes), {
       files: [{ path: "é.ts", ops: [{ op: "append", lines: ["λ"] }] }],
     });
-    const bad = new Uint8Array([...new TextEncoder().encode("@@ a\n+\n~"), 0xc3, 0x28]);
+    const bad = new Uint8Array([
+      ...new TextEncoder().encode("@@ a\n+\n~"),
+      0xc3,
+      0x28,
+    ]);
     assert.throws(
       () => parsePatch(bad),
       (e: unknown) =>

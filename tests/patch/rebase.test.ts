@@ -21,7 +21,9 @@ function anchor(lines: string[], n: number): string {
 
 function fullMemory(lines: string[], withCount = true): ReadMemory {
   const m = memoryFromHashes(lines.map(lineHash32));
-  return withCount ? { hash32: (n) => m.hash32(n), lineCount: lines.length } : m;
+  return withCount
+    ? { hash32: (n) => m.hash32(n), lineCount: lines.length }
+    : m;
 }
 
 const text = (lines: string[]): string =>
@@ -39,10 +41,17 @@ describe("rebaseOps", () => {
       lookupFromLines(now),
       memory,
     );
-    assert.deepEqual(out.ops, [{ op: "delete", start: `5:${A(3).split(":")[1]}`, end: `6:${A(4).split(":")[1]}` }]);
+    assert.deepEqual(out.ops, [{
+      op: "delete",
+      start: `5:${A(3).split(":")[1]}`,
+      end: `6:${A(4).split(":")[1]}`,
+    }]);
     assert.deepEqual(out.notes, ["op 1: lines 3–4 → 5–6"]);
     assert.deepEqual(out.rebased, [{ index: 0, from: [3, 4], to: [5, 6] }]);
-    assert.deepEqual(validateOps(out.ops, lookupFromLines(now), { memory: out.memory }), []);
+    assert.deepEqual(
+      validateOps(out.ops, lookupFromLines(now), { memory: out.memory }),
+      [],
+    );
   });
 
   it("moves inserts by their anchor line, and follows removals above too", () => {
@@ -60,15 +69,30 @@ describe("rebaseOps", () => {
   });
 
   const refusals: [string, string[], PatchOp, ReadMemory?][] = [
-    ["a line of the region changed", ["x", "head", "a", "B", "c", "d", "tail"], {
-      op: "delete",
-      start: A(3),
-    }],
+    [
+      "a line of the region changed",
+      ["x", "head", "a", "B", "c", "d", "tail"],
+      {
+        op: "delete",
+        start: A(3),
+      },
+    ],
     ["a neighbour changed", ["x", "head", "A", "b", "c", "d", "tail"], {
       op: "delete",
       start: A(3),
     }],
-    ["the run stands twice", ["a", "b", "c", "x", "head", "a", "b", "c", "d", "tail"], {
+    ["the run stands twice", [
+      "a",
+      "b",
+      "c",
+      "x",
+      "head",
+      "a",
+      "b",
+      "c",
+      "d",
+      "tail",
+    ], {
       op: "delete",
       start: A(3),
     }],
@@ -76,7 +100,13 @@ describe("rebaseOps", () => {
       "a neighbour was never read",
       ["x", ...read],
       { op: "delete", start: A(3) },
-      memoryFromHashes(new Map(read.map((l, i) => [i + 1, lineHash32(l)] as [number, number]).filter(([n]) => n !== 4))),
+      memoryFromHashes(
+        new Map(
+          read.map((l, i) => [i + 1, lineHash32(l)] as [number, number]).filter(
+            ([n]) => n !== 4,
+          ),
+        ),
+      ),
     ],
     [
       "the region starts at line 1 and lines were put above it",
@@ -97,7 +127,10 @@ describe("rebaseOps", () => {
     [
       "the anchor disagrees with the read",
       ["x", ...read],
-      { op: "delete", start: `3:${hex2(parseInt(A(3).split(":")[1], 16) ^ 1)}` },
+      {
+        op: "delete",
+        start: `3:${hex2(parseInt(A(3).split(":")[1], 16) ^ 1)}`,
+      },
     ],
   ];
   for (const [name, now, op, mem] of refusals) {
@@ -106,7 +139,8 @@ describe("rebaseOps", () => {
       assert.deepEqual(out.ops, [op]);
       assert.deepEqual(out.notes, []);
       assert.throws(
-        () => editContent(text(now), [op], { memory: mem ?? memory, rebase: true }),
+        () =>
+          editContent(text(now), [op], { memory: mem ?? memory, rebase: true }),
         PatchRefusedError,
       );
     });
@@ -114,12 +148,20 @@ describe("rebaseOps", () => {
 
   it("at the end of the file, the file's end is the neighbour below", () => {
     const now = ["x", ...read];
-    const out = rebaseOps([{ op: "delete", start: A(6) }], lookupFromLines(now), memory);
+    const out = rebaseOps(
+      [{ op: "delete", start: A(6) }],
+      lookupFromLines(now),
+      memory,
+    );
     assert.deepEqual(out.notes, ["op 1: line 6 → 7"]);
   });
 
   it("an op that still fits where it was addressed is left alone", () => {
-    const out = rebaseOps([{ op: "delete", start: A(3) }], lookupFromLines(read), memory);
+    const out = rebaseOps(
+      [{ op: "delete", start: A(3) }],
+      lookupFromLines(read),
+      memory,
+    );
     assert.deepEqual(out.notes, []);
   });
 
@@ -237,7 +279,11 @@ function drift(c: Case): { now: string[]; runAt: number; touched: boolean } {
   const copy = c.read.slice(top - 1, bottom);
   if (c.dup === "above") above = [...copy, "sep", ...above];
   if (c.dup === "below") below = [...below, "sep", ...copy];
-  return { now: [...above, ...run, ...below], runAt: above.length + 1, touched };
+  return {
+    now: [...above, ...run, ...below],
+    runAt: above.length + 1,
+    touched,
+  };
 }
 
 describe("property: rebase", () => {
@@ -278,7 +324,11 @@ describe("property: rebase", () => {
           const m = /→ (\d+)/.exec(out.rebased[0])!;
           const d = Number(m[1]) - c.s;
           assert.ok(runKnown, "rebased a region that was not read in full");
-          assert.deepEqual(places, [top + d], "rebased to a place the run does not uniquely stand at");
+          assert.deepEqual(
+            places,
+            [top + d],
+            "rebased to a place the run does not uniquely stand at",
+          );
           const at = c.kind === 2 ? c.s + d + 1 : c.s + d;
           const deleteCount = c.kind <= 1 ? c.e - c.s + 1 : 0;
           const lines = c.kind === 1 ? [] : ["NEW"];
@@ -288,7 +338,10 @@ describe("property: rebase", () => {
           );
         }
         if (places.length !== 1 || !runKnown) {
-          assert.ok(!out || out.rebased.length === 0, "rebased an ambiguous, changed or unread region");
+          assert.ok(
+            !out || out.rebased.length === 0,
+            "rebased an ambiguous, changed or unread region",
+          );
         }
         const onlyMoved = !touched && c.dup === "none" && runKnown &&
           (c.s > 1 || runAt === 1) && places.length === 1;

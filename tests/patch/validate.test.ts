@@ -140,8 +140,16 @@ describe("validateOps: §9 other rules", () => {
     ["a line break", "a\nb", /holds a line break at character 2/],
     ["a CRLF line break", "a\r\nb", /holds a line break at character 3/],
     ["a NUL", "a\0b", /holds a NUL character at character 2/],
-    ["a lone high surrogate", "x\uD83D", /lone surrogate \(U\+D83D\) at character 2/],
-    ["a lone low surrogate", "\uDE00x", /lone surrogate \(U\+DE00\) at character 1/],
+    [
+      "a lone high surrogate",
+      "x\uD83D",
+      /lone surrogate \(U\+D83D\) at character 2/,
+    ],
+    [
+      "a lone low surrogate",
+      "\uDE00x",
+      /lone surrogate \(U\+DE00\) at character 1/,
+    ],
   ];
   for (const [name, line, message] of badLines) {
     it(`a new line holding ${name} is refused as BAD_LINE naming op and line`, () => {
@@ -524,7 +532,13 @@ describe("validateOps: lines inside a range", () => {
       p.message,
       /^Line 6 inside op 1 \(replace 4:..\.\.8:..\) changed since it was read: the range edit would discard that change\. Resend with these anchors:\n4:/,
     );
-    assert.ok(p.message.includes(`6:${anchorOf(changed.join("\n"), 6).split(":")[1]}|someone else's row 6`));
+    assert.ok(
+      p.message.includes(
+        `6:${
+          anchorOf(changed.join("\n"), 6).split(":")[1]
+        }|someone else's row 6`,
+      ),
+    );
     assert.deepEqual(p.shown, [{
       start: 4,
       hashes: [4, 5, 6, 7, 8].map((n) => lineHash32(changed[n - 1])),
@@ -585,7 +599,12 @@ describe("validateOps: lines inside a range", () => {
     assert.equal(refused.length, 1);
     const fresh = anchorsIn(refused[0].message);
     const resend: PatchOp[] = [
-      { op: "replace", start: fresh.get(5)!, end: fresh.get(9)!, lines: ["merged"] },
+      {
+        op: "replace",
+        start: fresh.get(5)!,
+        end: fresh.get(9)!,
+        lines: ["merged"],
+      },
     ];
     assert.equal(
       validateOps(resend, now, { memory: memoryFromHashes(memory) })[0]?.code,
@@ -633,7 +652,9 @@ describe("validateOps: lines inside a range", () => {
       );
     }
     assert.match(p1.message, /moved to line 5 → 5:/);
-    assert.ok(p1.shown?.some((r) => r.start === 5 && r.hashes[0] === memory.get(2)));
+    assert.ok(
+      p1.shown?.some((r) => r.start === 5 && r.hashes[0] === memory.get(2)),
+    );
   });
 
   it("a single moved line says to resend with the anchor it moved to, and that anchor then passes", () => {
