@@ -1,5 +1,5 @@
 /**
- * Anchored reads (DESIGN §2): every line as `LINE:HH|content`, in windows.
+ * Anchored reads: every line as `LINE:HH|content`, in windows.
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * Line splitting per DESIGN §1: a leading BOM is hidden, lines end at `\n` or
+ * Line splitting (docs/patch-format.md#lines): a leading BOM is hidden, lines end at `\n` or
  * `\r\n`, a lone `\r` is content, and a final terminator ends the last line
  * rather than opening an empty one.
  *

@@ -55,7 +55,8 @@ export interface ParseOptions {
  * ```ts
  * import assert from "node:assert/strict";
  * import { parsePatch } from "./parse.ts";
- * const patch = parsePatch("```\n@@ src/app.ts\n= 12:A3|..14:0e\n~const x = 1;\n- 20:5d\n```\n");
+ * const fence = "`".repeat(3);
+ * const patch = parsePatch(`${fence}diff\n@@ src/app.ts\n= 12:A3|..14:0e\n~const x = 1;\n- 20:5d\n${fence}\n`);
  * assert.deepEqual(patch, { files: [{ path: "src/app.ts", ops: [
  *   { op: "replace", start: "12:a3", end: "14:0e", lines: ["const x = 1;"] },
  *   { op: "delete", start: "20:5d" },

@@ -48,7 +48,7 @@ describe("parsePatch: JSON shapes", () => {
       assert.deepEqual(parsePatch(`\n  ${JSON.stringify(value)}`), expected));
   }
 
-  it("keeps the DESIGN example's ops", () => {
+  it("keeps the documented example's ops", () => {
     const json = { files: [{ path: "src/app.ts", ops: designOps }] };
     assert.deepEqual(parsePatch(JSON.stringify(json)), json);
   });
@@ -115,7 +115,7 @@ describe("parsePatch: JSON shapes", () => {
 });
 
 describe("parsePatch: text form", () => {
-  it("reads the DESIGN example", () => {
+  it("reads the documented example", () => {
     assert.deepEqual(parsePatch(designExample), {
       files: [{ path: "src/app.ts", ops: designOps }],
     });
@@ -367,7 +367,7 @@ describe("round trip JSON ↔ text", () => {
     });
   }
 
-  it("the DESIGN text form survives parse then format", () => {
+  it("the documented text form survives parse then format", () => {
     assert.equal(formatPatchText(parsePatch(designExample)), designExample);
   });
 
