@@ -46,7 +46,7 @@ export type ErrorCode = typeof ERROR_CODES[keyof typeof ERROR_CODES];
 
 /** One reason a patch was refused, as listed in a {@link PatchRefusedError}. */
 export interface Problem {
-  /** Stable upper-snake code: `STALE_ANCHOR`, `OUT_OF_RANGE`, `OVERLAP`, `NOT_READ`, `PASTED_PREFIX`, `EMPTY_INSERT`, `BAD_ANCHOR`, `CHANGED`, … */
+  /** Stable upper-snake code: `STALE_ANCHOR`, `OUT_OF_RANGE`, `OVERLAP`, `NOT_READ`, `PASTED_PREFIX`, `EMPTY_INSERT`, `BAD_ANCHOR`, `BAD_RANGE`, `BAD_LINE`, `CHANGED`, … */
   code: string;
   /** Workspace-relative path of the file, when the patch names files. */
   path?: string;
@@ -54,6 +54,12 @@ export interface Problem {
   line?: number;
   /** A sentence a model can act on (may span several lines with fresh anchors). */
   message: string;
+  /**
+   * The lines this problem showed with fresh anchors, as runs of full 32-bit
+   * hashes from line `start` on. A refusal's lines count as read: callers
+   * that keep a read record enter them, so a resend built from them passes.
+   */
+  shown?: { start: number; hashes: number[] }[];
 }
 
 /** Base class of every typed refusal. */

@@ -1,18 +1,21 @@
 /**
  * Patching content held in memory: all-or-nothing, with the file's
- * line-ending style, BOM and final-newline state kept (DESIGN §3, §9).
+ * line-ending style, BOM and final-newline state kept
+ * (docs/patch-format.md#terminators). The content is indexed lazily and only
+ * the edited stretches are rebuilt, so an edit costs the size of the edit
+ * plus one scan to its last line, not a split and join of the whole content.
  *
  * @module
  */
 
 import { z } from "zod";
-import { joinLines, splitLines } from "../anchor/split.ts";
 import { formatLine } from "../anchor/format.ts";
 import { PatchRefusedError } from "../errors.ts";
 import { foldHash } from "../hash/fnv.ts";
-import { applyPlan } from "./_apply_plan.ts";
+import { ContentIndex, splicePlan } from "./_content.ts";
 import { checkShape } from "./_shape.ts";
 import { parsePatch } from "./parse.ts";
+import { rebaseOps } from "./rebase.ts";
 import { PatchOpSchema } from "./schema.ts";
 import type {
   ChangedRegion,
@@ -21,7 +24,20 @@ import type {
   PatchOp,
   ReadMemory,
 } from "./types.ts";
-import { lookupFromLines, planOps, validateOps } from "./validate.ts";
+import { planEdits, validateOps } from "./validate.ts";
+
+/** Options of {@link editContent} and {@link applyPatch}. */
+export interface EditOptions {
+  /** Full hashes from the read, to catch drift the 2-hex fold misses (and for rebase). */
+  memory?: ReadMemory;
+  /** Named in problems. */
+  path?: string;
+  /**
+   * Re-address ops whose lines only moved since the read
+   * (docs/patch-format.md#rebase); needs `memory`. Off by default.
+   */
+  rebase?: boolean;
+}
 
 /** What an edit did to content. */
 export interface EditOutcome {
@@ -33,6 +49,10 @@ export interface EditOutcome {
   removed: number;
   /** Changed line ranges in the new content, for fresh anchors. */
   regions: ChangedRegion[];
+  /** With `rebase`: one note per op that was re-addressed, such as `op 2: lines 40–42 → 43–45`. */
+  rebased: string[];
+  /** The ops as applied (re-addressed where `rebased` says so). */
+  ops: PatchOp[];
 }
 
 const OpsSchema: z.ZodType<PatchOp[]> = z.array(PatchOpSchema);
@@ -44,8 +64,8 @@ const OpsSchema: z.ZodType<PatchOp[]> = z.array(PatchOpSchema);
  * @param content The content the ops were addressed against.
  * @param ops The ops, with anchors from a read of `content`.
  * @param options `memory` (full hashes from the read, to catch drift the
- *   2-hex fold misses) and `path` (named in problems).
- * @returns The new content, line counts, and the changed regions.
+ *   2-hex fold misses), `path` (named in problems) and `rebase`.
+ * @returns The new content, line counts, the changed regions and rebase notes.
  * @throws {PatchRefusedError} Listing every problem; nothing is changed.
  * @throws {TypeError} When `content` is not a string or an op is malformed.
  * @example
@@ -63,32 +83,35 @@ const OpsSchema: z.ZodType<PatchOp[]> = z.array(PatchOpSchema);
 export function editContent(
   content: string,
   ops: PatchOp[],
-  options: { memory?: ReadMemory; path?: string } = {},
+  options: EditOptions = {},
 ): EditOutcome {
   if (typeof content !== "string") {
     throw new TypeError(
       `Cannot edit: content must be a string, got ${typeof content}.`,
     );
   }
-  const checked = checkShape(OpsSchema, ops, "ops");
-  const split = splitLines(content);
-  const problems = validateOps(checked, lookupFromLines(split.lines), options);
+  let checked = checkShape(OpsSchema, ops, "ops");
+  const idx = new ContentIndex(content);
+  let memory = options.memory;
+  let rebased: string[] = [];
+  if (options.rebase === true && memory) {
+    const moved = rebaseOps(checked, idx, memory);
+    [checked, memory, rebased] = [moved.ops, moved.memory, moved.notes];
+  }
+  const problems = validateOps(checked, idx, { memory, path: options.path });
   if (problems.length > 0) throw new PatchRefusedError(problems);
-  const applied = applyPlan(split, planOps(checked, split.lines.length));
-  return {
-    content: joinLines(applied),
-    added: applied.added,
-    removed: applied.removed,
-    regions: applied.regions,
-  };
+  const out = splicePlan(idx, planEdits(checked, () => idx.lineCount));
+  return { ...out, rebased, ops: checked };
 }
 
 /**
- * Applies a patch to content (the public `applyPatch` of DESIGN §8).
+ * Applies a patch to content. Patch text may leave out the `@@ PATH` line
+ * (it is parsed with `headerless: true`), since it addresses this content.
  *
  * @param content The content the patch was addressed against.
  * @param patch An array of ops, a patch naming exactly one file (its path
  *   is not looked at), or patch text in JSON or text form.
+ * @param options `memory`, `path` and `rebase`, as for {@link editContent}.
  * @returns The new content.
  * @throws {PatchRefusedError} Listing every problem (message starts
  *   `Rejected — nothing written.`); nothing is changed.
@@ -108,8 +131,11 @@ export function editContent(
 export function applyPatch(
   content: string,
   patch: PatchOp[] | Patch | string,
+  options: EditOptions = {},
 ): string {
-  const parsed = Array.isArray(patch) ? null : parsePatch(patch);
+  const parsed = Array.isArray(patch)
+    ? null
+    : parsePatch(patch, { headerless: true });
   let ops: PatchOp[];
   if (!parsed) {
     ops = patch as PatchOp[];
@@ -122,7 +148,7 @@ export function applyPatch(
       `Cannot apply a patch naming ${parsed.files.length} files to one content: send the ops of one file.`,
     );
   }
-  return editContent(content, ops).content;
+  return editContent(content, ops, options).content;
 }
 
 /**
@@ -145,12 +171,17 @@ export function freshAnchors(
   region: ChangedRegion,
   radius = 2,
 ): string {
-  const now = typeof source === "string"
-    ? lookupFromLines(splitLines(source).lines)
-    : source;
+  const now = typeof source === "string" ? new ContentIndex(source) : source;
+  const exists = now.has
+    ? (n: number) => now.has!(n)
+    : (n: number) => n <= now.lineCount;
   const out: string[] = [];
-  const last = Math.min(now.lineCount, region.end + radius);
-  for (let n = Math.max(1, region.start - radius); n <= last; n++) {
+  const last = region.end + radius;
+  for (
+    let n = Math.max(1, region.start - radius);
+    n <= last && exists(n);
+    n++
+  ) {
     out.push(formatLine(n, now.text(n), undefined, foldHash(now.hash32(n))));
   }
   return out.join("\n");

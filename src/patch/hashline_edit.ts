@@ -1,14 +1,15 @@
 /**
- * The single-edit call of the pydantic-ai-backend shape (DESIGN §3, §9):
- * errors come back as a sentence, never as an exception.
+ * The single-edit call of the pydantic-ai-backend shape
+ * (docs/patch-format.md#applyhashlineedit): errors come back as a sentence,
+ * never as an exception.
  *
  * @module
  */
 
 import { readPrefixOf } from "../anchor/anchor.ts";
-import { joinLines, splitLines } from "../anchor/split.ts";
-import { foldHash, hex2, lineHash32 } from "../hash/fnv.ts";
-import { applyPlan } from "./_apply_plan.ts";
+import { foldHash, hex2 } from "../hash/fnv.ts";
+import { ContentIndex, splicePlan } from "./_content.ts";
+import { lineFault } from "./_line_fault.ts";
 
 /** One anchored edit: replace (or delete) lines start..end, or insert after start. */
 export interface HashlineEdit {
@@ -20,7 +21,7 @@ export interface HashlineEdit {
   endLine?: number;
   /** Its hash (with `endLine`, or neither). */
   endHash?: string;
-  /** The new lines, split on `\n` (one trailing `\n` dropped); `""` deletes. */
+  /** The new lines, split at `\n` or `\r\n` (one trailing break dropped); `""` deletes. */
   newContent: string;
   /** Insert after `startLine` instead of replacing. */
   insertAfter?: boolean;
@@ -122,19 +123,19 @@ export function applyHashlineEdit(
 ): HashlineEditResult {
   typeCheck(content, edit);
   const refuse = (error: string): HashlineEditResult => ({ content, error });
-  const split = splitLines(content);
-  const n = split.lines.length;
+  const idx = new ContentIndex(content);
   const { startLine, newContent } = edit;
   const endLine = edit.endLine ?? undefined;
   const endHash = edit.endHash ?? undefined;
   const insertAfter = edit.insertAfter === true;
-  const has = `file has ${n} ${n === 1 ? "line" : "lines"}`;
 
   const lineError = (name: string, line: number): string | null => {
     if (!Number.isSafeInteger(line) || line < 1) {
       return `${name} must be a whole line number from 1, got ${line}.`;
     }
-    if (line > n) {
+    if (!idx.has(line)) {
+      const n = idx.lineCount;
+      const has = `file has ${n} ${n === 1 ? "line" : "lines"}`;
       return n === 0
         ? `Line ${line} out of range (${has}): the file is empty, so there is no line to edit.`
         : `Line ${line} out of range (${has}); re-read the file and use a line from 1 to ${n}.`;
@@ -152,7 +153,7 @@ export function applyHashlineEdit(
         JSON.stringify(given)
       } is not a line hash: use the two hex digits shown in the read, such as 'a3'.`;
     }
-    const got = hex2(foldHash(lineHash32(split.lines[line - 1])));
+    const got = hex2(foldHash(idx.hash32(line)));
     return want === got
       ? null
       : `Hash mismatch at line ${line}: expected '${want}', got '${got}'. File may have changed — re-read it first.`;
@@ -187,14 +188,22 @@ export function applyHashlineEdit(
 
   let lines: string[] = [];
   if (newContent !== "") {
-    const body = newContent.endsWith("\n")
+    const body = newContent.endsWith("\r\n")
+      ? newContent.slice(0, -2)
+      : newContent.endsWith("\n")
       ? newContent.slice(0, -1)
       : newContent;
-    lines = body.split("\n").map((
-      l,
-    ) => (l.endsWith("\r") ? l.slice(0, -1) : l));
+    lines = body.split(/\r?\n/);
   } else if (insertAfter) {
     return refuse("Nothing to insert: newContent is empty.");
+  }
+  for (let i = 0; i < lines.length; i++) {
+    const fault = lineFault(lines[i]);
+    if (fault) {
+      return refuse(
+        `Line ${i + 1} of newContent ${fault}. Nothing was changed.`,
+      );
+    }
   }
   const pasted = lines.map(readPrefixOf).find((p) => p !== null);
   if (pasted) {
@@ -206,5 +215,5 @@ export function applyHashlineEdit(
   const plan = insertAfter
     ? [{ at: startLine + 1, deleteCount: 0, lines }]
     : [{ at: startLine, deleteCount: last - startLine + 1, lines }];
-  return { content: joinLines(applyPlan(split, plan)), error: null };
+  return { content: splicePlan(idx, plan).content, error: null };
 }

@@ -1,12 +1,14 @@
 /**
- * Anchored patches (DESIGN §3): parsing the JSON and text forms, validating
- * ops against a file as it is now, planning and applying them to content.
+ * Anchored patches (docs/patch-format.md): parsing the JSON and text forms,
+ * validating ops against a file as it is now, rebasing ops whose lines only
+ * moved, planning and applying them to content.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { applyPatch, parsePatch } from "./mod.ts";
- * const patch = parsePatch("= 2:4a\n~Y");
+ * assert.equal(applyPatch("x\ny\n", "= 2:4a\n~Y"), "x\nY\n");
+ * const patch = parsePatch("@@ notes.txt\n= 2:4a\n~Y");
  * assert.equal(applyPatch("x\ny\n", patch), "x\nY\n");
  * ```
  *
@@ -41,7 +43,7 @@ export {
   PrependOpSchema,
   ReplaceOpSchema,
 } from "./schema.ts";
-export { formatPatchText, parsePatch } from "./parse.ts";
+export { formatPatchText, type ParseOptions, parsePatch } from "./parse.ts";
 export {
   linesNeeded,
   lookupFromLines,
@@ -54,9 +56,11 @@ export {
 export {
   applyPatch,
   editContent,
+  type EditOptions,
   type EditOutcome,
   freshAnchors,
 } from "./apply.ts";
+export { type RebasedOp, rebaseOps, type RebaseResult } from "./rebase.ts";
 export {
   applyHashlineEdit,
   type HashlineEdit,

@@ -1,12 +1,12 @@
 /**
- * Reading patches in either form (DESIGN §3): JSON (text or a value) and the
- * compact text form, plus the way back to text.
+ * Reading patches in either form (docs/patch-format.md#forms): JSON (text or
+ * a value) and the compact text form, plus the way back to text.
  *
  * @module
  */
 
 import { z } from "zod";
-import { formatAnchor, parseAnchor } from "../anchor/anchor.ts";
+import { formatAnchor, parseAnchor, readPrefixOf } from "../anchor/anchor.ts";
 import { checkShape } from "./_shape.ts";
 import { PatchOpSchema, PatchSchema } from "./schema.ts";
 import type { FilePatch, Patch, PatchOp } from "./types.ts";
@@ -17,28 +17,46 @@ const LooseFileSchema: z.ZodType<{ path?: string; ops: PatchOp[] }> = z.object({
   ops: OpsSchema,
 });
 
+/** Options of {@link parsePatch}. */
+export interface ParseOptions {
+  /**
+   * Accept text-form ops before any `@@ PATH` line, as ops of path `""`:
+   * for patches that address one content whose path is known otherwise
+   * (`applyPatch`, a revision, a request that names the file). Off by
+   * default, where such an op is a `SyntaxError`.
+   */
+  headerless?: boolean;
+}
+
 /**
  * Reads a patch in any accepted shape: JSON text or a value holding
  * `{ files: [{ path, ops }] }`, `{ path, ops }`, `{ ops }` or a bare array of
- * ops (the last two get path `""`), or the compact text form. A string whose
- * first non-space character is `{` or `[` is JSON; any other string is text.
+ * ops (the last two get path `""`), or the compact text form, as a string or
+ * as UTF-8 bytes (decoded strictly). A string whose first non-space
+ * character is `{` or `[` is JSON; any other string is text. One Markdown
+ * code fence wrapping the whole patch (a first line of three backticks with
+ * an optional language, a last line of three backticks) is ignored.
  *
  * Text form: `@@ PATH` starts a file; `= A` / `= A..B` replace, `- A` /
  * `- A..B` delete, `+ A` insert after, `< A` insert before, bare `+` append,
  * bare `<` prepend; each following `~` line is one new line, verbatim after
- * the `~`. Blank lines between ops are ignored. Ops before any `@@` belong to
- * path `""`; sections naming the same path are merged in order.
+ * the `~`. Blank lines between ops are ignored. An op before any `@@` is a
+ * `SyntaxError` unless `headerless` is set (then it belongs to path `""`);
+ * sections naming the same path are merged in order.
  *
- * @param input Patch text (JSON or text form) or an already parsed value.
+ * @param input Patch text (JSON or text form), its UTF-8 bytes, or an already parsed value.
+ * @param options `headerless`: accept ops before any `@@ PATH` line.
  * @returns The patch, with text-form anchors written canonically (`12:a3`).
- * @throws {SyntaxError} Invalid JSON, or a text-form line that cannot be
- *   parsed (the message names its 1-based line number).
+ * @throws {SyntaxError} Invalid JSON, bytes that are not UTF-8 (naming the
+ *   byte offset), or a text-form line that cannot be parsed (naming its
+ *   1-based line number).
  * @throws {TypeError} A value of the wrong shape (the message names the field).
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { parsePatch } from "./parse.ts";
- * const patch = parsePatch("@@ src/app.ts\n= 12:A3|..14:0e\n~const x = 1;\n- 20:5d\n");
+ * const fence = "`".repeat(3);
+ * const patch = parsePatch(`${fence}diff\n@@ src/app.ts\n= 12:A3|..14:0e\n~const x = 1;\n- 20:5d\n${fence}\n`);
  * assert.deepEqual(patch, { files: [{ path: "src/app.ts", ops: [
  *   { op: "replace", start: "12:a3", end: "14:0e", lines: ["const x = 1;"] },
  *   { op: "delete", start: "20:5d" },
@@ -46,16 +64,21 @@ const LooseFileSchema: z.ZodType<{ path?: string; ops: PatchOp[] }> = z.object({
  * assert.deepEqual(parsePatch([{ op: "append", lines: ["x"] }]), {
  *   files: [{ path: "", ops: [{ op: "append", lines: ["x"] }] }],
  * });
- * assert.throws(() => parsePatch("- 3:aa\n~oops"), /line 2/);
+ * assert.throws(() => parsePatch("- 3:aa"), /line 1: .*before any "@@ PATH"/);
+ * assert.deepEqual(parsePatch("- 3:aa", { headerless: true }).files[0].path, "");
+ * assert.throws(() => parsePatch("@@ a\n- 3:aa\n~oops"), /line 3/);
  * ```
  */
-export function parsePatch(input: unknown): Patch {
+export function parsePatch(input: unknown, options: ParseOptions = {}): Patch {
+  if (input instanceof Uint8Array) input = decodeStrict(input);
   if (typeof input === "string") {
-    const first = input.trimStart()[0];
+    const { text, firstLine } = unfence(input);
+    input = text;
+    const first = text.trimStart()[0];
     if (first === "{" || first === "[") {
       let value: unknown;
       try {
-        value = JSON.parse(input);
+        value = JSON.parse(text);
       } catch (e) {
         throw new SyntaxError(
           `Cannot parse patch: it starts like JSON but is not valid JSON (${
@@ -65,9 +88,82 @@ export function parsePatch(input: unknown): Patch {
       }
       return fromValue(value);
     }
-    return parseText(input);
+    return parseText(text, firstLine, options.headerless === true);
   }
   return fromValue(input);
+}
+
+const fatal = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+function decodeStrict(bytes: Uint8Array): string {
+  try {
+    return fatal.decode(bytes);
+  } catch {
+    throw new SyntaxError(
+      `Cannot parse patch: it is not valid UTF-8 (an ill-formed sequence starts at byte offset ${
+        invalidAt(bytes)
+      }). Send the patch as UTF-8 text.`,
+    );
+  }
+}
+
+/** Offset of the first byte that starts an ill-formed UTF-8 sequence. */
+function invalidAt(b: Uint8Array): number {
+  let i = 0;
+  while (i < b.length) {
+    const c = b[i];
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    let need: number;
+    let lo = 0x80;
+    let hi = 0xbf;
+    if (c >= 0xc2 && c <= 0xdf) need = 1;
+    else if (c >= 0xe0 && c <= 0xef) {
+      need = 2;
+      if (c === 0xe0) lo = 0xa0;
+      if (c === 0xed) hi = 0x9f;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      need = 3;
+      if (c === 0xf0) lo = 0x90;
+      if (c === 0xf4) hi = 0x8f;
+    } else return i;
+    for (let k = 1; k <= need; k++) {
+      const x = b[i + k];
+      if (x === undefined) return i;
+      if (k === 1 ? x < lo || x > hi : x < 0x80 || x > 0xbf) return i;
+    }
+    i += need + 1;
+  }
+  return b.length;
+}
+
+const FENCE_OPEN = /^```[\w.+-]*[ \t]*\r?$/;
+const FENCE_CLOSE = /^```[ \t]*\r?$/;
+
+/**
+ * Drops one Markdown code fence around the whole patch (blank lines around
+ * it aside), keeping line numbers: the text keeps an empty line where the
+ * opening fence stood.
+ */
+function unfence(input: string): { text: string; firstLine: number } {
+  const lead = /^(?:[ \t]*\r?\n)*/.exec(input)![0];
+  const openEnd = input.indexOf("\n", lead.length);
+  if (openEnd < 0) return { text: input, firstLine: 1 };
+  if (!FENCE_OPEN.test(input.slice(lead.length, openEnd))) {
+    return { text: input, firstLine: 1 };
+  }
+  const body = input.replace(/\s+$/, "");
+  const closeStart = body.lastIndexOf("\n") + 1;
+  if (closeStart <= openEnd || !FENCE_CLOSE.test(body.slice(closeStart))) {
+    const n = lead.split("\n").length;
+    throw new SyntaxError(
+      `Cannot parse patch line ${n}: a code fence opens here but the patch does not end with a closing line of three backticks; send the patch without the fence, or close it.`,
+    );
+  }
+  const skipped = lead.split("\n").length;
+  return { text: input.slice(openEnd + 1, closeStart), firstLine: skipped + 1 };
 }
 
 function fromValue(value: unknown): Patch {
@@ -94,7 +190,11 @@ function fromValue(value: unknown): Patch {
 
 const OP_LINE = /^([=\-+<])\s*(.*?)\s*$/;
 
-function parseText(text: string): Patch {
+function parseText(
+  text: string,
+  firstLine: number,
+  headerless: boolean,
+): Patch {
   const files: FilePatch[] = [];
   const byPath = new Map<string, FilePatch>();
   let file: FilePatch | null = null;
@@ -111,7 +211,7 @@ function parseText(text: string): Patch {
     return f;
   };
   for (let i = 0; i < rows.length; i++) {
-    const n = i + 1;
+    const n = i + firstLine;
     const row = rows[i].endsWith("\r") ? rows[i].slice(0, -1) : rows[i];
     if (row.startsWith("~")) {
       if (open) {
@@ -146,7 +246,16 @@ function parseText(text: string): Patch {
       );
     }
     const [, sym, arg] = m;
-    file ??= fileFor("");
+    if (!file) {
+      if (!headerless) {
+        throw new SyntaxError(
+          `Cannot parse patch line ${n}: the op ${
+            JSON.stringify(row.slice(0, 40))
+          } comes before any "@@ PATH" line; start the patch with "@@ PATH" naming the file it edits.`,
+        );
+      }
+      file = fileFor("");
+    }
     let op: PatchOp;
     if (sym === "=" || sym === "-") {
       if (!arg) {
@@ -204,13 +313,15 @@ function range(text: string, n: number): [string, string | undefined] {
 
 /**
  * Writes a patch in the compact text form; {@link parsePatch} reads it back
- * to the same patch. A single file with path `""` is written without `@@`.
+ * to the same patch. A single file with path `""` is written without `@@`
+ * (read it back with `headerless: true`). The text form has no `literal`
+ * flag: an op that needs it is refused here.
  *
  * @param patch A patch, one file's patch, or a bare list of ops.
  * @returns The text form, ending with a newline (`""` for no ops).
  * @throws {TypeError} When a new line holds a line break or ends with `\r`,
- *   or a file other than the first has an empty path — the text form cannot
- *   carry those.
+ *   a `literal` op holds a line starting with a read prefix, or a file other
+ *   than the first has an empty path — the text form cannot carry those.
  * @example
  * ```ts
  * import assert from "node:assert/strict";
@@ -269,6 +380,13 @@ export function formatPatchText(patch: Patch | FilePatch | PatchOp[]): string {
               `Cannot write patch text: the new line ${
                 JSON.stringify(line.slice(0, 40))
               } holds a line break; give each line as its own entry.`,
+            );
+          }
+          if (op.literal === true && readPrefixOf(line)) {
+            throw new TypeError(
+              `Cannot write patch text: the new line ${
+                JSON.stringify(line.slice(0, 40))
+              } starts with a read prefix, which only the JSON form's "literal": true can carry.`,
             );
           }
           out.push(`~${line}`);

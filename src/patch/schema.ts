@@ -1,5 +1,5 @@
 /**
- * Zod schemas of the JSON patch form (DESIGN §3). Anchors are checked as
+ * Zod schemas of the JSON patch form (docs/patch-format.md#json-form). Anchors are checked as
  * strings here; their syntax is reported by validation as `BAD_ANCHOR`, next
  * to every other problem of the patch.
  *
@@ -21,12 +21,14 @@ import type {
 
 const anchor = z.string();
 const lines = z.array(z.string());
+const literal = z.boolean().optional();
 
 const replace = z.strictObject({
   op: z.literal("replace"),
   start: anchor,
   end: anchor.optional(),
   lines,
+  literal,
 });
 const del = z.strictObject({
   op: z.literal("delete"),
@@ -37,14 +39,16 @@ const insertAfter = z.strictObject({
   op: z.literal("insert_after"),
   anchor,
   lines,
+  literal,
 });
 const insertBefore = z.strictObject({
   op: z.literal("insert_before"),
   anchor,
   lines,
+  literal,
 });
-const append = z.strictObject({ op: z.literal("append"), lines });
-const prepend = z.strictObject({ op: z.literal("prepend"), lines });
+const append = z.strictObject({ op: z.literal("append"), lines, literal });
+const prepend = z.strictObject({ op: z.literal("prepend"), lines, literal });
 
 /** The op names a patch may use. */
 export const OP_NAMES: readonly PatchOp["op"][] = [
@@ -56,17 +60,17 @@ export const OP_NAMES: readonly PatchOp["op"][] = [
   "prepend",
 ];
 
-/** `{ op: "replace", start, end?, lines }`. */
+/** `{ op: "replace", start, end?, lines, literal? }`. */
 export const ReplaceOpSchema: z.ZodType<ReplaceOp> = replace;
 /** `{ op: "delete", start, end? }`. */
 export const DeleteOpSchema: z.ZodType<DeleteOp> = del;
-/** `{ op: "insert_after", anchor, lines }`. */
+/** `{ op: "insert_after", anchor, lines, literal? }`. */
 export const InsertAfterOpSchema: z.ZodType<InsertAfterOp> = insertAfter;
-/** `{ op: "insert_before", anchor, lines }`. */
+/** `{ op: "insert_before", anchor, lines, literal? }`. */
 export const InsertBeforeOpSchema: z.ZodType<InsertBeforeOp> = insertBefore;
-/** `{ op: "append", lines }`. */
+/** `{ op: "append", lines, literal? }`. */
 export const AppendOpSchema: z.ZodType<AppendOp> = append;
-/** `{ op: "prepend", lines }`. */
+/** `{ op: "prepend", lines, literal? }`. */
 export const PrependOpSchema: z.ZodType<PrependOp> = prepend;
 
 /** Any one operation, told apart by its `op` field; unknown fields are refused. */

@@ -1,5 +1,5 @@
 /**
- * Patch shapes (DESIGN §3) and the narrow interfaces through which
+ * Patch shapes (docs/patch-format.md#operations) and the narrow interfaces through which
  * validation sees a file, so the same rules serve content held in memory and
  * files of several GiB streamed from disk.
  *
@@ -19,6 +19,8 @@ export interface ReplaceOp {
   end?: AnchorText;
   /** The exact new lines, without terminators. */
   lines: string[];
+  /** Write lines that begin with an anchor prefix (`12:a3|`) as they are, instead of refusing them. */
+  literal?: boolean;
 }
 /** Delete lines start..end (end defaults to start). */
 export interface DeleteOp {
@@ -37,6 +39,8 @@ export interface InsertAfterOp {
   anchor: AnchorText;
   /** The exact new lines, without terminators. */
   lines: string[];
+  /** Write lines that begin with an anchor prefix (`12:a3|`) as they are, instead of refusing them. */
+  literal?: boolean;
 }
 /** Insert before the anchored line. */
 export interface InsertBeforeOp {
@@ -46,6 +50,8 @@ export interface InsertBeforeOp {
   anchor: AnchorText;
   /** The exact new lines, without terminators. */
   lines: string[];
+  /** Write lines that begin with an anchor prefix (`12:a3|`) as they are, instead of refusing them. */
+  literal?: boolean;
 }
 /** Insert at the end of the file (works on an empty file). */
 export interface AppendOp {
@@ -53,6 +59,8 @@ export interface AppendOp {
   op: "append";
   /** The exact new lines, without terminators. */
   lines: string[];
+  /** Write lines that begin with an anchor prefix (`12:a3|`) as they are, instead of refusing them. */
+  literal?: boolean;
 }
 /** Insert at the start of the file (works on an empty file). */
 export interface PrependOp {
@@ -60,6 +68,8 @@ export interface PrependOp {
   op: "prepend";
   /** The exact new lines, without terminators. */
   lines: string[];
+  /** Write lines that begin with an anchor prefix (`12:a3|`) as they are, instead of refusing them. */
+  literal?: boolean;
 }
 
 /** One operation of a patch. */
@@ -105,14 +115,24 @@ export interface LineLookup {
   hash32(n: number): number;
   /** Text of line n (1-based, in range), for fresh anchors around a stale one. */
   text(n: number): string;
-  /** Every line whose full hash is h (for "moved to line N"). */
+  /** Every line whose full hash is h (for "moved to line N" and rebase). */
   linesWithHash(h: number): number[];
+  /**
+   * Whether line n exists. Optional: without it `n <= lineCount` is asked,
+   * which a lazy lookup over content can only answer by counting every line.
+   */
+  has?(n: number): boolean;
 }
 
 /** The full 32-bit hashes a session saw on its last reads of a file, by line. */
 export interface ReadMemory {
   /** The remembered full hash of line n, or undefined when the session did not see it. */
   hash32(n: number): number | undefined;
+  /**
+   * Lines the file had at the read, when known. Rebase needs it to treat the
+   * end of the file as the neighbour below a region that ends at the last line.
+   */
+  readonly lineCount?: number;
 }
 
 /**

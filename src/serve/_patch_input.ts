@@ -50,7 +50,9 @@ export function patchFromInput(input: PatchInput, what: string): Patch {
       }.`,
     );
   }
-  const patch = parsePatch(input.patch);
+  const patch = parsePatch(input.patch, {
+    headerless: input.path !== undefined,
+  });
   const files = patch.files.map((f) =>
     f.path === "" && input.path ? { ...f, path: input.path } : f
   );

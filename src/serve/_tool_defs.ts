@@ -233,7 +233,8 @@ export function buildRegistry(
             'source_patch needs exactly one of field "ops" (an array of ops) or field "patch" (the text form).',
           );
         }
-        const patch = input.ops ?? parsePatch(input.patch);
+        const patch = input.ops ??
+          parsePatch(input.patch, { headerless: true });
         const result = await (await st()).patch(input.ref, patch);
         return { text: revisionSummary(result), data: result };
       },

@@ -345,7 +345,7 @@ export function createApp(options: AppOptions = {}): HashlineApp {
         'Request body needs exactly one of field "ops" (an array of ops) or field "patch" (the text form).',
       );
     }
-    const patch = input.ops ?? parsePatch(input.patch);
+    const patch = input.ops ?? parsePatch(input.patch, { headerless: true });
     const result = await (await resources.store()).patch(
       c.req.param("ref"),
       patch,

@@ -86,7 +86,7 @@ export class StoreCore implements RevisionStore {
     await this.#open();
     // Loaded on first use: puts and reads (and the CLI calls that only do those) skip the patch parser.
     const { editContent, parsePatch } = await import("../patch/mod.ts");
-    const parsed = parsePatch(patch);
+    const parsed = parsePatch(patch, { headerless: true });
     if (parsed.files.length !== 1) {
       throw new TypeError(
         `A revision is one source, but the patch names ${parsed.files.length} files: send the ops of one file (text form without an @@ line, or an array of ops).`,

@@ -33,6 +33,8 @@ interface Run {
 /** Remembered full hashes of one file's lines, kept as sorted runs of consecutive lines. */
 export class LineMemory implements ReadMemory {
   private runs: Run[];
+  /** Lines the file had when last seen whole-length (a read or a commit), if known. */
+  lineCount?: number;
 
   /** @param runs Sorted, non-overlapping runs. */
   constructor(runs: Run[] = []) {
@@ -114,6 +116,9 @@ export class LineMemory implements ReadMemory {
    */
   remap(plan: readonly PlannedEdit[]): void {
     const edits = [...plan].sort((a, b) => a.at - b.at);
+    if (this.lineCount !== undefined) {
+      for (const e of edits) this.lineCount += e.lines.length - e.deleteCount;
+    }
     const out: Run[] = [];
     let j = 0;
     let shift = 0;
@@ -210,13 +215,14 @@ const MAGIC = 0x3152_4c48; // "HLR1" read little-endian
 export function encodeRecord(real: string, mem: LineMemory): Uint8Array {
   const path = new TextEncoder().encode(real);
   const runs = mem.toJSON();
-  let words = 3 + Math.ceil(path.length / 4);
+  let words = 4 + Math.ceil(path.length / 4);
   for (const [, hashes] of runs) words += 2 + hashes.length;
   const out = new Uint32Array(words);
   out[0] = MAGIC;
   out[1] = path.length;
   new Uint8Array(out.buffer).set(path, 8);
   let at = 2 + Math.ceil(path.length / 4);
+  out[at++] = mem.lineCount === undefined ? 0 : mem.lineCount + 1;
   out[at++] = runs.length;
   for (const [start, hashes] of runs) {
     out[at++] = start;
@@ -245,10 +251,11 @@ export function decodeRecord(
   if (word(0) !== MAGIC) return null;
   const pathLen = word(1);
   const pathWords = Math.ceil(pathLen / 4);
-  if (2 + pathWords + 1 > words) return null;
+  if (2 + pathWords + 2 > words) return null;
   const path = new TextDecoder().decode(bytes.subarray(8, 8 + pathLen));
   if (path !== real) return null;
   let at = 2 + pathWords;
+  const lineCount = word(at++);
   const count = word(at++);
   const runs: [number, number[]][] = [];
   for (let r = 0; r < count; r++) {
@@ -261,7 +268,10 @@ export function decodeRecord(
     at += n;
     runs.push([start, hashes]);
   }
-  return at === words ? LineMemory.fromJSON(runs) : null;
+  if (at !== words) return null;
+  const mem = LineMemory.fromJSON(runs);
+  if (lineCount > 0) mem.lineCount = lineCount - 1;
+  return mem;
 }
 
 interface Cached {

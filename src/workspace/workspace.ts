@@ -561,6 +561,7 @@ class FileWorkspace implements Workspace {
     mem.see(view.startLine, hashes);
     // A read sees the file's length too: lines past it are gone.
     mem.forgetFrom(view.totalLines + 1);
+    mem.lineCount = view.totalLines;
     await this.remember(session, target.real, mem);
     return { path: target.display, ...view };
   }
@@ -718,8 +719,7 @@ class FileWorkspace implements Workspace {
     const byDisplay = new Map(groups.map((g) => [g.target.display, g.target]));
     const seen = new Map<string, { start: number; hashes: number[] }[]>();
     for (const p of problems) {
-      const shown = (p as { shown?: { start: number; hashes: number[] }[] })
-        .shown;
+      const shown = p.shown;
       const target = p.path ? byDisplay.get(p.path) : undefined;
       if (!shown || !target) continue;
       const list = seen.get(target.real) ?? [];
@@ -789,12 +789,13 @@ class FileWorkspace implements Workspace {
     }
     const { bytes, id } = await readWhole(target);
     const text = fileText(display, bytes);
-    const options: Record<string, unknown> = { memory, path: display };
-    if (rebased) options.rebase = true;
-    const out = editContent(text, ops, options as { memory: typeof memory });
-    const applied = (out as { ops?: PatchOp[] }).ops ?? ops;
-    const notes = (out as { rebased?: string[] }).rebased;
-    if (rebased && notes) rebased.push(...notes.map((n) => `${display} ${n}`));
+    const out = editContent(text, ops, {
+      memory,
+      path: display,
+      rebase: rebased !== null,
+    });
+    const applied = out.ops;
+    if (rebased) rebased.push(...out.rebased.map((n) => `${display} ${n}`));
     const { lines } = splitLines(text);
     const next = encoder.encode(out.content);
     const read = { ...target, stat: id };
@@ -858,6 +859,7 @@ class FileWorkspace implements Workspace {
     const { lines } = splitLines(text);
     const mem = new LineMemory();
     mem.see(1, lines.map(lineHash32));
+    mem.lineCount = lines.length;
     await this.remember(session, target.real, mem);
     return { path: target.display, text, totalLines: lines.length };
   }
@@ -1005,6 +1007,7 @@ class FileWorkspace implements Workspace {
       const warnings = this.takeNotices();
       const mem = new LineMemory();
       mem.see(1, next.map(lineHash32));
+      mem.lineCount = next.length;
       await this.remember(session, target.real, mem, warnings);
       const head = target.exists
         ? `Wrote ${display} (+${added} -${removed})`

@@ -2,7 +2,7 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { joinLines, splitLines } from "../../src/anchor/split.ts";
 
-describe("splitLines (DESIGN §1)", () => {
+describe("splitLines", () => {
   const cases: [
     string,
     string,

@@ -112,13 +112,32 @@ describe("editContent: §9 terminator rules", () => {
     ["a new line ending in CR is kept readable", "a\n", () => [
       { op: "append", lines: ["x\r"] },
     ], "a\nx\r\r\n"],
+    ["a lone CR inside a new line stays content", "a\r\n", () => [
+      { op: "append", lines: ["x\ry"] },
+    ], "a\r\nx\ry\r\n"],
     [
-      "a new line holding a line break is split and gets the file's terminator",
-      "a\r\n",
+      "an unterminated last line ending in CR gets CRLF when a line follows it",
+      "a\nb\r",
       () => [
-        { op: "append", lines: ["x\ny"] },
+        { op: "append", lines: ["c"] },
       ],
-      "a\r\nx\r\ny\r\n",
+      "a\nb\r\r\nc",
+    ],
+    [
+      "deleting the last line of a file without final newline unterminates the new last line",
+      "a\r\nb\r\nc",
+      (a) => [
+        { op: "delete", start: a(2), end: a(3) },
+      ],
+      "a",
+    ],
+    [
+      "an empty line that becomes last keeps its terminator",
+      "a\n\nb",
+      (a) => [
+        { op: "delete", start: a(3) },
+      ],
+      "a\n\n",
     ],
     [
       "§9 insert_after L and insert_before L+1 land in op order",
@@ -281,6 +300,79 @@ describe("editContent: refusals", () => {
       /ops\[0\]\.lines is missing/,
     );
     assert.throws(() => editContent(5 as unknown as string, []), TypeError);
+  });
+});
+
+describe("editContent: new lines no read could show", () => {
+  it("a line break, NUL or lone surrogate in a new line is refused and nothing changes", () => {
+    const content = "a\nb\n";
+    for (const line of ["x\ny", "x\r\n", "\0", "\uD800"]) {
+      assert.throws(
+        () => editContent(content, [{ op: "append", lines: [line] }]),
+        (e: unknown) =>
+          e instanceof PatchRefusedError && e.code === "BAD_LINE" &&
+          /New line 1 of op 1 \(append\)/.test(e.message),
+      );
+    }
+    assert.equal(content, "a\nb\n");
+  });
+
+  it('"literal": true writes a line that looks like a read prefix', () => {
+    const content = "a\n";
+    assert.throws(
+      () => editContent(content, [{ op: "append", lines: ["1:ed|a"] }]),
+      /PASTED_PREFIX|read prefix/,
+    );
+    assert.equal(
+      editContent(content, [{ op: "append", lines: ["1:ed|a"], literal: true }])
+        .content,
+      "a\n1:ed|a\n",
+    );
+  });
+});
+
+describe("editContent: rebase", () => {
+  const read = "one\ntwo\nthree\nfour\nfive\n";
+  const memory = memoryFromHashes(splitLines(read).lines.map(lineHash32));
+  const ops: PatchOp[] = [{
+    op: "replace",
+    start: anchorOf(read, 3),
+    end: anchorOf(read, 4),
+    lines: ["THREE", "FOUR"],
+  }];
+  const now = "zero\nminus\none\ntwo\nthree\nfour\nfive\n";
+
+  it("without rebase, lines that moved are refused and say where they went", () => {
+    assert.throws(
+      () => editContent(now, ops, { memory }),
+      /moved to line 5 → 5:/,
+    );
+  });
+
+  it("with rebase, the op is applied where its lines stand now and named in the result", () => {
+    const out = editContent(now, ops, { memory, rebase: true });
+    assert.equal(out.content, "zero\nminus\none\ntwo\nTHREE\nFOUR\nfive\n");
+    assert.deepEqual(out.rebased, ["op 1: lines 3–4 → 5–6"]);
+    assert.equal(
+      applyPatch(now, ops, { memory, rebase: true }),
+      out.content,
+    );
+  });
+
+  it("with rebase, a changed neighbour line still refuses", () => {
+    const changed = now.replace("five", "FIVE");
+    assert.throws(
+      () => editContent(changed, ops, { memory, rebase: true }),
+      PatchRefusedError,
+    );
+  });
+
+  it("rebase without a read record changes nothing", () => {
+    assert.throws(
+      () => editContent(now, ops, { rebase: true }),
+      PatchRefusedError,
+    );
+    assert.deepEqual(editContent(read, ops, { rebase: true }).rebased, []);
   });
 });
 

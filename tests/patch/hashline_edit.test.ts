@@ -84,6 +84,18 @@ describe("applyHashlineEdit: edits", () => {
       "a\nB",
     ],
     [
+      "a CR that is not before a line break is content",
+      "a\nb\n",
+      (c) => ({ startLine: 2, startHash: h(c, 2), newContent: "x\ry\r" }),
+      "a\nx\ry\r\r\n",
+    ],
+    [
+      "one trailing CRLF is dropped like one trailing LF",
+      "a\r\nb\r\n",
+      (c) => ({ startLine: 2, startHash: h(c, 2), newContent: "B\r\n" }),
+      "a\r\nB\r\n",
+    ],
+    [
       "hashes are case-insensitive and may carry the read suffix",
       "a\nb\n",
       (c) => ({
@@ -203,6 +215,17 @@ describe("applyHashlineEdit: errors leave content unchanged", () => {
       { startLine: 1, startHash: "xyz", newContent: "x" },
       /is not a line hash/,
     ],
+    ["a NUL in newContent", {
+      startLine: 1,
+      startHash: h(content, 1),
+      newContent: "ok\nx\0y",
+    }, /^Line 2 of newContent holds a NUL character/],
+    ["a lone surrogate in newContent", {
+      startLine: 1,
+      startHash: h(content, 1),
+      newContent: "\uDC00",
+      insertAfter: true,
+    }, /^Line 1 of newContent holds a lone surrogate \(U\+DC00\)/],
     ["a pasted read prefix", {
       startLine: 1,
       startHash: h(content, 1),

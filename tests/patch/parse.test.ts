@@ -48,7 +48,7 @@ describe("parsePatch: JSON shapes", () => {
       assert.deepEqual(parsePatch(`\n  ${JSON.stringify(value)}`), expected));
   }
 
-  it("keeps the DESIGN example's ops", () => {
+  it("keeps the documented example's ops", () => {
     const json = { files: [{ path: "src/app.ts", ops: designOps }] };
     assert.deepEqual(parsePatch(JSON.stringify(json)), json);
   });
@@ -115,22 +115,26 @@ describe("parsePatch: JSON shapes", () => {
 });
 
 describe("parsePatch: text form", () => {
-  it("reads the DESIGN example", () => {
+  it("reads the documented example", () => {
     assert.deepEqual(parsePatch(designExample), {
       files: [{ path: "src/app.ts", ops: designOps }],
     });
   });
 
   it("§9 `= A` and `- A` alone mean the single line A", () => {
-    assert.deepEqual(parsePatch("= 3:aa\n~x\n- 5:bb").files[0].ops, [
-      { op: "replace", start: "3:aa", lines: ["x"] },
-      { op: "delete", start: "5:bb" },
-    ]);
+    assert.deepEqual(
+      parsePatch("= 3:aa\n~x\n- 5:bb", { headerless: true }).files[0].ops,
+      [
+        { op: "replace", start: "3:aa", lines: ["x"] },
+        { op: "delete", start: "5:bb" },
+      ],
+    );
   });
 
   it("§9 blank lines between ops are ignored", () => {
     assert.deepEqual(
-      parsePatch("\n\n= 3:aa\n~x\n\n   \n- 5:bb\n\n").files[0].ops,
+      parsePatch("\n\n= 3:aa\n~x\n\n   \n- 5:bb\n\n", { headerless: true })
+        .files[0].ops,
       [
         { op: "replace", start: "3:aa", lines: ["x"] },
         { op: "delete", start: "5:bb" },
@@ -139,40 +143,49 @@ describe("parsePatch: text form", () => {
   });
 
   it("§9 an anchor with its read suffix `12:a3|` is accepted as `12:a3`", () => {
-    assert.deepEqual(parsePatch("= 12:A3|..14:0e|\n+ 3:ff|\n~x").files[0].ops, [
-      { op: "replace", start: "12:a3", end: "14:0e", lines: [] },
-      { op: "insert_after", anchor: "3:ff", lines: ["x"] },
-    ]);
+    assert.deepEqual(
+      parsePatch("@@ a\n= 12:A3|..14:0e|\n+ 3:ff|\n~x").files[0].ops,
+      [
+        { op: "replace", start: "12:a3", end: "14:0e", lines: [] },
+        { op: "insert_after", anchor: "3:ff", lines: ["x"] },
+      ],
+    );
   });
 
   it("`~` lines are verbatim after the `~` (spaces, empty, a leading ~)", () => {
-    assert.deepEqual(parsePatch("+\n~  indented \n~\n~~tilde").files[0].ops, [
-      { op: "append", lines: ["  indented ", "", "~tilde"] },
-    ]);
+    assert.deepEqual(
+      parsePatch("@@ a\n+\n~  indented \n~\n~~tilde").files[0].ops,
+      [
+        { op: "append", lines: ["  indented ", "", "~tilde"] },
+      ],
+    );
   });
 
   it("bare `<` prepends; `< A` inserts before", () => {
-    assert.deepEqual(parsePatch("<\n~top\n< 4:0e\n~x").files[0].ops, [
+    assert.deepEqual(parsePatch("@@ a\n<\n~top\n< 4:0e\n~x").files[0].ops, [
       { op: "prepend", lines: ["top"] },
       { op: "insert_before", anchor: "4:0e", lines: ["x"] },
     ]);
   });
 
   it("an insert without `~` lines parses with lines [] (refused later as EMPTY_INSERT)", () => {
-    assert.deepEqual(parsePatch("+ 2:aa").files[0].ops, [{
+    assert.deepEqual(parsePatch("+ 2:aa", { headerless: true }).files[0].ops, [{
       op: "insert_after",
       anchor: "2:aa",
       lines: [],
     }]);
   });
 
-  it('ops before any `@@` belong to path ""', () => {
-    assert.deepEqual(parsePatch("- 1:aa\n@@ b.ts\n- 2:bb"), {
-      files: [
-        { path: "", ops: [{ op: "delete", start: "1:aa" }] },
-        { path: "b.ts", ops: [{ op: "delete", start: "2:bb" }] },
-      ],
-    });
+  it('with headerless, ops before any `@@` belong to path ""', () => {
+    assert.deepEqual(
+      parsePatch("- 1:aa\n@@ b.ts\n- 2:bb", { headerless: true }),
+      {
+        files: [
+          { path: "", ops: [{ op: "delete", start: "1:aa" }] },
+          { path: "b.ts", ops: [{ op: "delete", start: "2:bb" }] },
+        ],
+      },
+    );
   });
 
   it("sections naming the same path are merged in order", () => {
@@ -206,10 +219,19 @@ describe("parsePatch: text form", () => {
 
   const syntaxErrors: [string, string, number][] = [
     ["§9 a `~` line after `-`", "@@ a\n- 1:aa\n~x", 3],
-    ["§9 a `~` line after `-` and a blank line", "- 1:aa\n\n~x", 3],
+    ["§9 a `~` line after `-` and a blank line", "@@ a\n- 1:aa\n\n~x", 4],
+    ["§9 an op before any `@@ PATH`", "\n= 1:aa\n~x", 2],
+    ["an op before `@@ PATH` even when one follows", "- 1:aa\n@@ b\n- 2:bb", 1],
+    ["a code fence that never closes", "```\n@@ a\n- 1:aa", 1],
+    ["a code fence with text after its close", "```\n@@ a\n```\nhello", 1],
+    [
+      "an unknown line inside a code fence keeps its number",
+      "```diff\n@@ a\n- 1:aa\nhello\n```",
+      4,
+    ],
     ["a `~` line before any op", "~x", 1],
     ["a `~` line right after `@@`", "@@ a\n~x", 2],
-    ["`@@` without a path", "- 1:aa\n@@  ", 2],
+    ["`@@` without a path", "@@ a\n- 1:aa\n@@  ", 3],
     ["`=` without an anchor", "@@ a\n=", 2],
     ["`-` without an anchor", "@@ a\n\n-", 3],
     ["a malformed anchor", "= 12:zz", 1],
@@ -228,7 +250,87 @@ describe("parsePatch: text form", () => {
   }
 
   it("the delete-then-~ error says why", () => {
-    assert.throws(() => parsePatch("- 1:aa\n~x"), /cannot follow a delete/);
+    assert.throws(
+      () => parsePatch("@@ a\n- 1:aa\n~x"),
+      /cannot follow a delete/,
+    );
+  });
+});
+
+describe("parsePatch: §9 code fences, headers and bytes", () => {
+  const body = "@@ a.ts\n= 1:aa\n~x\n";
+  const want = {
+    files: [{
+      path: "a.ts",
+      ops: [{ op: "replace", start: "1:aa", lines: ["x"] }],
+    }],
+  };
+  const fenced: [string, string][] = [
+    ["a bare fence", "```\n" + body + "```"],
+    ["a fence with a language", "```diff\n" + body + "```\n"],
+    ["blank lines around the fence", "\n```patch\n" + body + "```\n\n"],
+    ["a CRLF fence", "```text\r\n@@ a.ts\r\n= 1:aa\r\n~x\r\n```\r\n"],
+  ];
+  for (const [name, text] of fenced) {
+    it(`ignores ${name} wrapping the whole patch`, () => {
+      assert.deepEqual(parsePatch(text), want);
+    });
+  }
+
+  it("ignores a fence around the JSON form", () => {
+    assert.deepEqual(
+      parsePatch("```json\n" + JSON.stringify(want) + "\n```"),
+      want,
+    );
+  });
+
+  it("keeps a ~ line of three backticks inside a fenced patch", () => {
+    assert.deepEqual(
+      parsePatch("```\n@@ a.md\n+\n~```\n~code\n~```\n```").files[0].ops,
+      [{ op: "append", lines: ["```", "code", "```"] }],
+    );
+  });
+
+  it("an op before any header names the header it needs", () => {
+    assert.throws(
+      () => parsePatch("+\n~x"),
+      (e: unknown) =>
+        e instanceof SyntaxError && /line 1\b/.test(e.message) &&
+        /"@@ PATH"/.test(e.message),
+    );
+  });
+
+  it("reads UTF-8 bytes and refuses invalid UTF-8 naming the byte offset", () => {
+    const bytes = new TextEncoder().encode("@@ é.ts\n+\n~λ\n");
+    assert.deepEqual(parsePatch(bytes), {
+      files: [{ path: "é.ts", ops: [{ op: "append", lines: ["λ"] }] }],
+    });
+    const bad = new Uint8Array([
+      ...new TextEncoder().encode("@@ a\n+\n~"),
+      0xc3,
+      0x28,
+    ]);
+    assert.throws(
+      () => parsePatch(bad),
+      (e: unknown) =>
+        e instanceof SyntaxError && /not valid UTF-8/.test(e.message) &&
+        /byte offset 8\b/.test(e.message),
+    );
+    const surrogate = new Uint8Array([0x7e, 0xed, 0xa0, 0x80]);
+    assert.throws(() => parsePatch(surrogate), /byte offset 1\b/);
+  });
+
+  it("literal: true is part of the JSON form", () => {
+    const ops = [{ op: "append", lines: ["1:aa|x"], literal: true }];
+    assert.deepEqual(parsePatch(ops).files[0].ops, ops);
+    assert.throws(
+      () => parsePatch([{ op: "delete", start: "1:aa", literal: true }]),
+      /unknown field "literal"/,
+    );
+    assert.throws(
+      () => formatPatchText(ops as PatchOp[]),
+      /only the JSON form's "literal": true/,
+    );
   });
 });
 
@@ -257,12 +359,15 @@ describe("round trip JSON ↔ text", () => {
   ];
   for (const [i, patch] of patches.entries()) {
     it(`patch ${i + 1}: parse(formatPatchText(p)) equals p`, () => {
-      assert.deepEqual(parsePatch(formatPatchText(patch)), patch);
+      assert.deepEqual(
+        parsePatch(formatPatchText(patch), { headerless: true }),
+        patch,
+      );
       assert.deepEqual(parsePatch(JSON.stringify(patch)), patch);
     });
   }
 
-  it("the DESIGN text form survives parse then format", () => {
+  it("the documented text form survives parse then format", () => {
     assert.equal(formatPatchText(parsePatch(designExample)), designExample);
   });
 

@@ -11,9 +11,12 @@ import {
   linesNeeded,
   lookupFromLines,
   memoryFromHashes,
+  planOps,
   validateOps,
 } from "../../src/patch/validate.ts";
+import { applyHashlineEdit } from "../../src/patch/hashline_edit.ts";
 import { guardedLookup } from "./_fixture.ts";
+import { referenceApply } from "./_reference.ts";
 
 const RUNS = 300;
 
@@ -172,6 +175,11 @@ describe("property: applying a valid patch equals a naive splice", () => {
           assert.equal(got.finalNewline, final);
         }
         if (ops.length === 0) assert.equal(out, content);
+        assert.equal(
+          out,
+          referenceApply(content, planOps(ops, src.lines.length)),
+          "byte for byte what splitting and joining the whole content gives",
+        );
         if (
           src.firstTerminator === "\r\n" &&
           src.terminators.every((t) => t !== "\n")
@@ -195,10 +203,52 @@ describe("property: applying a valid patch equals a naive splice", () => {
             !("lines" in op) || op.lines.every((l) => !l.endsWith("\r"))
           );
         assert.deepEqual(
-          parsePatch(formatPatchText(ops)).files[0]?.ops ?? [],
+          parsePatch(formatPatchText(ops), { headerless: true }).files[0]
+            ?.ops ?? [],
           ops,
         );
       }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it("applyHashlineEdit gives byte for byte what splitting and joining gives", () => {
+    fc.assert(
+      fc.property(
+        contentArb,
+        fc.nat(),
+        fc.nat(),
+        fc.boolean(),
+        fc.array(newLineArb, { maxLength: 3 }),
+        (content, a, b, insertAfter, lines) => {
+          const src = splitLines(content).lines;
+          fc.pre(src.length > 0);
+          const start = 1 + (a % src.length);
+          const end = insertAfter
+            ? start
+            : Math.min(src.length, start + (b % 3));
+          const hash = (n: number): string =>
+            hex2(foldHash(lineHash32(src[n - 1])));
+          fc.pre(!insertAfter || lines.length > 0);
+          const out = applyHashlineEdit(content, {
+            startLine: start,
+            startHash: hash(start),
+            ...(end !== start ? { endLine: end, endHash: hash(end) } : {}),
+            newContent: lines.length ? lines.join("\n") + "\n" : "",
+            insertAfter,
+          });
+          // In newContent "\r\n" is a break, so a line ending in "\r" joined
+          // with "\n" cannot be told from one without it.
+          fc.pre(lines.every((l) => !l.endsWith("\r")));
+          const plan = insertAfter
+            ? [{ at: start + 1, deleteCount: 0, lines }]
+            : [{ at: start, deleteCount: end - start + 1, lines }];
+          assert.deepEqual(out, {
+            content: referenceApply(content, plan),
+            error: null,
+          });
+        },
+      ),
       { numRuns: RUNS },
     );
   });

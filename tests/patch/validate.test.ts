@@ -115,7 +115,7 @@ describe("validateOps: §9 other rules", () => {
     const ops: PatchOp[] = [
       { op: "replace", start: A(2), lines: ["ok", pasted] },
       { op: "append", lines: ["12:AB|x"] },
-      { op: "insert_after", anchor: A(5), lines: ["fine", "x\n3:0e|y"] },
+      { op: "insert_after", anchor: A(5), lines: ["fine", "3:0e|y"] },
     ];
     const problems = validateOps(ops, now);
     assert.deepEqual(problems.map((p) => p.code), [
@@ -124,6 +124,59 @@ describe("validateOps: §9 other rules", () => {
       "PASTED_PREFIX",
     ]);
     assert.match(problems[0].message, /New line 2 of op 1/);
+    assert.match(problems[0].message, /"literal": true/);
+  });
+
+  it('"literal": true writes lines that begin with an anchor prefix as they are', () => {
+    const ops: PatchOp[] = [
+      { op: "replace", start: A(2), lines: ["12:a3|x"], literal: true },
+      { op: "append", lines: ["1:00|y"], literal: true },
+      { op: "insert_after", anchor: A(5), lines: ["3:0e|z"], literal: false },
+    ];
+    assert.deepEqual(codes(ops), ["PASTED_PREFIX"]);
+  });
+
+  const badLines: [string, string, RegExp][] = [
+    ["a line break", "a\nb", /holds a line break at character 2/],
+    ["a CRLF line break", "a\r\nb", /holds a line break at character 3/],
+    ["a NUL", "a\0b", /holds a NUL character at character 2/],
+    [
+      "a lone high surrogate",
+      "x\uD83D",
+      /lone surrogate \(U\+D83D\) at character 2/,
+    ],
+    [
+      "a lone low surrogate",
+      "\uDE00x",
+      /lone surrogate \(U\+DE00\) at character 1/,
+    ],
+  ];
+  for (const [name, line, message] of badLines) {
+    it(`a new line holding ${name} is refused as BAD_LINE naming op and line`, () => {
+      for (const literal of [false, true]) {
+        const problems = validateOps([
+          { op: "append", lines: ["ok", line], literal },
+        ], now);
+        assert.deepEqual(problems.map((p) => p.code), ["BAD_LINE"]);
+        assert.match(problems[0].message, /^New line 2 of op 1 \(append\)/);
+        assert.match(problems[0].message, message);
+      }
+    });
+  }
+
+  it("a lone CR and a whole surrogate pair are content, not bad lines", () => {
+    assert.deepEqual(
+      codes([{ op: "append", lines: ["a\rb", "x\r", "😀", "\r"] }]),
+      [],
+    );
+  });
+
+  it("many bad lines are named up to three, then counted", () => {
+    const problems = validateOps([
+      { op: "prepend", lines: ["a\0", "b\0", "c\0", "d\0", "e\0"] },
+    ], now);
+    assert.equal(problems.length, 4);
+    assert.match(problems[3].message, /has 2 more bad new lines/);
   });
 
   it("a line that only contains an anchor later is fine", () => {
@@ -212,7 +265,14 @@ describe("validateOps: stale anchors", () => {
       ),
       p.message,
     );
-    assert.ok(p.message.endsWith(`Current lines:\n${expected}`), p.message);
+    assert.ok(
+      p.message.endsWith(`Resend with these anchors:\n${expected}`),
+      p.message,
+    );
+    assert.deepEqual(p.shown, [{
+      start: 3,
+      hashes: [3, 4, 5, 6, 7].map((n) => lineHash32(`line ${n}`)),
+    }]);
   });
 
   it("context is clipped at the file's edges", () => {
@@ -400,9 +460,9 @@ describe("planOps", () => {
     );
   });
 
-  it("new lines holding line breaks become separate lines", () => {
-    assert.deepEqual(planOps([{ op: "append", lines: ["a\r\nb\nc"] }], 1), [
-      { at: 2, deleteCount: 0, lines: ["a", "b", "c"] },
+  it("new lines are planned exactly as given (validation refuses line breaks)", () => {
+    assert.deepEqual(planOps([{ op: "append", lines: ["a\rb", ""] }], 1), [
+      { at: 2, deleteCount: 0, lines: ["a\rb", ""] },
     ]);
   });
 });
@@ -422,5 +482,196 @@ describe("lookupFromLines / memoryFromHashes", () => {
       m.hash32(0),
       m.hash32(4),
     ], [1, undefined, 3, undefined, undefined]);
+  });
+});
+
+/** The read record after a refusal's shown lines were entered into it. */
+function withShown(
+  memory: Map<number, number>,
+  problems: { shown?: { start: number; hashes: number[] }[] }[],
+): Map<number, number> {
+  const next = new Map(memory);
+  for (const p of problems) {
+    for (const run of p.shown ?? []) {
+      run.hashes.forEach((h, k) => next.set(run.start + k, h));
+    }
+  }
+  return next;
+}
+
+/** Anchors `N:HH` as a model would pick them out of a refusal's text. */
+function anchorsIn(message: string): Map<number, string> {
+  const out = new Map<number, string>();
+  for (const m of message.matchAll(/^(\d+):([0-9a-f]{2})\|/gm)) {
+    out.set(Number(m[1]), `${m[1]}:${m[2]}`);
+  }
+  return out;
+}
+
+describe("validateOps: lines inside a range", () => {
+  const read = Array.from({ length: 12 }, (_, i) => `row ${i + 1}`);
+  const readText = read.join("\n") + "\n";
+  const R = (n: number): string => anchorOf(readText, n);
+  const memory = new Map(read.map((l, i) => [i + 1, lineHash32(l)]));
+
+  it("an interior line the session saw that changed makes the op stale, showing it with fresh anchors", () => {
+    const changed = read.slice();
+    changed[5] = "someone else's row 6";
+    const ops: PatchOp[] = [
+      { op: "replace", start: R(4), end: R(8), lines: ["mine"] },
+    ];
+    const problems = validateOps(ops, lookupFromLines(changed), {
+      memory: memoryFromHashes(memory),
+    });
+    assert.deepEqual(problems.map((p) => [p.code, p.line]), [[
+      "STALE_ANCHOR",
+      6,
+    ]]);
+    const [p] = problems;
+    assert.match(
+      p.message,
+      /^Line 6 inside op 1 \(replace 4:..\.\.8:..\) changed since it was read: the range edit would discard that change\. Resend with these anchors:\n4:/,
+    );
+    assert.ok(
+      p.message.includes(
+        `6:${
+          anchorOf(changed.join("\n"), 6).split(":")[1]
+        }|someone else's row 6`,
+      ),
+    );
+    assert.deepEqual(p.shown, [{
+      start: 4,
+      hashes: [4, 5, 6, 7, 8].map((n) => lineHash32(changed[n - 1])),
+    }]);
+    assert.deepEqual(
+      validateOps(ops, lookupFromLines(changed)),
+      [],
+      "without a read record there is nothing to compare the interior with",
+    );
+    const deleted = validateOps(
+      [{ op: "delete", start: R(2), end: R(10) }],
+      lookupFromLines(changed),
+      { memory: memoryFromHashes(memory) },
+    );
+    assert.deepEqual(deleted.map((p) => p.code), ["STALE_ANCHOR"]);
+  });
+
+  it("interior lines the session never saw are not held against the op", () => {
+    const changed = read.slice();
+    changed[5] = "changed unseen";
+    const partial = new Map([...memory].filter(([n]) => n !== 6));
+    assert.deepEqual(
+      validateOps(
+        [{ op: "delete", start: R(4), end: R(8) }],
+        lookupFromLines(changed),
+        { memory: memoryFromHashes(partial) },
+      ),
+      [],
+    );
+  });
+
+  it("several changed interior lines are one problem naming them all", () => {
+    const changed = read.slice();
+    changed[3] = "x4";
+    changed[8] = "x9";
+    const [p, ...rest] = validateOps(
+      [{ op: "delete", start: R(2), end: R(11) }],
+      lookupFromLines(changed),
+      { memory: memoryFromHashes(memory) },
+    );
+    assert.equal(rest.length, 0);
+    assert.match(p.message, /^2 lines inside op 1 .* \(line 4, 9\)/);
+    assert.deepEqual(p.shown?.map((r) => [r.start, r.hashes.length]), [
+      [2, 10],
+    ]);
+  });
+
+  it("the refusal's lines count as read: a resend built from them passes", () => {
+    const changed = read.slice();
+    changed[6] = "row 7, edited elsewhere";
+    const now = lookupFromLines(changed);
+    const first: PatchOp[] = [
+      { op: "replace", start: R(5), end: R(9), lines: ["merged"] },
+    ];
+    const refused = validateOps(first, now, {
+      memory: memoryFromHashes(memory),
+    });
+    assert.equal(refused.length, 1);
+    const fresh = anchorsIn(refused[0].message);
+    const resend: PatchOp[] = [
+      {
+        op: "replace",
+        start: fresh.get(5)!,
+        end: fresh.get(9)!,
+        lines: ["merged"],
+      },
+    ];
+    assert.equal(
+      validateOps(resend, now, { memory: memoryFromHashes(memory) })[0]?.code,
+      "STALE_ANCHOR",
+      "without entering the shown lines, the old record still refuses",
+    );
+    assert.deepEqual(
+      validateOps(resend, now, {
+        memory: memoryFromHashes(withShown(memory, refused)),
+      }),
+      [],
+    );
+  });
+
+  it("a stale end anchor that the record catches closes the loop the same way", () => {
+    const changed = read.slice();
+    changed[2] = foldTwin("row 3");
+    const now = lookupFromLines(changed);
+    const refused = validateOps(
+      [{ op: "delete", start: R(3) }],
+      now,
+      { memory: memoryFromHashes(memory) },
+    );
+    assert.match(refused[0].message, /changed since it was read/);
+    const fresh = anchorsIn(refused[0].message);
+    assert.deepEqual(
+      validateOps([{ op: "delete", start: fresh.get(3)! }], now, {
+        memory: memoryFromHashes(withShown(memory, refused)),
+      }),
+      [],
+    );
+  });
+
+  it("when the op's lines moved and are more than the refusal shows, it says which lines to re-read", () => {
+    const now = lookupFromLines(["new a", "new b", "new c", ...read]);
+    const [p1, p2] = validateOps(
+      [{ op: "replace", start: R(2), end: R(9), lines: ["x"] }],
+      now,
+      { memory: memoryFromHashes(memory) },
+    );
+    for (const p of [p1, p2]) {
+      assert.match(
+        p.message,
+        /Re-read lines 5–12, then resend op 1 \(replace 2:..\.\.9:..\): it covers more lines than this shows\. Current lines:\n/,
+      );
+    }
+    assert.match(p1.message, /moved to line 5 → 5:/);
+    assert.ok(
+      p1.shown?.some((r) => r.start === 5 && r.hashes[0] === memory.get(2)),
+    );
+  });
+
+  it("a single moved line says to resend with the anchor it moved to, and that anchor then passes", () => {
+    const now = lookupFromLines(["new a", "new b", ...read]);
+    const ops: PatchOp[] = [{ op: "delete", start: R(7) }];
+    const refused = validateOps(ops, now, { memory: memoryFromHashes(memory) });
+    assert.equal(refused.length, 1);
+    assert.match(
+      refused[0].message,
+      /moved to line 9 → 9:..\. Resend with the anchor it moved to\. Current lines:\n5:/,
+    );
+    const moved = /moved to line 9 → (9:..)/.exec(refused[0].message)![1];
+    assert.deepEqual(
+      validateOps([{ op: "delete", start: moved }], now, {
+        memory: memoryFromHashes(withShown(memory, refused)),
+      }),
+      [],
+    );
   });
 });

@@ -1,5 +1,10 @@
-import type { SplitContent, Terminator } from "../anchor/split.ts";
-import type { ChangedRegion, PlannedEdit } from "./types.ts";
+import {
+  joinLines,
+  type SplitContent,
+  splitLines,
+  type Terminator,
+} from "../../src/anchor/split.ts";
+import type { ChangedRegion, PlannedEdit } from "../../src/patch/types.ts";
 
 /** Lines and terminators after applying a plan, with what changed. */
 export interface AppliedPlan {
@@ -12,7 +17,8 @@ export interface AppliedPlan {
 }
 
 /**
- * Applies a validated plan to split content (DESIGN §9 terminator rules):
+ * The split-and-join way of applying a plan, kept as the reference that the
+ * spliced application must match byte for byte (docs/patch-format.md#terminators):
  * untouched lines keep their own terminators; new lines end with the file's
  * first terminator (`\n` when it has none); the final-newline state is kept,
  * except that content written into an empty file, or ending in an empty line,
@@ -68,4 +74,9 @@ export function applyPlan(src: SplitContent, plan: PlannedEdit[]): AppliedPlan {
     }
   }
   return { bom: src.bom, lines, terminators, added, removed, regions };
+}
+
+/** The reference result as content. */
+export function referenceApply(content: string, plan: PlannedEdit[]): string {
+  return joinLines(applyPlan(splitLines(content), plan));
 }
