@@ -277,7 +277,7 @@ export function decodeRecord(
 interface Cached {
   mem: LineMemory;
   /** Identity of the record file as last read or written (null: not on disk). */
-  stamp: string | null;
+  stamp: string | null | undefined;
 }
 
 /** Read records of every session of a workspace. */
@@ -319,11 +319,12 @@ export class SessionRecords {
     }
     const file = await this.fileOf(session, real);
     const stamp = await stampOf(file);
-    if (cached && cached.stamp === stamp) {
+    // A state folder that cannot be looked at keeps what this process knows.
+    if (cached && (cached.stamp === stamp || stamp === undefined)) {
       this.touch(files, real, cached);
       return cached.mem;
     }
-    if (stamp === null) {
+    if (stamp === null || stamp === undefined) {
       files.delete(real);
       return undefined;
     }
@@ -457,11 +458,12 @@ export class SessionRecords {
   }
 }
 
-async function stampOf(file: string): Promise<string | null> {
+/** The record file's identity; null when it does not exist, undefined when the folder cannot be looked at. */
+async function stampOf(file: string): Promise<string | null | undefined> {
   try {
     const st = await stat(file);
     return `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
-  } catch {
-    return null;
+  } catch (error) {
+    return (error as { code?: string }).code === "ENOENT" ? null : undefined;
   }
 }
