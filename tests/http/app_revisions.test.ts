@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { createApp } from "../../src/serve/app.ts";
+import { createApp } from "../../src/http/app.ts";
 import { createMemoryStore } from "../../src/store/memory_store.ts";
 import { call, errorOf } from "./_helpers.ts";
 

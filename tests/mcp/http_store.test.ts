@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { createApp } from "../../src/serve/app.ts";
+import { createApp } from "../../src/http/app.ts";
 import { createMemoryStore } from "../../src/store/memory_store.ts";
-import { call } from "./_helpers.ts";
-import { connectHttp } from "./_mcp_client.ts";
+import { call } from "../http/_helpers.ts";
+import { connectHttp } from "./_client.ts";
 
 describe("MCP over streamable HTTP (in-process app)", () => {
   it("lists the tools with JSON Schemas and runs the source tools", async () => {
@@ -51,8 +51,15 @@ describe("MCP over streamable HTTP (in-process app)", () => {
       const bad = await mcp.tool("source_read", { ref: handle, limit: "ten" });
       assert.equal(bad.isError, true);
       assert.match(bad.text, /"limit"/);
-      const unknown = await mcp.tool("no_such_tool", {});
-      assert.equal(unknown.isError, true);
+      // An unknown tool is a protocol error (JSON-RPC -32602), not a tool result.
+      await assert.rejects(
+        mcp.tool("no_such_tool", {}),
+        (e: Error & { code?: number }) => {
+          assert.equal(e.code, -32602);
+          assert.match(e.message, /No tool named "no_such_tool".*source_put/);
+          return true;
+        },
+      );
     } finally {
       await mcp.close();
     }

@@ -3,12 +3,9 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import fc from "fast-check";
-import {
-  createToolRegistry,
-  type ToolRegistry,
-} from "../../src/serve/tools.ts";
+import { createToolRegistry, type ToolRegistry } from "../../src/tools/mod.ts";
 import { openWorkspace } from "../../src/workspace/mod.ts";
-import { tempTree } from "./_helpers.ts";
+import { tempTree } from "../http/_helpers.ts";
 
 /** What a plain string replacement gives, or null when it must be refused. */
 function expected(

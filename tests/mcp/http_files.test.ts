@@ -3,9 +3,9 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { lineHash } from "../../src/hash/fnv.ts";
-import { createApp, type HashlineApp } from "../../src/serve/app.ts";
-import { bytes, tempTree } from "./_helpers.ts";
-import { connectHttp } from "./_mcp_client.ts";
+import { createApp, type HashlineApp } from "../../src/http/app.ts";
+import { bytes, tempTree } from "../http/_helpers.ts";
+import { connectHttp } from "./_client.ts";
 
 describe("MCP over streamable HTTP on a workspace", () => {
   let tree: { dir: string; cleanup(): Promise<void> };

@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { isLoopback, startServer } from "../../src/serve/server.ts";
+import { isLoopback, startServer } from "../../src/http/server.ts";
 import { createMemoryStore } from "../../src/store/memory_store.ts";
-import { connectHttp } from "./_mcp_client.ts";
+import { connectHttp } from "../mcp/_client.ts";
+
+const JSON_TYPE = { "content-type": "application/json" };
 
 describe("startServer", () => {
   it("serves the app on 127.0.0.1 with a free port", async () => {
@@ -21,6 +23,7 @@ describe("startServer", () => {
       assert.equal((await res.json()).text, "1:26|x\n2:4a|y");
       const put = await fetch(`${server.url}/v1/revisions`, {
         method: "POST",
+        headers: JSON_TYPE,
         body: JSON.stringify({ source: "hello\n" }),
       });
       assert.equal(put.status, 201);
@@ -42,14 +45,14 @@ describe("startServer", () => {
     try {
       const res = await fetch(`${server.url}/v1/format`, {
         method: "POST",
-        headers: { origin: "https://evil.example" },
+        headers: { ...JSON_TYPE, origin: "https://evil.example" },
         body: JSON.stringify({ content: "x" }),
       });
       assert.equal(res.status, 403);
       assert.equal((await res.json()).ok, false);
       const local = await fetch(`${server.url}/v1/format`, {
         method: "POST",
-        headers: { origin: `http://localhost:${server.port}` },
+        headers: { ...JSON_TYPE, origin: `http://localhost:${server.port}` },
         body: JSON.stringify({ content: "x" }),
       });
       assert.equal(local.status, 200);
@@ -89,7 +92,7 @@ describe("startServer", () => {
       await denied.body?.cancel();
       const allowed = await fetch(`${server.url}/v1/format`, {
         method: "POST",
-        headers: { authorization: "Bearer t0ken" },
+        headers: { ...JSON_TYPE, authorization: "Bearer t0ken" },
         body: JSON.stringify({ content: "x" }),
       });
       assert.equal(allowed.status, 200);

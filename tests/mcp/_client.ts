@@ -6,7 +6,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { HashlineApp } from "../../src/serve/app.ts";
+import type { HashlineApp } from "../../src/http/app.ts";
 
 /** The text of a tool result and whether it is an error. */
 export interface ToolText {

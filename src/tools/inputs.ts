@@ -6,8 +6,15 @@
  * @module
  */
 import { z } from "zod";
-import { FilePatchSchema, PatchOpSchema } from "../patch/schema.ts";
-import type { FilePatch, PatchOp } from "../patch/types.ts";
+import {
+  FilePatchSchema,
+  PatchOpSchema,
+  PatchSchema,
+} from "../patch/schema.ts";
+import type { FilePatch, Patch, PatchOp } from "../patch/types.ts";
+
+/** Most lines one read window may show over the tools and HTTP. */
+export const MAX_READ_LINES = 10_000;
 
 const path = z.string().min(1).describe(
   "File path relative to the workspace root, e.g. src/app.ts.",
@@ -20,6 +27,16 @@ const ops = z.array(PatchOpSchema).describe(
 );
 const textPatch = z.string().describe(
   "The same patch in compact text form: `@@ PATH` starts a file; `= A` or `= A..B` replace, `- A` or `- A..B` delete, `+ A` insert after, `< A` insert before, bare `+` append, bare `<` prepend; every following `~` line is one new line, verbatim after the `~`.",
+);
+const patchField = z.union([
+  textPatch,
+  PatchSchema.describe('The JSON form: { "files": [{ "path", "ops" }] }.'),
+  FilePatchSchema.describe('The JSON form of one file: { "path", "ops" }.'),
+]).describe(
+  "The whole patch, in text form (a string) or JSON form ({ files: [{ path, ops }] } or { path, ops }).",
+);
+const lineLimit = z.number().int().min(1).max(MAX_READ_LINES).describe(
+  `How many lines to show (default 2000, at most ${MAX_READ_LINES}).`,
 );
 
 /** `read_file` input. */
@@ -34,9 +51,7 @@ export const ReadFileInputSchema: z.ZodType<ReadFileInput> = z.object({
   offset: z.number().int().min(1).optional().describe(
     "First line to show, 1-based (default 1). Use the next offset a previous read reported to continue.",
   ),
-  limit: z.number().int().min(1).optional().describe(
-    "How many lines to show (default 2000).",
-  ),
+  limit: lineLimit.optional(),
 });
 
 /** `edit_file` input in hashline mode. */
@@ -44,8 +59,9 @@ export interface HashlineEditInput {
   path?: string;
   ops?: PatchOp[];
   files?: FilePatch[];
-  patch?: string | Record<string, unknown> | unknown[];
+  patch?: string | Patch | FilePatch;
   dryRun?: boolean;
+  rebase?: boolean;
 }
 /** `edit_file` input schema in hashline mode. */
 export const HashlineEditInputSchema: z.ZodType<HashlineEditInput> = z.object({
@@ -56,14 +72,12 @@ export const HashlineEditInputSchema: z.ZodType<HashlineEditInput> = z.object({
   files: z.array(FilePatchSchema).optional().describe(
     "Several files in one all-or-nothing patch: [{ path, ops }, …].",
   ),
-  patch: z.union([
-    textPatch,
-    z.record(z.string(), z.unknown()),
-    z.array(z.unknown()),
-  ])
-    .optional(),
+  patch: patchField.optional(),
   dryRun: z.boolean().optional().describe(
     "Validate and show the diff without writing anything.",
+  ),
+  rebase: z.boolean().optional().describe(
+    "Apply an op whose lines only moved (lines were inserted or removed above it) where they now stand, when its read region stands unchanged at exactly one place; the result names each op it moved.",
   ),
 });
 
@@ -120,6 +134,7 @@ export const SourcePutInputSchema: z.ZodType<SourcePutInput> = z.object({
 /** `source_read` input. */
 export interface SourceReadInput {
   ref: string;
+  anchors?: boolean;
   query?: string;
   offset?: number;
   limit?: number;
@@ -127,14 +142,17 @@ export interface SourceReadInput {
 /** `source_read` input schema. */
 export const SourceReadInputSchema: z.ZodType<SourceReadInput> = z.object({
   ref,
+  anchors: z.boolean().optional().describe(
+    "Show lines as LINE:HH|content (for source_patch); then offset and limit count lines (offset from 1, limit default 2000, at most 10000). Default false: a window of characters.",
+  ),
   query: z.string().optional().describe(
-    "Text to look for; the window around its first match is returned.",
+    "Text to look for; the window of characters around its first match is returned (not with anchors).",
   ),
   offset: z.number().int().min(0).optional().describe(
-    "Character offset to start at (default 0); use the nextOffset of a previous read to continue.",
+    "Where to start: a character offset (default 0), or with anchors a 1-based line. Use the nextOffset of a previous read to continue.",
   ),
   limit: z.number().int().min(1).max(16000).optional().describe(
-    "How many characters to return (default 8000, at most 16000).",
+    "How many characters to return (default 8000, at most 16000), or with anchors how many lines (default 2000, at most 10000).",
   ),
 });
 
@@ -179,7 +197,7 @@ export const SourceEditInputSchema: z.ZodType<SourceEditInput> = z.object({
 export interface SourcePatchInput {
   ref: string;
   ops?: PatchOp[];
-  patch?: string | Record<string, unknown> | unknown[];
+  patch?: string | Patch | FilePatch;
 }
 /** `source_patch` input schema. */
 export const SourcePatchInputSchema: z.ZodType<SourcePatchInput> = z.object({
@@ -187,12 +205,7 @@ export const SourcePatchInputSchema: z.ZodType<SourcePatchInput> = z.object({
   ops: ops.optional().describe(
     'Operations naming lines by anchor "LINE:HH" of the revision (its anchors never go stale).',
   ),
-  patch: z.union([
-    textPatch,
-    z.record(z.string(), z.unknown()),
-    z.array(z.unknown()),
-  ])
-    .optional(),
+  patch: patchField.optional(),
 });
 
 /** `source_export` input. */

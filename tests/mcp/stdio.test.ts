@@ -10,9 +10,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { lineHash } from "../../src/hash/fnv.ts";
 import { tsCommand } from "../_spawn.ts";
-import { bytes, tempTree } from "./_helpers.ts";
+import { bytes, tempTree } from "../http/_helpers.ts";
 
-const CLI = fileURLToPath(new URL("../../src/serve/cli.ts", import.meta.url));
+const CHILD = fileURLToPath(new URL("./_stdio_child.ts", import.meta.url));
 // The child runs from the repository (where Node finds tsx) and is pointed at the temp tree.
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -20,7 +20,7 @@ async function connect(
   root: string,
   args: string[] = [],
 ): Promise<{ client: Client; close(): Promise<void> }> {
-  const [command, lead] = tsCommand(CLI);
+  const [command, lead] = tsCommand(CHILD);
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (v !== undefined) env[k] = v;
@@ -28,7 +28,7 @@ async function connect(
   env.HASHLINE_STORE = join(root, ".hashline");
   const transport = new StdioClientTransport({
     command,
-    args: [...lead, "mcp", "--root", root, ...args],
+    args: [...lead, root, ...args],
     cwd: REPO,
     env,
     stderr: "pipe",
@@ -60,7 +60,7 @@ describe("hashline mcp (stdio)", () => {
     // Both servers start at once: process start-up is most of this suite's time.
     [hashline, strReplace] = await Promise.all([
       connect(tree.dir),
-      connect(tree.dir, ["--edit-format", "str_replace", "--session", "sr"]),
+      connect(tree.dir, ["str_replace", "sr"]),
     ]);
   });
   after(async () => {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { createApp } from "../../src/serve/app.ts";
+import { createApp } from "../../src/http/app.ts";
 import { call, errorOf } from "./_helpers.ts";
 
 describe("stateless routes (no workspace or store needed)", () => {
@@ -156,6 +156,7 @@ describe("request body limit", () => {
     const res = await app.fetch(
       new Request("http://localhost/v1/format", {
         method: "POST",
+        headers: { "content-type": "application/json" },
         body: stream,
         // @ts-ignore: needed by Node's fetch for a stream body
         duplex: "half",

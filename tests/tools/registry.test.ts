@@ -3,10 +3,10 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { lineHash } from "../../src/hash/fnv.ts";
-import { createToolRegistry, type ToolResult } from "../../src/serve/tools.ts";
+import { createToolRegistry, type ToolResult } from "../../src/tools/mod.ts";
 import { createMemoryStore } from "../../src/store/memory_store.ts";
 import { openWorkspace } from "../../src/workspace/mod.ts";
-import { bytes, tempTree } from "./_helpers.ts";
+import { bytes, tempTree } from "../http/_helpers.ts";
 
 const a = (n: number, line: string) => `${n}:${lineHash(line)}`;
 

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readFile, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { createApp, type HashlineApp } from "../../src/serve/app.ts";
+import { createApp, type HashlineApp } from "../../src/http/app.ts";
 import { bytes, call, errorOf, tempTree } from "./_helpers.ts";
 
 describe("file routes", () => {

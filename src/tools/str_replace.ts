@@ -1,13 +1,13 @@
 /**
  * Exact string replacement in a workspace file (the `str_replace` edit
- * format). The replacement is turned into an anchored patch over just the
+ * format). The file is read through the workspace (which records every line
+ * as seen), the replacement is turned into an anchored patch over just the
  * touched lines and committed through the workspace, so it is confined to the
  * root, atomic, keeps the file's line endings and BOM, and is refused (with
  * nothing written) when the file changes between reading and writing.
  *
  * @module
  */
-import { join } from "node:path";
 import { splitLines } from "../anchor/split.ts";
 import {
   EditRefusedError,
@@ -18,7 +18,7 @@ import {
 import { foldHash, hex2, lineHash32 } from "../hash/fnv.ts";
 import { editContent } from "../patch/apply.ts";
 import type { PatchOp } from "../patch/types.ts";
-import type { PatchResult, Workspace } from "../workspace/mod.ts";
+import type { PatchResult, Workspace, WriteResult } from "../workspace/mod.ts";
 
 /** One replacement request. */
 export interface StrReplaceRequest {
@@ -69,25 +69,18 @@ export async function strReplaceInWorkspace(
       'Field "old_string" must not be empty: copy the exact text to replace.',
     );
   }
-  // A one-line read checks the path against the root and that the file is text.
-  const probe = await workspace.read(request.path, {
-    offset: 1,
-    limit: 1,
-    session,
-  });
-  const display = probe.path;
-  const { readFile, stat } = await import("../_runtime/fs.ts");
-  const abs = join(workspace.root, display);
-  const size = (await stat(abs)).size;
-  if (size > MAX_STR_REPLACE_BYTES) {
+  const info = await workspace.stat(request.path);
+  if (info.exists && info.size !== null && info.size > MAX_STR_REPLACE_BYTES) {
     throw new TooLargeError(
-      `Cannot edit "${display}" by string replacement: it is ${size} bytes, over ${MAX_STR_REPLACE_BYTES}. Use anchored edits for a file this large.`,
+      `Cannot edit "${info.path}" by string replacement: it is ${info.size} bytes, over ${MAX_STR_REPLACE_BYTES}. Use anchored edits for a file this large.`,
     );
   }
-  const content = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true })
-    .decode(
-      await readFile(abs),
-    );
+  // Every line enters the session's record here, so the patch built below
+  // passes the read-before-edit rule, and any change after this read
+  // refuses it.
+  const file = await workspace.readText(request.path, { session });
+  const display = file.path;
+  const content = file.text;
   const split = splitLines(content);
   const body = split.bom ? content.slice(1) : content;
 
@@ -150,7 +143,6 @@ export async function strReplaceInWorkspace(
   }
 
   const ops: PatchOp[] = [];
-  const touched: number[] = [];
   for (const { first, last } of spans) {
     const from = starts[first];
     const endsFile = last === split.lines.length - 1;
@@ -173,10 +165,7 @@ export async function strReplaceInWorkspace(
     }
     if (replaced === "" && !(endsFile && split.finalNewline)) lines = [""];
     const op = narrowOp(split.lines, first, last, lines);
-    if (op) {
-      ops.push(op);
-      touched.push(first + 1, last + 1);
-    }
+    if (op) ops.push(op);
   }
   let exact = "";
   let cursor = 0;
@@ -197,18 +186,13 @@ export async function strReplaceInWorkspace(
   // changes it (text at the very end of the file), the exact new content is
   // written whole instead.
   if (ops.length === 0 || editContent(content, ops).content !== exact) {
-    const whole = await workspace.read(display, {
-      session,
-      limit: Number.MAX_SAFE_INTEGER,
-    });
-    const again = await readFile(abs);
-    if (
-      new TextDecoder("utf-8", { ignoreBOM: true }).decode(again) !== content ||
-      whole.totalLines !== split.lines.length
-    ) {
-      throw changed(display);
+    let written: WriteResult;
+    try {
+      written = await workspace.write(display, exact, { session });
+    } catch (error) {
+      if (isStale(error)) throw changed(display);
+      throw error;
     }
-    const written = await workspace.write(display, exact, { session });
     const head =
       `Edited ${written.path} (+${written.added} -${written.removed}): ${counted}.`;
     return {
@@ -221,53 +205,45 @@ export async function strReplaceInWorkspace(
     };
   }
 
-  const firstLine = Math.min(...touched);
-  const lastLine = Math.max(...touched);
-  // The session's record of the touched lines is refreshed from disk, so an
-  // older read of another version of them does not block this edit.
-  await workspace.read(display, {
-    offset: firstLine,
-    limit: lastLine - firstLine + 1,
-    session,
-  });
   let outcome: PatchResult;
   try {
     outcome = await workspace.patch({ files: [{ path: display, ops }] }, {
       session,
     });
   } catch (error) {
-    const stale = new Set([
-      "STALE_ANCHOR",
-      "OUT_OF_RANGE",
-      "NOT_READ",
-      "CHANGED",
-    ]);
-    if (
-      error instanceof PatchRefusedError &&
-      error.problems.every((p) => stale.has(p.code))
-    ) {
-      throw changed(display);
-    }
+    if (isStale(error)) throw changed(display);
     throw error;
   }
-  const file = outcome.files[0];
+  const edited = outcome.files[0];
   const head =
-    `Edited ${file.path} (+${file.added} -${file.removed}): ${counted}.`;
+    `Edited ${edited.path} (+${edited.added} -${edited.removed}): ${counted}.`;
   return {
-    path: file.path,
+    path: edited.path,
     replaced: n,
-    added: file.added,
-    removed: file.removed,
-    diff: file.diff,
-    summary: file.diff ? `${head}\n${file.diff}` : head,
+    added: edited.added,
+    removed: edited.removed,
+    diff: edited.diff,
+    summary: edited.diff ? `${head}\n${edited.diff}` : head,
   };
+}
+
+const STALE_CODES = new Set([
+  "STALE_ANCHOR",
+  "OUT_OF_RANGE",
+  "NOT_READ",
+  "CHANGED",
+]);
+
+/** Whether a refusal only says the file moved on since it was read. */
+function isStale(error: unknown): boolean {
+  return error instanceof PatchRefusedError &&
+    error.problems.every((p) => STALE_CODES.has(p.code));
 }
 
 function changed(display: string): HashlineError {
   return new HashlineError(
     "CHANGED",
     `${display} changed while the edit was being made, so nothing was written. Read it again and resend the edit.`,
-    409,
   );
 }
 
