@@ -3,6 +3,11 @@ import { readFile, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { createApp, type HashlineApp } from "../../src/http/app.ts";
+import {
+  openWorkspace,
+  type PatchOptions,
+  type Workspace,
+} from "../../src/workspace/mod.ts";
 import { bytes, call, errorOf, tempTree } from "./_helpers.ts";
 
 describe("file routes", () => {
@@ -199,3 +204,39 @@ async function hashOf(line: string): Promise<string> {
   const { lineHash } = await import("../../src/hash/fnv.ts");
   return lineHash(line);
 }
+
+describe("rebase on POST /v1/files/patch", () => {
+  it("comes from the app default, and a body's own rebase wins; the result carries rebased and warnings", async () => {
+    const tree = await tempTree({ "r.txt": "one\ntwo\n" });
+    try {
+      const real = openWorkspace(tree.dir, { persistSessions: false });
+      const seen: (boolean | undefined)[] = [];
+      const workspace: Workspace = Object.create(real, {
+        patch: {
+          value: (patch: object, options?: PatchOptions) => {
+            seen.push(options?.rebase);
+            return real.patch(patch, options);
+          },
+        },
+      });
+      const app = createApp({ workspace, rebase: true });
+      await call(app, "POST", "/v1/files/read", { path: "r.txt" });
+      const patch = `@@ r.txt\n= 2:${await hashOf("two")}\n~TWO`;
+      const first = await call(app, "POST", "/v1/files/patch", {
+        patch,
+        dryRun: true,
+      });
+      assert.equal(first.status, 200);
+      assert.deepEqual(first.body.rebased, []);
+      assert.deepEqual(first.body.warnings, []);
+      await call(app, "POST", "/v1/files/patch", {
+        patch,
+        dryRun: true,
+        rebase: false,
+      });
+      assert.deepEqual(seen, [true, false]);
+    } finally {
+      await tree.cleanup();
+    }
+  });
+});

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { createApp } from "../../src/http/app.ts";
+import { lineHash } from "../../src/hash/fnv.ts";
 import { createMemoryStore } from "../../src/store/memory_store.ts";
 import { call, errorOf } from "./_helpers.ts";
 
@@ -191,6 +192,63 @@ describe("revision routes", () => {
     assert.equal(stale.status, 409);
     assert.match(errorOf(stale).message, /^Rejected — nothing written\./);
   });
+
+  it("GET /v1/revisions/{ref}/lines shows an anchored window that /patch takes", async () => {
+    const { body: put } = await call(app, "POST", "/v1/revisions", {
+      source: SOURCE,
+    });
+    const res = await call(
+      app,
+      "GET",
+      `/v1/revisions/${put.handle}/lines?offset=2&limit=1`,
+    );
+    assert.equal(res.status, 200);
+    assert.equal(res.body.ref, put.ref);
+    assert.equal(
+      res.body.text,
+      `2:${lineHash("  return a - b;")}|  return a - b;`,
+    );
+    assert.equal(res.body.totalLines, 3);
+    assert.equal(res.body.nextOffset, 3);
+    assert.match(res.headers.get("cache-control") ?? "", /immutable/);
+    const anchor = res.body.text.split("|")[0];
+    const patched = await call(
+      app,
+      "POST",
+      `/v1/revisions/${put.handle}/patch`,
+      {
+        ops: [{ op: "replace", start: anchor, lines: ["  return a + b;"] }],
+      },
+    );
+    assert.equal(patched.status, 200);
+    const next = await call(
+      app,
+      "GET",
+      `/v1/revisions/${patched.body.ref}/lines`,
+    );
+    assert.match(next.body.text, /\|  return a \+ b;/);
+  });
+
+  const badWindows: [string, string][] = [
+    ["limit=10001", /"limit" is at most 10000/.source],
+    ["offset=0", /"offset" counts lines from 1/.source],
+    ["limit=ten", /"limit" must be a whole number/.source],
+    ["offset=9", /3 lines/.source],
+  ];
+  for (const [query, pattern] of badWindows) {
+    it(`GET /v1/revisions/{ref}/lines?${query} is 400 naming the problem`, async () => {
+      const { body: put } = await call(app, "POST", "/v1/revisions", {
+        source: SOURCE,
+      });
+      const res = await call(
+        app,
+        "GET",
+        `/v1/revisions/${put.ref}/lines?${query}`,
+      );
+      assert.equal(res.status, 400);
+      assert.match(errorOf(res).message, new RegExp(pattern));
+    });
+  }
 
   it("a source over 1 MiB is 413", async () => {
     const res = await call(app, "POST", "/v1/revisions", {

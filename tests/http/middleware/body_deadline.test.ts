@@ -9,7 +9,9 @@ describe("bodyDeadline", () => {
     .use(bodyDeadline(50))
     .post("/", async (c) => c.text(await c.req.text()));
   app.onError((e) =>
-    e instanceof HTTPException ? e.getResponse() : new Response("x", { status: 500 })
+    e instanceof HTTPException
+      ? e.getResponse()
+      : new Response("x", { status: 500 })
   );
 
   it("cuts off a body that never finishes with 408 REQUEST_TIMEOUT", async () => {

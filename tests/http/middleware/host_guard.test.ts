@@ -46,13 +46,25 @@ describe("hostGuard", () => {
       allowedHosts: ["hashline.internal"],
       allowedOrigins: ["https://ui.example"],
     });
-    assert.equal((await status(app, { host: "hashline.internal:80" })).status, 200);
-    assert.equal((await status(app, { origin: "https://ui.example" })).status, 200);
-    assert.equal((await status(app, { origin: "http://ui.example" })).status, 403);
+    assert.equal(
+      (await status(app, { host: "hashline.internal:80" })).status,
+      200,
+    );
+    assert.equal(
+      (await status(app, { origin: "https://ui.example" })).status,
+      200,
+    );
+    assert.equal(
+      (await status(app, { origin: "http://ui.example" })).status,
+      403,
+    );
     assert.equal((await status(app, { host: "other.internal" })).status, 403);
   });
 
   it("refuses an allowed origin that is not an origin", () => {
-    assert.throws(() => hostGuard({ allowedOrigins: ["not a url"] }), TypeError);
+    assert.throws(
+      () => hostGuard({ allowedOrigins: ["not a url"] }),
+      TypeError,
+    );
   });
 });

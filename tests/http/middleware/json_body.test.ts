@@ -21,11 +21,27 @@ describe("jsonBody", () => {
   });
 
   const bad: [string, Uint8Array<ArrayBuffer>, RegExp][] = [
-    ["a lone continuation byte", new Uint8Array([0x7b, 0x22, 0x80, 0x22]), /offset 2/],
-    ["a truncated sequence", new Uint8Array([0x22, 0xe2, 0x82, 0x22]), /offset 1/],
-    ["an encoded surrogate", new Uint8Array([0x22, 0xed, 0xa0, 0x80, 0x22]), /UTF-8/],
+    [
+      "a lone continuation byte",
+      new Uint8Array([0x7b, 0x22, 0x80, 0x22]),
+      /offset 2/,
+    ],
+    [
+      "a truncated sequence",
+      new Uint8Array([0x22, 0xe2, 0x82, 0x22]),
+      /offset 1/,
+    ],
+    [
+      "an encoded surrogate",
+      new Uint8Array([0x22, 0xed, 0xa0, 0x80, 0x22]),
+      /UTF-8/,
+    ],
     ["an empty body", new Uint8Array(), /empty/],
-    ["text that is not JSON", new Uint8Array(new TextEncoder().encode("{nope")), /not valid JSON/],
+    [
+      "text that is not JSON",
+      new Uint8Array(new TextEncoder().encode("{nope")),
+      /not valid JSON/,
+    ],
   ];
   for (const [name, bytes, pattern] of bad) {
     it(`refuses ${name} with 400 BAD_INPUT, never a replacement character`, async () => {

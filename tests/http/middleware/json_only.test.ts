@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Hono } from "hono";
-import { isJsonType, jsonOnly } from "../../../src/http/middleware/json_only.ts";
+import {
+  isJsonType,
+  jsonOnly,
+} from "../../../src/http/middleware/json_only.ts";
 
 describe("jsonOnly", () => {
   const app = new Hono().use(jsonOnly()).all("/", (c) => c.text("in"));
@@ -19,7 +22,11 @@ describe("jsonOnly", () => {
     it(`refuses a POST body sent as ${type ?? "no type"} with 415`, async () => {
       const headers: Record<string, string> = {};
       if (type) headers["content-type"] = type;
-      const res = await app.request("/", { method: "POST", body: "{}", headers });
+      const res = await app.request("/", {
+        method: "POST",
+        body: "{}",
+        headers,
+      });
       assert.equal(res.status, 415);
       const body = await res.json();
       assert.equal(body.error.code, "UNSUPPORTED_MEDIA_TYPE");
@@ -28,7 +35,9 @@ describe("jsonOnly", () => {
   }
 
   it("takes application/json with or without a UTF-8 charset, and bodiless methods", async () => {
-    for (const type of ["application/json", "Application/JSON; charset=utf-8"]) {
+    for (
+      const type of ["application/json", "Application/JSON; charset=utf-8"]
+    ) {
       const res = await app.request("/", {
         method: "POST",
         body: "{}",
