@@ -9,6 +9,11 @@
 export interface HttpVariables {
   /** The request body, parsed from strictly decoded UTF-8 JSON (see `jsonBody`). */
   body: unknown;
+  /**
+   * When the body must have arrived (epoch milliseconds), for a body of
+   * declared length (see `bodyDeadline`); the reader of the body enforces it.
+   */
+  bodyDeadline: number | undefined;
 }
 
 /** The Hono `Env` of every router of the app. */

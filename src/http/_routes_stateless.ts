@@ -7,7 +7,6 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import { formatHashlines } from "../anchor/format.ts";
 import { applyPatch } from "../patch/apply.ts";
 import { PatchOpSchema } from "../patch/schema.ts";
 import { parsePatch } from "../patch/parse.ts";
@@ -15,6 +14,7 @@ import type { Patch, PatchOp } from "../patch/types.ts";
 import { MAX_READ_LINES } from "../tools/inputs.ts";
 import { parseInput } from "../tools/validate.ts";
 import type { HttpEnv } from "./_env.ts";
+import { formatView } from "./_format.ts";
 import { json, jsonText } from "./_respond.ts";
 import { jsonBody } from "./middleware/json_body.ts";
 
@@ -50,7 +50,7 @@ export function statelessRoutes(): Hono<HttpEnv> {
 
   app.post("/v1/format", jsonBody(), (c) => {
     const input = parseInput(FormatBody, c.var.body, "request body");
-    const view = formatHashlines(input.content, {
+    const view = formatView(input.content, {
       offset: input.offset,
       limit: input.limit,
     });

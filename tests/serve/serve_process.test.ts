@@ -70,7 +70,10 @@ describe("hashline serve (a real process)", () => {
     await denied.body?.cancel();
     const read = await fetch(`${url}/v1/files/read`, {
       method: "POST",
-      headers: { authorization: "Bearer tk", "content-type": "application/json" },
+      headers: {
+        authorization: "Bearer tk",
+        "content-type": "application/json",
+      },
       body: JSON.stringify({ path: "a.txt" }),
     });
     assert.equal((await read.json()).totalLines, 2);

@@ -1,14 +1,29 @@
 /**
  * A deadline for receiving a request body (Hono middleware): a client that
  * trickles its body (or never finishes it) is cut off with 408
- * `REQUEST_TIMEOUT` instead of holding a handler forever. The body stream is
- * wrapped so only the reading is timed, never the work that follows it.
+ * `REQUEST_TIMEOUT` instead of holding a handler forever. Only the reading
+ * is timed, never the work that follows it: a body of declared length gets
+ * a deadline that its one reader (`jsonBody`) enforces with a single timer;
+ * a streamed body of unknown length (which `bodyLimit` buffers) is wrapped
+ * in a stream that fails when the deadline passes.
  *
  * @module
  */
 import type { MiddlewareHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
+import type { HttpEnv } from "../_env.ts";
 import { errorJson } from "../_respond.ts";
+
+/** The 408 answer, as an exception any body reader can throw. */
+export function lateBody(ms: number): HTTPException {
+  return new HTTPException(408, {
+    res: errorJson({
+      code: "REQUEST_TIMEOUT",
+      message:
+        `The request body did not arrive within ${ms} ms: send it at once, or send less.`,
+    }),
+  });
+}
 
 /**
  * Creates the deadline.
@@ -26,23 +41,22 @@ import { errorJson } from "../_respond.ts";
  * assert.equal(await res.text(), "hi");
  * ```
  */
-export function bodyDeadline(ms: number): MiddlewareHandler {
+export function bodyDeadline(ms: number): MiddlewareHandler<HttpEnv> {
   if (!Number.isSafeInteger(ms) || ms < 1) {
     throw new TypeError(
       `bodyTimeoutMs must be a whole number of milliseconds ≥ 1, got ${ms}.`,
     );
   }
-  const late = (): HTTPException =>
-    new HTTPException(408, {
-      res: errorJson({
-        code: "REQUEST_TIMEOUT",
-        message:
-          `The request body did not arrive within ${ms} ms: send it at once, or send less.`,
-      }),
-    });
+  const late = (): HTTPException => lateBody(ms);
   return async function bodyDeadline(c, next) {
     const raw = c.req.raw;
     if (raw.body === null) return await next();
+    if (
+      raw.headers.has("content-length") && !raw.headers.has("transfer-encoding")
+    ) {
+      c.set("bodyDeadline", Date.now() + ms);
+      return await next();
+    }
     const reader = raw.body.getReader();
     let timer: ReturnType<typeof setTimeout> | undefined;
     let expired = false;

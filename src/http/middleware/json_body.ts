@@ -9,6 +9,7 @@ import type { MiddlewareHandler } from "hono";
 import { invalidUtf8At } from "../../workspace/_text.ts";
 import { errorJson } from "../_respond.ts";
 import type { HttpEnv } from "../_env.ts";
+import { lateBody } from "./body_deadline.ts";
 
 const strict = new TextDecoder("utf-8", { fatal: true });
 
@@ -25,6 +26,26 @@ export function decodeBody(bytes: Uint8Array): string {
     throw new TypeError(
       `Request body is not valid UTF-8 (bad byte at offset ${at}): send JSON encoded as UTF-8.`,
     );
+  }
+}
+
+/** The body's bytes, refused with 408 when they are not all in by `deadline`. */
+async function readBytes(
+  request: Request,
+  deadline: number | undefined,
+): Promise<Uint8Array> {
+  const reading = request.arrayBuffer();
+  if (deadline === undefined) return new Uint8Array(await reading);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    const left = Math.max(0, deadline - Date.now());
+    timer = setTimeout(() => reject(lateBody(left)), left);
+  });
+  try {
+    return new Uint8Array(await Promise.race([reading, late]));
+  } finally {
+    clearTimeout(timer);
+    reading.catch(() => {});
   }
 }
 
@@ -50,7 +71,7 @@ export function jsonBody(): MiddlewareHandler<HttpEnv> {
   return async function jsonBody(c, next) {
     let text: string;
     try {
-      text = decodeBody(new Uint8Array(await c.req.arrayBuffer()));
+      text = decodeBody(await readBytes(c.req.raw, c.var.bodyDeadline));
     } catch (error) {
       if (!(error instanceof TypeError)) throw error;
       return errorJson({ code: "BAD_INPUT", message: error.message });

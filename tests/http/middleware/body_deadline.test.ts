@@ -44,3 +44,26 @@ describe("bodyDeadline", () => {
     assert.throws(() => bodyDeadline(0), TypeError);
   });
 });
+
+describe("bodyDeadline in the app, for a body of declared length", () => {
+  it("answers 408 when the declared bytes do not all arrive in time", async () => {
+    const { createApp } = await import("../../../src/http/app.ts");
+    const app = createApp({ bodyTimeoutMs: 50 });
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"content":'));
+      },
+    });
+    const res = await app.fetch(
+      new Request("http://127.0.0.1/v1/format", {
+        method: "POST",
+        headers: { "content-type": "application/json", "content-length": "40" },
+        body,
+        // @ts-ignore: needed by Node's fetch for a stream body
+        duplex: "half",
+      }),
+    );
+    assert.equal(res.status, 408);
+    assert.equal((await res.json()).error.code, "REQUEST_TIMEOUT");
+  });
+});
