@@ -2,8 +2,7 @@
  * Typed refusals that callers must handle. Bad input (a malformed anchor, a
  * wrong type) is a plain `TypeError`, `RangeError` or `SyntaxError`; a refusal
  * that depends on the state of a file or store is a {@link HashlineError}
- * with a stable upper-snake `code`. Only the HTTP layer turns codes into
- * statuses.
+ * with a stable upper-snake `code` and the HTTP status it maps to.
  *
  * @module
  */
@@ -61,17 +60,21 @@ export interface Problem {
 export class HashlineError extends Error {
   /** Stable upper-snake code (`STALE_ANCHOR`, `OUTSIDE_ROOT`, …). */
   readonly code: string;
+  /** HTTP status the serving layer answers with. */
+  readonly status: number;
 
   /**
    * Creates a refusal.
    *
    * @param code Stable upper-snake code.
    * @param message A sentence a model can act on.
+   * @param status HTTP status for the serving layer.
    */
-  constructor(code: string, message: string) {
+  constructor(code: string, message: string, status: number) {
     super(message);
     this.name = "HashlineError";
     this.code = code;
+    this.status = status;
   }
 }
 
@@ -94,7 +97,7 @@ export class PatchRefusedError extends HashlineError {
     const body = problems.map((p) =>
       `- ${p.path ? `${p.path}: ` : ""}${p.message}`
     ).join("\n");
-    super(code, `Rejected — nothing written.\n${body}`);
+    super(code, `Rejected — nothing written.\n${body}`, 409);
     this.name = "PatchRefusedError";
     this.problems = problems;
   }
@@ -106,7 +109,7 @@ export class OutsideRootError extends HashlineError {
    * @param message Why the path was refused.
    */
   constructor(message: string) {
-    super("OUTSIDE_ROOT", message);
+    super("OUTSIDE_ROOT", message, 403);
     this.name = "OutsideRootError";
   }
 }
@@ -118,7 +121,7 @@ export class NotFoundError extends HashlineError {
    * @param code Defaults to `NOT_FOUND`; `UNKNOWN_HANDLE` for a handle this store never issued.
    */
   constructor(message: string, code = "NOT_FOUND") {
-    super(code, message);
+    super(code, message, 404);
     this.name = "NotFoundError";
   }
 }
@@ -129,7 +132,7 @@ export class IntegrityError extends HashlineError {
    * @param message Which object failed its check.
    */
   constructor(message: string) {
-    super("INTEGRITY", message);
+    super("INTEGRITY", message, 500);
     this.name = "IntegrityError";
   }
 }
@@ -140,7 +143,7 @@ export class TooLargeError extends HashlineError {
    * @param message The limit and what to do instead.
    */
   constructor(message: string) {
-    super("TOO_LARGE", message);
+    super("TOO_LARGE", message, 413);
     this.name = "TooLargeError";
   }
 }
@@ -155,7 +158,7 @@ export class BinaryContentError extends HashlineError {
    * @param offset Byte offset of the offending byte.
    */
   constructor(message: string, offset: number) {
-    super("NOT_TEXT", message);
+    super("NOT_TEXT", message, 400);
     this.name = "BinaryContentError";
     this.offset = offset;
   }
@@ -168,7 +171,7 @@ export class EditRefusedError extends HashlineError {
    * @param code `NO_MATCH`, `MANY_MATCHES` or `EXISTS`.
    */
   constructor(message: string, code = "NO_MATCH") {
-    super(code, message);
+    super(code, message, 409);
     this.name = "EditRefusedError";
   }
 }
@@ -179,7 +182,7 @@ export class DeniedError extends HashlineError {
    * @param message Which rule refused the path and how to change it.
    */
   constructor(message: string) {
-    super("DENIED", message);
+    super("DENIED", message, 403);
     this.name = "DeniedError";
   }
 }
@@ -190,7 +193,7 @@ export class NotAFileError extends HashlineError {
    * @param message What the path names instead.
    */
   constructor(message: string) {
-    super("NOT_A_FILE", message);
+    super("NOT_A_FILE", message, 400);
     this.name = "NotAFileError";
   }
 }
@@ -201,7 +204,7 @@ export class PermissionError extends HashlineError {
    * @param message What could not be done.
    */
   constructor(message: string) {
-    super("PERMISSION", message);
+    super("PERMISSION", message, 403);
     this.name = "PermissionError";
   }
 }
@@ -212,7 +215,7 @@ export class NoSpaceError extends HashlineError {
    * @param message What could not be written.
    */
   constructor(message: string) {
-    super("NO_SPACE", message);
+    super("NO_SPACE", message, 507);
     this.name = "NoSpaceError";
   }
 }
