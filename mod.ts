@@ -87,17 +87,19 @@ export {
 } from "./src/store/mod.ts";
 export {
   createToolRegistry,
+  type EditFormat,
+  type ToolAnnotations,
   type ToolContext,
   type ToolDefinition,
   type ToolRegistry,
   type ToolResult,
-} from "./src/serve/tools.ts";
+} from "./src/tools/mod.ts";
 export {
   type AppOptions,
   createApp,
   type HashlineApp,
-} from "./src/serve/app.ts";
-export { startServer } from "./src/serve/server.ts";
+} from "./src/http/app.ts";
+export { type ServerOptions, startServer } from "./src/http/server.ts";
 export {
   BinaryContentError,
   DeniedError,

@@ -16,7 +16,7 @@ import process from "node:process";
 import { parseArgs } from "node:util";
 // @ts-types="npm:@types/autocannon"
 import autocannon from "autocannon";
-import { startServer } from "../src/serve/server.ts";
+import { startServer } from "../src/http/server.ts";
 
 const { values } = parseArgs({
   options: {

@@ -9,7 +9,7 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createToolRegistry, type ToolResult } from "../src/serve/tools.ts";
+import { createToolRegistry, type ToolResult } from "../src/tools/mod.ts";
 import { createMemoryStore } from "../src/store/mod.ts";
 import { openWorkspace } from "../src/workspace/mod.ts";
 

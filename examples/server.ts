@@ -10,8 +10,8 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createApp } from "../src/serve/app.ts";
-import { startServer } from "../src/serve/server.ts";
+import { createApp } from "../src/http/app.ts";
+import { startServer } from "../src/http/server.ts";
 import { createMemoryStore } from "../src/store/mod.ts";
 
 const dir = await mkdtemp(join(tmpdir(), "hashline-example-"));

@@ -13,12 +13,22 @@ import type { Readable, Writable } from "node:stream";
 /** A request handler in Web-standard terms. */
 export type FetchHandler = (request: Request) => Response | Promise<Response>;
 
-/** Where to listen. */
+/** Where to listen, and how long to wait for slow or idle clients. */
 export interface ListenOptions {
   /** Interface address, e.g. `127.0.0.1`. */
   hostname: string;
   /** Port; `0` picks a free one. */
   port: number;
+  /**
+   * A connection with no traffic this long (milliseconds) is closed. Node
+   * and Bun (whole seconds, at most 255) honour it; `Deno.serve` has no such
+   * option, so there the app's own body deadline is what cuts slow clients.
+   */
+  idleTimeoutMs?: number;
+  /** Node: the whole request (headers and body) must arrive within this (milliseconds). */
+  requestTimeoutMs?: number;
+  /** Node: the request headers must arrive within this (milliseconds). */
+  headersTimeoutMs?: number;
 }
 
 /** A running server. */
@@ -51,13 +61,22 @@ interface BunServer {
 }
 interface BunLike {
   serve(
-    options: { hostname: string; port: number; fetch: FetchHandler },
+    options: {
+      hostname: string;
+      port: number;
+      idleTimeout?: number;
+      fetch: FetchHandler;
+    },
   ): BunServer;
 }
 interface NodeHttpServer {
   close(callback?: (err?: Error) => void): void;
   closeAllConnections?(): void;
   once(event: "error", listener: (err: Error) => void): void;
+  requestTimeout: number;
+  headersTimeout: number;
+  keepAliveTimeout: number;
+  setTimeout(ms: number): unknown;
 }
 
 /**
@@ -95,9 +114,13 @@ export async function serveHttp(
     return { hostname, port: bound, close: () => server.shutdown() };
   }
   if (g.Bun?.serve) {
+    const idle = options.idleTimeoutMs;
     const server = g.Bun.serve({
       hostname,
       port,
+      ...(idle === undefined
+        ? {}
+        : { idleTimeout: Math.min(255, Math.max(1, Math.ceil(idle / 1000))) }),
       fetch: (request) => handler(request),
     });
     return {
@@ -126,6 +149,16 @@ export async function serveHttp(
     );
     const node = server as unknown as NodeHttpServer;
     node.once("error", reject);
+    if (options.requestTimeoutMs !== undefined) {
+      node.requestTimeout = options.requestTimeoutMs;
+    }
+    if (options.headersTimeoutMs !== undefined) {
+      node.headersTimeout = options.headersTimeoutMs;
+    }
+    if (options.idleTimeoutMs !== undefined) {
+      node.keepAliveTimeout = Math.min(options.idleTimeoutMs, 5_000);
+      node.setTimeout(options.idleTimeoutMs);
+    }
   });
 }
 

@@ -6,7 +6,7 @@
  * @module
  */
 import { onShutdown } from "../_runtime/env.ts";
-import type { EditFormat } from "../serve/tools.ts";
+import type { EditFormat } from "../tools/mod.ts";
 import { openFileStore } from "../store/file_store.ts";
 import { openWorkspace } from "../workspace/workspace.ts";
 import {
@@ -44,7 +44,7 @@ export async function run(ctx: CliContext): Promise<number> {
       session: ctx.session,
     });
     if (ctx.spec.name === "mcp") {
-      const { runMcpStdio } = await import("../serve/mcp.ts");
+      const { runMcpStdio } = await import("../mcp/mod.ts");
       const store = openFileStore(ctx.stateDir);
       const server = await runMcpStdio({
         workspace,
@@ -57,7 +57,7 @@ export async function run(ctx: CliContext): Promise<number> {
       await store.close();
       return EXIT_OK;
     }
-    const { DEFAULT_PORT, startServer } = await import("../serve/server.ts");
+    const { DEFAULT_PORT, startServer } = await import("../http/server.ts");
     const host = stringFlag(ctx, "host") ?? "127.0.0.1";
     const port = intFlag(ctx, "port", 0) ?? DEFAULT_PORT;
     const token = stringFlag(ctx, "token") ??

@@ -1,0 +1,123 @@
+/**
+ * HTTP benchmark (not a test): `POST /v1/format` of a 1,000-line file served
+ * by the real app, against a bare Hono app that reads the same request body
+ * and answers the same bytes, both under this runtime's own server on
+ * 127.0.0.1:0. Each is driven by sequential requests, then by concurrent
+ * ones; the figure is requests per second, and the ratio real / bare.
+ *
+ *   node_modules/.bin/deno run -A bench/http_bench.ts [--requests N] [--concurrency C] [--lines L]
+ *   node_modules/.bin/bun run bench/http_bench.ts
+ *   node --import tsx bench/http_bench.ts
+ */
+import process from "node:process";
+import { Hono } from "hono";
+import { serveHttp } from "../src/_runtime/serve.ts";
+import { createApp } from "../src/http/app.ts";
+
+const args = process.argv.slice(2);
+const flag = (name: string, fallback: number): number => {
+  const i = args.indexOf(`--${name}`);
+  return i === -1 ? fallback : Number(args[i + 1]);
+};
+const REQUESTS = flag("requests", 2000);
+const CONCURRENCY = flag("concurrency", 16);
+const LINES = flag("lines", 1000);
+const ROUNDS = 3;
+
+const content = Array.from(
+  { length: LINES },
+  (_, i) => `  const value${i} = compute(${i}, "line ${i}");`,
+).join("\n") + "\n";
+const body = JSON.stringify({ content });
+const headers = { "content-type": "application/json" };
+
+const real = createApp({ root: "/nonexistent", stateDir: "/nonexistent" });
+const expected = await (await real.request("/v1/format", {
+  method: "POST",
+  headers,
+  body,
+})).text();
+const answer = new TextEncoder().encode(expected);
+const bare = new Hono().post("/v1/format", async (c) => {
+  await c.req.arrayBuffer();
+  return c.body(answer, 200, {
+    "content-type": "application/json; charset=utf-8",
+  });
+});
+
+async function drive(
+  url: string,
+  count: number,
+  concurrency: number,
+): Promise<number> {
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      next++;
+      const res = await fetch(url, { method: "POST", headers, body });
+      const text = await res.text();
+      if (res.status !== 200 || text.length !== expected.length) {
+        throw new Error(
+          `unexpected answer ${res.status}: ${text.slice(0, 200)}`,
+        );
+      }
+    }
+  };
+  const start = performance.now();
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return count / ((performance.now() - start) / 1000);
+}
+
+async function measure(
+  handler: (r: Request) => Response | Promise<Response>,
+): Promise<{ sequential: number; concurrent: number }> {
+  const server = await serveHttp(handler, { hostname: "127.0.0.1", port: 0 });
+  const url = `http://127.0.0.1:${server.port}/v1/format`;
+  try {
+    await drive(url, 200, 4); // warm-up
+    let sequential = 0;
+    let concurrent = 0;
+    for (let r = 0; r < ROUNDS; r++) {
+      sequential = Math.max(sequential, await drive(url, REQUESTS / 4, 1));
+      concurrent = Math.max(
+        concurrent,
+        await drive(url, REQUESTS, CONCURRENCY),
+      );
+    }
+    return { sequential, concurrent };
+  } finally {
+    await server.close();
+  }
+}
+
+const runtime = (globalThis as { Deno?: unknown; Bun?: unknown }).Deno
+  ? "deno"
+  : (globalThis as { Bun?: unknown }).Bun
+  ? "bun"
+  : "node";
+const app = await measure(real.fetch);
+const baseline = await measure(bare.fetch);
+const row = (name: string, a: number, b: number) =>
+  `${name.padEnd(34)} ${a.toFixed(0).padStart(8)} ${b.toFixed(0).padStart(8)} ${
+    (a / b).toFixed(2).padStart(6)
+  }×`;
+console.log(
+  `POST /v1/format, ${LINES} lines (${body.length} bytes in, ${answer.length} out), ${runtime}, best of ${ROUNDS}`,
+);
+console.log(
+  `${"".padEnd(34)} ${"app".padStart(8)} ${"bare".padStart(8)}  ratio`,
+);
+console.log(
+  row(
+    `sequential req/s (${REQUESTS / 4})`,
+    app.sequential,
+    baseline.sequential,
+  ),
+);
+console.log(
+  row(
+    `concurrent req/s (${REQUESTS}, ${CONCURRENCY} at once)`,
+    app.concurrent,
+    baseline.concurrent,
+  ),
+);

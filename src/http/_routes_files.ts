@@ -1,0 +1,62 @@
+/**
+ * The workspace routes: `POST /v1/files/read` and `POST /v1/files/patch`.
+ * Both go through the workspace's own operations; the session is the
+ * `Hashline-Session` header.
+ *
+ * @module
+ */
+import { Hono } from "hono";
+import { z } from "zod";
+import { FilePatchSchema, PatchOpSchema } from "../patch/schema.ts";
+import type { Workspace } from "../workspace/mod.ts";
+import { ReadFileInputSchema } from "../tools/inputs.ts";
+import { patchFromInput } from "../tools/patch_input.ts";
+import { parseInput } from "../tools/validate.ts";
+import type { HttpEnv } from "./_env.ts";
+import { json } from "./_respond.ts";
+import { sessionOf } from "./_session.ts";
+import { jsonBody } from "./middleware/json_body.ts";
+
+const FilesPatchBody = z.object({
+  patch: z.unknown().optional(),
+  files: z.array(FilePatchSchema).optional(),
+  path: z.string().optional(),
+  ops: z.array(PatchOpSchema).optional(),
+  dryRun: z.boolean().optional(),
+  rebase: z.boolean().optional(),
+});
+
+/** What the workspace routes need. */
+export interface FileRouteOptions {
+  workspace(): Promise<Workspace>;
+  session: string;
+  rebase: boolean;
+}
+
+/** The workspace router. */
+export function fileRoutes(options: FileRouteOptions): Hono<HttpEnv> {
+  const app = new Hono<HttpEnv>();
+  app.post("/v1/files/read", jsonBody(), async (c) => {
+    const session = sessionOf(c.req.raw, options.session);
+    const input = parseInput(ReadFileInputSchema, c.var.body, "request body");
+    const view = await (await options.workspace()).read(input.path, {
+      offset: input.offset,
+      limit: input.limit,
+      session,
+    });
+    return json({ ok: true, ...view });
+  });
+
+  app.post("/v1/files/patch", jsonBody(), async (c) => {
+    const session = sessionOf(c.req.raw, options.session);
+    const input = parseInput(FilesPatchBody, c.var.body, "request body");
+    const patch = patchFromInput(input, "Request body");
+    const outcome = await (await options.workspace()).patch(patch, {
+      dryRun: input.dryRun ?? false,
+      rebase: input.rebase ?? options.rebase,
+      session,
+    });
+    return json({ ok: true, ...outcome });
+  });
+  return app;
+}

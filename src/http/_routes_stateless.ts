@@ -1,0 +1,73 @@
+/**
+ * The stateless routes, which need neither a workspace nor a store (so they
+ * run on edge platforms): `GET /health`, `POST /v1/format` and
+ * `POST /v1/apply`.
+ *
+ * @module
+ */
+import { Hono } from "hono";
+import { z } from "zod";
+import { applyPatch } from "../patch/apply.ts";
+import { PatchOpSchema } from "../patch/schema.ts";
+import { parsePatch } from "../patch/parse.ts";
+import type { Patch, PatchOp } from "../patch/types.ts";
+import { MAX_READ_LINES } from "../tools/inputs.ts";
+import { parseInput } from "../tools/validate.ts";
+import type { HttpEnv } from "./_env.ts";
+import { formatView } from "./_format.ts";
+import { json, jsonText } from "./_respond.ts";
+import { jsonBody } from "./middleware/json_body.ts";
+
+const FormatBody = z.object({
+  content: z.string(),
+  offset: z.number().int().min(1).optional(),
+  limit: z.number().int().min(1).max(MAX_READ_LINES).optional(),
+});
+const ApplyBody = z.object({
+  content: z.string(),
+  ops: z.array(PatchOpSchema).optional(),
+  patch: z.unknown().optional(),
+});
+
+/** Exactly one of `ops` and `patch`. */
+function onePatch(
+  input: { ops?: PatchOp[]; patch?: unknown },
+): PatchOp[] | Patch | string {
+  if ((input.ops === undefined) === (input.patch === undefined)) {
+    throw new TypeError(
+      'Request body needs exactly one of field "ops" (an array of ops) or field "patch" (the text form).',
+    );
+  }
+  if (input.ops !== undefined) return input.ops;
+  if (typeof input.patch === "string") return input.patch;
+  return parsePatch(input.patch);
+}
+
+/** The stateless router. */
+export function statelessRoutes(): Hono<HttpEnv> {
+  const app = new Hono<HttpEnv>();
+  app.get("/health", () => json({ ok: true, service: "hashline" }));
+
+  app.post("/v1/format", jsonBody(), (c) => {
+    const input = parseInput(FormatBody, c.var.body, "request body");
+    const view = formatView(input.content, {
+      offset: input.offset,
+      limit: input.limit,
+    });
+    // Assembled by hand: the view's text is the bulk, and is escaped once.
+    return jsonText(
+      `{"ok":true,"text":${
+        JSON.stringify(view.text)
+      },"totalLines":${view.totalLines},"startLine":${view.startLine},"endLine":${view.endLine},"nextOffset":${view.nextOffset}}`,
+    );
+  });
+
+  app.post("/v1/apply", jsonBody(), (c) => {
+    const input = parseInput(ApplyBody, c.var.body, "request body");
+    return json({
+      ok: true,
+      content: applyPatch(input.content, onePatch(input)),
+    });
+  });
+  return app;
+}

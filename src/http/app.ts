@@ -1,0 +1,241 @@
+/**
+ * The hashline HTTP app (Hono, Web-standard `fetch` only): stateless
+ * `format`/`apply` routes for edge functions, workspace and revision-store
+ * routes, and MCP over streamable HTTP at `/mcp`. Every answer is JSON
+ * (`{ ok: true, … }` or `{ ok: false, error: { code, message } }`) except a
+ * revision's source, which is immutable `text/plain`.
+ *
+ * The guards live in the app itself, so it is safe under any server
+ * (`deno serve`, `Bun.serve`, a Node adapter, an edge platform): without a
+ * token, a foreign `Host` or `Origin` is refused (403); request bodies are
+ * taken only as `application/json` (415), decoded strictly as UTF-8 (400),
+ * limited in size (413) and in the time they take to arrive (408).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createApp } from "./app.ts";
+ * const app = createApp();
+ * const res = await app.request("/v1/format", {
+ *   method: "POST",
+ *   headers: { "content-type": "application/json" },
+ *   body: JSON.stringify({ content: "x\ny\n" }),
+ * });
+ * assert.equal((await res.json()).text, "1:26|x\n2:4a|y");
+ * ```
+ *
+ * @module
+ */
+import { Hono } from "hono";
+import { cors } from "hono/cors";
+import { HTTPException } from "hono/http-exception";
+import type { RevisionStore } from "../store/types.ts";
+import { createToolRegistry } from "../tools/registry.ts";
+import { lazyResources } from "../tools/resources.ts";
+import type { EditFormat } from "../tools/types.ts";
+import type { Workspace } from "../workspace/mod.ts";
+import type { HttpEnv } from "./_env.ts";
+import { errorJson, errorResponse } from "./_respond.ts";
+import { fileRoutes } from "./_routes_files.ts";
+import { mcpRoutes } from "./_routes_mcp.ts";
+import { revisionRoutes } from "./_routes_revisions.ts";
+import { statelessRoutes } from "./_routes_stateless.ts";
+import { SESSION_HEADER, SESSION_NAME } from "./_session.ts";
+import { bodyDeadline } from "./middleware/body_deadline.ts";
+import { bodySizeLimit } from "./middleware/body_limit.ts";
+import { hostGuard } from "./middleware/host_guard.ts";
+import { jsonOnly } from "./middleware/json_only.ts";
+import { tokenAuth } from "./middleware/token_auth.ts";
+
+export { SESSION_HEADER };
+
+/** What `createApp` returns: a Web-standard handler (the Hono app satisfies it). */
+export interface HashlineApp {
+  /** Answers one request. */
+  fetch(request: Request): Response | Promise<Response>;
+  /** Answers a request built from a path or URL (handy in tests and in-process calls). */
+  request(
+    input: string | Request | URL,
+    init?: RequestInit,
+  ): Response | Promise<Response>;
+}
+
+/** How the app is set up. Every field is optional. */
+export interface AppOptions {
+  /** Workspace root when no `workspace` is given (default: the working folder). */
+  root?: string;
+  /** Files on disk; opened from `root` on first use when absent. */
+  workspace?: Workspace;
+  /** Revision store; a file store in `stateDir` is opened on first use when absent. */
+  store?: RevisionStore;
+  /**
+   * When set, every route except `GET /health` needs
+   * `Authorization: Bearer <token>` (401 otherwise), and the Host/Origin
+   * guard is off: the token is what proves a caller.
+   */
+  token?: string;
+  /**
+   * Origins (`scheme://host[:port]`) whose browser requests are accepted
+   * besides loopback ones; they also get CORS answers. Without a token,
+   * any other `Origin` is refused with 403.
+   */
+  allowedOrigins?: string[];
+  /**
+   * Host names accepted besides `127.0.0.1`, `localhost` and `[::1]` (any
+   * port), e.g. the name a reverse proxy forwards. Without a token, any other
+   * `Host` is refused with 403.
+   */
+  allowedHosts?: string[];
+  /** Largest request body, in bytes (default 8 MiB); larger ones get 413. */
+  maxBodyBytes?: number;
+  /** How long a request body may take to arrive, in milliseconds (default 30 000); slower ones get 408. */
+  bodyTimeoutMs?: number;
+  /** Edit format of the MCP `edit_file` tool (default `"hashline"`); anything else is a `TypeError`. */
+  editFormat?: EditFormat;
+  /** Default of `rebase` for `POST /v1/files/patch` and MCP `edit_file` (default false). */
+  rebase?: boolean;
+  /** State folder (default `HASHLINE_STORE`, or `.hashline/` under the working folder). */
+  stateDir?: string;
+  /** Session of requests without a `Hashline-Session` header (default `"default"`). */
+  session?: string;
+  /** Most MCP sessions kept at once (default 1000); the least recently used ends first. */
+  maxMcpSessions?: number;
+  /** An MCP session idle this long (milliseconds) ends, and its reads are freed (default 30 minutes). */
+  mcpSessionTtlMs?: number;
+}
+
+/** Default request body limit: 8 MiB. */
+export const DEFAULT_MAX_BODY_BYTES: number = 8 * 1024 * 1024;
+
+/** Default time a request body may take to arrive: 30 s. */
+export const DEFAULT_BODY_TIMEOUT_MS: number = 30_000;
+
+/** Route paths and their methods, for 405 answers. */
+const ROUTES: [RegExp, string][] = [
+  [/^\/health$/, "GET"],
+  [/^\/v1\/(format|apply|files\/read|files\/patch|revisions)$/, "POST"],
+  [/^\/v1\/revisions\/[^/]+$/, "GET"],
+  [/^\/v1\/revisions\/[^/]+\/(source|lines)$/, "GET"],
+  [/^\/v1\/revisions\/[^/]+\/(edits|patch)$/, "POST"],
+  [/^\/mcp$/, "POST, DELETE"],
+];
+
+const ROUTE_LIST =
+  "GET /health, POST /v1/format, POST /v1/apply, POST /v1/files/read, POST /v1/files/patch, POST /v1/revisions, GET /v1/revisions/{ref}, GET /v1/revisions/{ref}/source, GET /v1/revisions/{ref}/lines, POST /v1/revisions/{ref}/edits, POST /v1/revisions/{ref}/patch, POST /mcp";
+
+/**
+ * Creates the HTTP app.
+ *
+ * @param options Workspace, store, token, guards, limits, edit format; all optional.
+ * @returns The app; pass `app.fetch` to any Web-standard server.
+ * @throws {TypeError} When `maxBodyBytes` or `bodyTimeoutMs` is not a positive
+ *   whole number, `token` is empty or not a bearer token, an allowed origin
+ *   is not an origin, `session` is not a safe name, or `editFormat` is unknown.
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createApp } from "./app.ts";
+ * const app = createApp({ token: "s3cret" });
+ * assert.equal((await app.request("/health")).status, 200);
+ * const denied = await app.request("/v1/format", { method: "POST", body: "{}" });
+ * assert.equal(denied.status, 401);
+ * const res = await app.request("/v1/apply", {
+ *   method: "POST",
+ *   headers: { authorization: "Bearer s3cret", "content-type": "application/json" },
+ *   body: JSON.stringify({ content: "x\ny\n", patch: "= 2:4a\n~Y" }),
+ * });
+ * assert.deepEqual(await res.json(), { ok: true, content: "x\nY\n" });
+ * ```
+ */
+export function createApp(options: AppOptions = {}): HashlineApp {
+  if (options === null || typeof options !== "object") {
+    throw new TypeError("createApp needs an options object (or nothing).");
+  }
+  const defaultSession = options.session ?? "default";
+  if (!SESSION_NAME.test(defaultSession)) {
+    throw new TypeError(
+      `session must be 1–128 letters, digits, ".", "_" or "-", starting with a letter or digit; got ${
+        JSON.stringify(defaultSession)
+      }.`,
+    );
+  }
+  const rebase = options.rebase ?? false;
+  const resources = lazyResources(options);
+  // MCP sessions come and go: their read records live in memory only.
+  const registry = createToolRegistry({
+    workspace: resources.ephemeralWorkspace,
+    store: resources.store,
+    editFormat: options.editFormat,
+    session: "default",
+    rebase,
+  });
+  const limit = bodySizeLimit(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+  const deadline = bodyDeadline(
+    options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
+  );
+  const auth = options.token === undefined
+    ? undefined
+    : tokenAuth(options.token);
+  const guard = auth ? undefined : hostGuard({
+    allowedHosts: options.allowedHosts,
+    allowedOrigins: options.allowedOrigins,
+  });
+  const mcp = mcpRoutes(registry, {
+    maxSessions: options.maxMcpSessions,
+    sessionTtlMs: options.mcpSessionTtlMs,
+  });
+
+  const app = new Hono<HttpEnv>();
+  app.onError((error) =>
+    error instanceof HTTPException ? error.getResponse() : errorResponse(error)
+  );
+  app.notFound((c) => {
+    const path = c.req.path;
+    const route = ROUTES.find(([re]) => re.test(path));
+    if (route) {
+      return errorJson({
+        code: "METHOD_NOT_ALLOWED",
+        message: `${c.req.method} is not allowed on ${path}: use ${route[1]}.`,
+      }, { allow: route[1] });
+    }
+    return errorJson({
+      code: "NOT_FOUND",
+      message: `No route ${c.req.method} ${path}. Routes: ${ROUTE_LIST}.`,
+    });
+  });
+
+  if (guard) app.use(guard);
+  if (options.allowedOrigins?.length) {
+    app.use(cors({
+      origin: options.allowedOrigins,
+      allowHeaders: [
+        "authorization",
+        "content-type",
+        SESSION_HEADER,
+        "mcp-session-id",
+        "mcp-protocol-version",
+      ],
+      exposeHeaders: ["etag", "location", "mcp-session-id"],
+    }));
+  }
+  if (auth) {
+    app.use(async (c, next) => {
+      if (c.req.path === "/health") return await next();
+      return await auth(c, next);
+    });
+  }
+  app.use(jsonOnly(), deadline, limit);
+
+  app.route("/", statelessRoutes());
+  app.route(
+    "/",
+    fileRoutes({
+      workspace: resources.workspace,
+      session: defaultSession,
+      rebase,
+    }),
+  );
+  app.route("/", revisionRoutes(resources.store));
+  app.route("/", mcp.routes);
+  return app;
+}

@@ -1,0 +1,43 @@
+/**
+ * Request body size limit: Hono's own `bodyLimit`, answering in the app's
+ * error shape (413 `TOO_LARGE`) before anything is parsed, whether the size
+ * is declared by `Content-Length` or only seen while streaming.
+ *
+ * @module
+ */
+import type { MiddlewareHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { errorJson } from "../_respond.ts";
+
+/**
+ * Creates the limit.
+ *
+ * @param maxBytes Largest body accepted, in bytes.
+ * @returns Middleware answering 413 `TOO_LARGE` to a larger body.
+ * @throws {TypeError} When `maxBytes` is not a whole number ≥ 1.
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { Hono } from "hono";
+ * import { bodySizeLimit } from "./body_limit.ts";
+ * const app = new Hono().use(bodySizeLimit(4)).post("/", (c) => c.text("ok"));
+ * assert.equal((await app.request("/", { method: "POST", body: "12345" })).status, 413);
+ * assert.equal((await app.request("/", { method: "POST", body: "1234" })).status, 200);
+ * ```
+ */
+export function bodySizeLimit(maxBytes: number): MiddlewareHandler {
+  if (!Number.isSafeInteger(maxBytes) || maxBytes < 1) {
+    throw new TypeError(
+      `maxBodyBytes must be a whole number of bytes ≥ 1, got ${maxBytes}.`,
+    );
+  }
+  return bodyLimit({
+    maxSize: maxBytes,
+    onError: () =>
+      errorJson({
+        code: "TOO_LARGE",
+        message:
+          `Request body is over the limit of ${maxBytes} bytes: send less (a smaller patch, or a window of the content).`,
+      }),
+  });
+}

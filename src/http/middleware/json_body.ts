@@ -1,0 +1,99 @@
+/**
+ * Strict JSON request bodies (Hono middleware): the body is decoded as UTF-8
+ * with invalid bytes refused (never replaced by U+FFFD, which would write
+ * characters nobody sent), parsed once, and left on the context as `body`.
+ *
+ * @module
+ */
+import type { MiddlewareHandler } from "hono";
+import { invalidUtf8At } from "../../workspace/_text.ts";
+import { errorJson } from "../_respond.ts";
+import type { HttpEnv } from "../_env.ts";
+import { lateBody } from "./body_deadline.ts";
+
+const strict = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * Decodes a request body strictly.
+ *
+ * @throws {TypeError} Bytes that are not UTF-8 (the message names the offset).
+ */
+export function decodeBody(bytes: Uint8Array): string {
+  try {
+    return strict.decode(bytes);
+  } catch {
+    const at = invalidUtf8At(bytes);
+    throw new TypeError(
+      `Request body is not valid UTF-8 (bad byte at offset ${at}): send JSON encoded as UTF-8.`,
+    );
+  }
+}
+
+/** The body's bytes, refused with 408 when they are not all in by `deadline`. */
+async function readBytes(
+  request: Request,
+  deadline: number | undefined,
+): Promise<Uint8Array> {
+  const reading = request.arrayBuffer();
+  if (deadline === undefined) return new Uint8Array(await reading);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    const left = Math.max(0, deadline - Date.now());
+    timer = setTimeout(() => reject(lateBody(left)), left);
+  });
+  try {
+    return new Uint8Array(await Promise.race([reading, late]));
+  } finally {
+    clearTimeout(timer);
+    reading.catch(() => {});
+  }
+}
+
+/**
+ * Creates the parser.
+ *
+ * @returns Middleware that sets `c.var.body`, or answers 400 `BAD_INPUT` for
+ *   an empty body, bytes that are not UTF-8, or text that is not JSON.
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { Hono } from "hono";
+ * import type { HttpEnv } from "../_env.ts";
+ * import { jsonBody } from "./json_body.ts";
+ * const app = new Hono<HttpEnv>().post("/", jsonBody(), (c) => c.json(c.var.body));
+ * const bad = await app.request("/", { method: "POST", body: new Uint8Array([0x22, 0xff, 0x22]) });
+ * assert.equal(bad.status, 400);
+ * const good = await app.request("/", { method: "POST", body: '{"a":1}' });
+ * assert.deepEqual(await good.json(), { a: 1 });
+ * ```
+ */
+export function jsonBody(): MiddlewareHandler<HttpEnv> {
+  return async function jsonBody(c, next) {
+    let text: string;
+    try {
+      text = decodeBody(await readBytes(c.req.raw, c.var.bodyDeadline));
+    } catch (error) {
+      if (!(error instanceof TypeError)) throw error;
+      return errorJson({ code: "BAD_INPUT", message: error.message });
+    }
+    if (text.trim() === "") {
+      return errorJson({
+        code: "BAD_INPUT",
+        message: "Request body is empty: send a JSON object.",
+      });
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      return errorJson({
+        code: "BAD_INPUT",
+        message: `Request body is not valid JSON (${
+          (error as Error).message
+        }): send a JSON object.`,
+      });
+    }
+    c.set("body", value);
+    await next();
+  };
+}

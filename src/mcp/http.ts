@@ -1,0 +1,254 @@
+/**
+ * MCP over streamable HTTP, as a Web-standard handler (the app mounts it at
+ * `/mcp`). Each MCP session is its own hashline session unless a
+ * `Hashline-Session` header names one; a session's read records are freed
+ * when it ends (`DELETE`), is evicted (past `maxSessions`) or expires (idle
+ * past `sessionTtlMs`).
+ *
+ * @module
+ */
+// @ts-types="@modelcontextprotocol/sdk/server/index"
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+// @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+// @ts-types="@modelcontextprotocol/sdk/types"
+import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { ToolRegistry } from "../tools/types.ts";
+import { mcpServer, type SessionResolver } from "./_server.ts";
+
+/** The header that names the hashline session of MCP calls. */
+export const MCP_SESSION_HEADER = "hashline-session";
+
+const SESSION_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+/** Options of the streamable HTTP endpoint. */
+export interface McpHttpOptions {
+  /** Most sessions kept at once; the least recently used is ended first (default 1000). */
+  maxSessions?: number;
+  /** A session idle this long (milliseconds) is ended on the next request (default 30 minutes). */
+  sessionTtlMs?: number;
+  /** Largest request body in bytes when the handler reads the body itself (default 8 MiB). */
+  maxBodyBytes?: number;
+  /** The clock, in milliseconds (default `Date.now`); tests pass their own. */
+  now?: () => number;
+}
+
+/** The MCP streamable HTTP endpoint as a Web-standard handler. */
+export interface McpHttpHandler {
+  /**
+   * Answers a `POST` (JSON-RPC messages) or `DELETE` (end session). A caller
+   * that has already parsed the JSON body passes it as `parsedBody`.
+   */
+  fetch(request: Request, parsedBody?: unknown): Promise<Response>;
+  /** Number of open sessions. */
+  readonly sessions: number;
+  /** Ends every session and frees their read records. */
+  close(): Promise<void>;
+}
+
+interface Live {
+  transport: WebStandardStreamableHTTPServerTransport;
+  server: Server;
+  lastSeen: number;
+}
+
+function rpcError(status: number, code: number, message: string): Response {
+  return new Response(
+    JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }),
+    { status, headers: { "content-type": "application/json" } },
+  );
+}
+
+function positive(name: string, value: number | undefined, fallback: number) {
+  const v = value ?? fallback;
+  if (!Number.isSafeInteger(v) || v < 1) {
+    throw new TypeError(`${name} must be a whole number ≥ 1, got ${v}.`);
+  }
+  return v;
+}
+
+/** The hashline session of a call: the header's name, else the MCP session id. */
+const sessionFor: SessionResolver = (extra) => {
+  const named = extra.requestInfo?.headers?.[MCP_SESSION_HEADER];
+  if (typeof named === "string" && named !== "") return named;
+  return extra.sessionId ?? "default";
+};
+
+async function readBody(
+  request: Request,
+  maxBytes: number,
+): Promise<unknown | Response> {
+  const bytes = new Uint8Array(await request.arrayBuffer());
+  if (bytes.length > maxBytes) {
+    return rpcError(
+      413,
+      -32600,
+      `Request body is over the limit of ${maxBytes} bytes.`,
+    );
+  }
+  try {
+    return JSON.parse(
+      new TextDecoder("utf-8", { fatal: true }).decode(bytes),
+    );
+  } catch {
+    return rpcError(
+      400,
+      -32700,
+      "Parse error: the request body is not valid UTF-8 JSON.",
+    );
+  }
+}
+
+/**
+ * Creates the MCP streamable HTTP endpoint over a registry. A client starts
+ * with `initialize` (no `Mcp-Session-Id`), gets a session id, and sends it on
+ * every later request; answers are JSON (no server-sent event streams, so it
+ * also runs where streams are cut short).
+ *
+ * @param registry The tools to serve.
+ * @param options Session bound, idle expiry, body limit.
+ * @returns The handler.
+ * @throws {TypeError} A bound that is not a whole number ≥ 1.
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoryStore } from "../store/memory_store.ts";
+ * import { createToolRegistry } from "../tools/registry.ts";
+ * import { createMcpHttpHandler } from "./http.ts";
+ * const mcp = createMcpHttpHandler(createToolRegistry({ store: createMemoryStore() }));
+ * const res = await mcp.fetch(new Request("http://localhost/mcp", {
+ *   method: "POST",
+ *   headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+ *   body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: {
+ *     protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" },
+ *   } }),
+ * }));
+ * assert.equal(res.status, 200);
+ * assert.ok(res.headers.get("mcp-session-id"));
+ * await mcp.close();
+ * ```
+ */
+export function createMcpHttpHandler(
+  registry: ToolRegistry,
+  options: McpHttpOptions = {},
+): McpHttpHandler {
+  const maxSessions = positive("maxSessions", options.maxSessions, 1000);
+  const ttl = positive("sessionTtlMs", options.sessionTtlMs, 30 * 60_000);
+  const maxBody = positive("maxBodyBytes", options.maxBodyBytes, 8 << 20);
+  const now = options.now ?? Date.now;
+  // Insertion order is recency order: a session is moved to the end on use.
+  const sessions = new Map<string, Live>();
+
+  const forget = (id: string): Promise<void> =>
+    registry.endSession(id).catch(() => {});
+
+  const end = async (id: string): Promise<void> => {
+    const live = sessions.get(id);
+    if (!live) return;
+    sessions.delete(id);
+    await live.transport.close().catch(() => {});
+    await forget(id);
+  };
+
+  const sweep = async (): Promise<void> => {
+    const stale: string[] = [];
+    const cutoff = now() - ttl;
+    for (const [id, live] of sessions) {
+      if (
+        live.lastSeen > cutoff && sessions.size - stale.length <= maxSessions
+      ) {
+        break;
+      }
+      stale.push(id);
+    }
+    await Promise.all(stale.map(end));
+  };
+
+  const refuseHeader = (request: Request): Response | null => {
+    const named = request.headers.get(MCP_SESSION_HEADER);
+    if (named === null || named === "" || SESSION_NAME.test(named)) return null;
+    return rpcError(
+      400,
+      -32600,
+      `Header "Hashline-Session" must be 1–128 letters, digits, ".", "_" or "-", starting with a letter or digit.`,
+    );
+  };
+
+  return {
+    get sessions() {
+      return sessions.size;
+    },
+    async fetch(request: Request, parsedBody?: unknown): Promise<Response> {
+      await sweep();
+      const method = request.method;
+      if (method !== "POST" && method !== "DELETE") {
+        const res = rpcError(
+          405,
+          -32000,
+          "Method not allowed: use POST (or DELETE to end a session).",
+        );
+        res.headers.set("allow", "POST, DELETE");
+        return res;
+      }
+      const bad = refuseHeader(request);
+      if (bad) return bad;
+      const id = request.headers.get("mcp-session-id");
+      if (id !== null) {
+        const live = sessions.get(id);
+        if (!live) {
+          return rpcError(
+            404,
+            -32001,
+            "Session not found: it ended, expired or this server restarted. Send initialize again.",
+          );
+        }
+        live.lastSeen = now();
+        sessions.delete(id);
+        sessions.set(id, live);
+        if (method === "DELETE") {
+          return await live.transport.handleRequest(request);
+        }
+        const body = parsedBody ?? await readBody(request, maxBody);
+        if (body instanceof Response) return body;
+        return await live.transport.handleRequest(request, {
+          parsedBody: body,
+        });
+      }
+      if (method === "DELETE") {
+        return rpcError(
+          400,
+          -32000,
+          "Bad request: DELETE needs the Mcp-Session-Id header.",
+        );
+      }
+      const body = parsedBody ?? await readBody(request, maxBody);
+      if (body instanceof Response) return body;
+      const messages = Array.isArray(body) ? body : [body];
+      if (!messages.some((m) => isInitializeRequest(m))) {
+        return rpcError(
+          400,
+          -32000,
+          "Bad request: no Mcp-Session-Id header. Start a session with initialize, then send the Mcp-Session-Id it returns.",
+        );
+      }
+      const server = mcpServer(registry, sessionFor);
+      const transport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: () => crypto.randomUUID(),
+        enableJsonResponse: true,
+        onsessioninitialized: async (sid) => {
+          sessions.set(sid, { transport, server, lastSeen: now() });
+          await sweep();
+        },
+        onsessionclosed: async (sid) => {
+          // The transport closes itself after this; only the records are left.
+          if (sessions.delete(sid)) await forget(sid);
+        },
+      });
+      await server.connect(transport);
+      return await transport.handleRequest(request, { parsedBody: body });
+    },
+    async close(): Promise<void> {
+      await Promise.all([...sessions.keys()].map(end));
+    },
+  };
+}

@@ -1,0 +1,129 @@
+/**
+ * The workspace tools: `read_file`, `edit_file` (hashline patch or exact
+ * string replacement) and `write_file`. Every one goes through the
+ * workspace's own operations; none touches the disk itself.
+ *
+ * @module
+ */
+import type { Workspace } from "../workspace/mod.ts";
+import { defineTool, READ_ONLY } from "./_define.ts";
+import {
+  HashlineEditInputSchema,
+  ReadFileInputSchema,
+  StrReplaceEditInputSchema,
+  WriteFileInputSchema,
+} from "./inputs.ts";
+import {
+  PatchOutput,
+  ReadFileOutput,
+  StrReplaceOutput,
+  WriteOutput,
+} from "./_outputs.ts";
+import { patchFromInput } from "./patch_input.ts";
+import { DESCRIPTIONS } from "./_prompts.ts";
+import { patchText, plainLines, readFooter } from "./_text.ts";
+import { strReplaceInWorkspace } from "./str_replace.ts";
+import type { EditFormat, ToolCallOptions, ToolDefinition } from "./types.ts";
+
+/** What the file tools need. */
+export interface FileToolOptions {
+  workspace: () => Promise<Workspace>;
+  editFormat: EditFormat;
+  rebase: boolean;
+  sessionOf: (call?: ToolCallOptions) => string;
+}
+
+/** `read_file`, `edit_file`, `write_file`. */
+export function fileTools(options: FileToolOptions): ToolDefinition[] {
+  const { workspace: ws, editFormat, sessionOf } = options;
+  const read = defineTool({
+    name: "read_file",
+    title: "Read file",
+    description: editFormat === "hashline"
+      ? DESCRIPTIONS.readHashline
+      : DESCRIPTIONS.readPlain,
+    input: ReadFileInputSchema,
+    output: ReadFileOutput,
+    annotations: READ_ONLY,
+    run: async (input, session) => {
+      const view = await (await ws()).read(input.path, {
+        offset: input.offset,
+        limit: input.limit,
+        session,
+      });
+      const body = editFormat === "hashline"
+        ? view.text
+        : plainLines(view.text);
+      return { text: body + readFooter(view, "read_file"), data: view };
+    },
+  }, sessionOf);
+
+  const edit = editFormat === "hashline"
+    ? defineTool({
+      name: "edit_file",
+      title: "Edit file by anchors",
+      description: DESCRIPTIONS.editHashline,
+      input: HashlineEditInputSchema,
+      output: PatchOutput,
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: true,
+        idempotentHint: false,
+        openWorldHint: false,
+      },
+      run: async (input, session) => {
+        const patch = patchFromInput(input, "edit_file");
+        const outcome = await (await ws()).patch(patch, {
+          dryRun: input.dryRun ?? false,
+          rebase: input.rebase ?? options.rebase,
+          session,
+        });
+        return { text: patchText(outcome), data: outcome };
+      },
+    }, sessionOf)
+    : defineTool({
+      name: "edit_file",
+      title: "Edit file by string replacement",
+      description: DESCRIPTIONS.editStrReplace,
+      input: StrReplaceEditInputSchema,
+      output: StrReplaceOutput,
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: true,
+        idempotentHint: false,
+        openWorldHint: false,
+      },
+      run: async (input, session) => {
+        const outcome = await strReplaceInWorkspace(await ws(), {
+          path: input.path,
+          oldString: input.old_string,
+          newString: input.new_string,
+          replaceAll: input.replace_all ?? false,
+          session,
+        });
+        return { text: outcome.summary, data: outcome };
+      },
+    }, sessionOf);
+
+  const write = defineTool({
+    name: "write_file",
+    title: "Write whole file",
+    description: DESCRIPTIONS.write,
+    input: WriteFileInputSchema,
+    output: WriteOutput,
+    annotations: {
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: true,
+      openWorldHint: false,
+    },
+    run: async (input, session) => {
+      const result = await (await ws()).write(input.path, input.content, {
+        session,
+      });
+      return { text: result.summary, data: result };
+    },
+  }, sessionOf);
+
+  return [read, edit, write];
+}

@@ -1,0 +1,131 @@
+/**
+ * The shapes the tool registry speaks in: tool definitions as MCP and model
+ * APIs expect them, call results that never throw, and what a registry is
+ * built from.
+ *
+ * @module
+ */
+import type { Problem } from "../errors.ts";
+import type { RevisionStore } from "../store/types.ts";
+import type { Workspace } from "../workspace/mod.ts";
+
+/** How `edit_file` edits: anchored hashline patches, or exact string replacement. */
+export type EditFormat = "hashline" | "str_replace";
+
+/** The edit formats a registry accepts, in the order they are documented. */
+export const EDIT_FORMATS: readonly EditFormat[] = ["hashline", "str_replace"];
+
+/**
+ * A backing object, or a function that opens it on first use (so a server
+ * that only formats content never touches the file system).
+ */
+export type Lazy<T> = T | (() => Promise<T>);
+
+/** What the tools work on. Tools whose backing is absent are left out of the registry. */
+export interface ToolContext {
+  /** Files on disk (`read_file`, `edit_file`, `write_file`, and with a store `source_export`). */
+  workspace?: Lazy<Workspace>;
+  /** Revision store (`source_put`, `source_read`, `source_edit`, `source_patch`, `source_export`). */
+  store?: Lazy<RevisionStore>;
+  /** Edit format (default `"hashline"`). */
+  editFormat?: EditFormat;
+  /** Session whose reads count, when a call names none (default `"default"`). */
+  session?: string;
+  /**
+   * Default of `edit_file`'s `rebase` (default false): apply an op whose
+   * lines only moved where they now stand. A call's own `rebase` wins.
+   */
+  rebase?: boolean;
+}
+
+/** Per-call options. */
+export interface ToolCallOptions {
+  /** Session whose reads count for this call (e.g. an MCP session id). */
+  session?: string;
+}
+
+/** What a failed call reports. */
+export interface ToolError {
+  /** Stable upper-snake code (`BAD_INPUT`, `STALE_ANCHOR`, `NOT_READ`, `NO_MATCH`, `UNKNOWN_TOOL`, …). */
+  code: string;
+  /** A sentence the model can act on. */
+  message: string;
+  /** Every problem of a refused patch. */
+  problems?: Problem[];
+  /** Byte offset of the offending byte of content that is not text. */
+  offset?: number;
+}
+
+/** A call that did what was asked: `text` for the model, `data` for programs. */
+export interface ToolSuccess {
+  ok: true;
+  /** What a model reads. */
+  text: string;
+  /** The structured result; it matches the tool's `outputSchema`. */
+  data: Record<string, unknown>;
+}
+
+/** A call that was refused or had bad input; nothing was written. */
+export interface ToolFailure {
+  ok: false;
+  error: ToolError;
+}
+
+/** The outcome of a tool call; calls never throw. */
+export type ToolResult = ToolSuccess | ToolFailure;
+
+/** Hints to a client about what a tool does (MCP tool annotations). */
+export interface ToolAnnotations {
+  /** The tool changes nothing. */
+  readOnlyHint: boolean;
+  /** The tool may overwrite or remove what is there (only meaningful when not read-only). */
+  destructiveHint: boolean;
+  /** Calling it again with the same input has no further effect. */
+  idempotentHint: boolean;
+  /** The tool reaches nothing outside the workspace and the store. */
+  openWorldHint: boolean;
+}
+
+/** A JSON Schema object, as MCP and model APIs take it. */
+export type JsonSchema = Record<string, unknown>;
+
+/** One tool, in the shape MCP and model APIs expect. */
+export interface ToolDefinition {
+  /** Tool name (`read_file`, `edit_file`, …). */
+  name: string;
+  /** A short human-readable name (`Read file`). */
+  title: string;
+  /** Instructions for the model. */
+  description: string;
+  /** JSON Schema (an object schema) of the input. */
+  inputSchema: JsonSchema;
+  /** JSON Schema (an object schema) of `data` on success. */
+  outputSchema: JsonSchema;
+  /** What the tool does to the world. */
+  annotations: ToolAnnotations;
+  /** Runs the tool; never throws — refusals and bad input come back as `ok: false`. */
+  handler(input: unknown, call?: ToolCallOptions): Promise<ToolResult>;
+}
+
+/** The tools over one workspace and store. */
+export interface ToolRegistry {
+  /** Tool definitions, in a stable order. */
+  tools: ToolDefinition[];
+  /** The edit format in use. */
+  editFormat: EditFormat;
+  /** A system-prompt snippet that teaches a model the tools and the edit format. */
+  systemPrompt: string;
+  /** The tool of that name, if present. */
+  get(name: string): ToolDefinition | undefined;
+  /** Calls a tool by name; an unknown name is an `UNKNOWN_TOOL` failure, never a throw. */
+  call(
+    name: string,
+    input: unknown,
+    call?: ToolCallOptions,
+  ): Promise<ToolResult>;
+  /**
+   * Frees a session's read records in the workspace (when the workspace was
+   * ever opened); a later edit in that session must read again.
+   */
+  endSession(session: string): Promise<void>;
+}
