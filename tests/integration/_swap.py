@@ -1,11 +1,14 @@
 """Exchanges two paths atomically (renameat2 RENAME_EXCHANGE) in a tight
 loop for a bounded time, then leaves them as they were (an even number of
-exchanges) and prints how many exchanges it made.
+exchanges) and prints how many exchanges it made. Before it exits it opens
+any FIFO among the two for reading and writing, which never blocks and frees
+a reader that a bug left blocked on it.
 
 Usage: _swap.py PATH_A PATH_B MILLISECONDS
 """
 import ctypes
 import os
+import stat
 import sys
 import time
 
@@ -25,4 +28,7 @@ while True:
     n += 1
     if n % 64 == 0 and time.monotonic() >= end:
         break
+for path in (a, b):
+    if stat.S_ISFIFO(os.lstat(path).st_mode):
+        os.close(os.open(path, os.O_RDWR | os.O_NONBLOCK))
 print(n)
