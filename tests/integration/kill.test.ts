@@ -58,6 +58,8 @@ async function generations(root: string): Promise<string[]> {
 }
 
 describe("SIGKILL during multi-file commits and during recovery", () => {
+  /** Lock files a takeover moved aside and never removed. */
+  const asides: string[] = [];
   it(
     `${ROUNDS} kills at random steps of a commit loop, each followed by a killed recovery`,
     {
@@ -147,11 +149,40 @@ describe("SIGKILL during multi-file commits and during recovery", () => {
             g === acked || g === acked + 1,
             `round ${r}: generation ${g} after ${acked} acknowledged`,
           );
-          assert.deepEqual(await leftovers(t.root), []);
+          assert.deepEqual(
+            (await leftovers(t.root)).filter((n) => !n.endsWith("-lock")),
+            [],
+          );
           assert.deepEqual(
             await readdir(join(t.state, "journal")).catch(() => []),
             [],
           );
+          // A recovery killed after settling but before letting go leaves
+          // its lock files; the next writer takes them over at once.
+          const ws = t.open({ lockTimeoutMs: 5_000 });
+          const files = [];
+          for (const path of FILES) {
+            const view = await ws.read(path);
+            const lines = view.text.split("\n");
+            const anchor = (l: string) => l.slice(0, l.indexOf("|"));
+            files.push({
+              path,
+              ops: [{
+                op: "replace" as const,
+                start: anchor(lines[0]),
+                end: anchor(lines[lines.length - 1]),
+                lines: generation(path, g + 1).trimEnd().split("\n"),
+              }],
+            });
+          }
+          await ws.patch({ files });
+          assert.deepEqual(
+            await generations(t.root),
+            FILES.map(() => String(g + 1)),
+          );
+          const left = await leftovers(t.root);
+          asides.push(...left.filter((n) => n.endsWith(".stale")));
+          assert.deepEqual(left.filter((n) => !n.endsWith(".stale")), []);
         } finally {
           await t.cleanup();
         }
@@ -163,4 +194,13 @@ describe("SIGKILL during multi-file commits and during recovery", () => {
       console.log(`${ROUNDS} rounds:`, stats);
     },
   );
+
+  // Known bug: a takeover renames the dead holder's lock to
+  // `.NAME.hashline-lock.PID-RAND.stale` and then unlinks it; a process
+  // killed between the two leaves that file in the user's folder for good.
+  it("a killed takeover leaves no lock file aside", {
+    todo: "stale lock asides are never cleaned (see report)",
+  }, () => {
+    assert.deepEqual(asides, []);
+  });
 });
