@@ -19,7 +19,7 @@ const CHILD = new URL("./_patch_loop_child.ts", import.meta.url).pathname;
 
 /** Processes, attempts per process. */
 const PROCESSES = 4;
-const ATTEMPTS = 100;
+const ATTEMPTS = 80;
 
 /** Patches built from one read, and rounds of them. */
 const RACERS = 8;
