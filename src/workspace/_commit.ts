@@ -146,7 +146,8 @@ export function sideName(
   return `.${base.slice(0, 96)}.${pid}-${id}.hashline-${kind}.tmp`;
 }
 
-const SIDE = /^\..{1,96}\.(\d+)-([0-9a-f]{16})\.hashline-(new|old)\.tmp$/;
+const SIDE =
+  /^\.([^/\\]{1,96})\.(\d+)-([0-9a-f]{16})\.hashline-(new|old)\.tmp$/;
 
 function changed(display: string, why: string): PatchRefusedError {
   return new PatchRefusedError([{
@@ -563,10 +564,13 @@ function parseJournal(raw: string): Journal | string {
     ) {
       return "an entry is malformed";
     }
+    const base = basename(e.target).slice(0, 96);
     for (const side of [e.temp, e.backup]) {
       if (side === null) continue;
       const m = SIDE.exec(side);
-      if (!m || Number(m[1]) !== j.pid || m[2] !== j.id) {
+      if (
+        !m || m[1] !== base || Number(m[2]) !== j.pid || m[3] !== j.id
+      ) {
         return `an entry names a file that is not one of this commit's own (${side})`;
       }
     }
@@ -635,7 +639,14 @@ export async function recoverJournals(
       report.malformed.push(`${aside}: an entry lies outside the root`);
       continue;
     }
-    const release = await lock(journal.entries.map((e) => e.target));
+    let release: () => void;
+    try {
+      release = await lock(journal.entries.map((e) => e.target));
+    } catch {
+      // A folder of an entry was replaced or a writer holds a lock: settled on a later write.
+      report.skipped.push(...journal.entries.map((e) => e.target));
+      continue;
+    }
     try {
       // Another process may have settled it while this one waited for the locks.
       const again = await readFile(file).catch(() => null);

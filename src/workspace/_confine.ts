@@ -8,12 +8,13 @@
  */
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import picomatch from "picomatch";
-import { lstat, realpath, stat, statSync } from "../_runtime/fs.ts";
+import { lstatSync, realpathSync, statSync } from "../_runtime/fs.ts";
 import {
   DeniedError,
   NotAFileError,
   NotFoundError,
   OutsideRootError,
+  PatchRefusedError,
   TooLargeError,
 } from "../errors.ts";
 import type { RootRef } from "./_pin.ts";
@@ -188,7 +189,26 @@ export class Confinement {
    * @throws {TooLargeError} When the file is over the size limit.
    * @throws {NotFoundError} When a folder on the way is a file.
    */
-  async resolve(input: unknown): Promise<Target> {
+  resolve(input: unknown): Promise<Target> {
+    try {
+      return Promise.resolve(this.resolveNow(input));
+    } catch (error) {
+      const code = (error as { code?: unknown } | null)?.code;
+      if (code === "ENOENT" || code === "ENOTDIR" || code === "ELOOP") {
+        return Promise.reject(
+          new PatchRefusedError([{
+            code: "CHANGED",
+            path: typeof input === "string" ? input : undefined,
+            message:
+              "a folder on its path changed while the path was being checked, so nothing was done. Check the path and resend.",
+          }]),
+        );
+      }
+      return Promise.reject(error);
+    }
+  }
+
+  private resolveNow(input: unknown): Target {
     if (typeof input !== "string" || input.length === 0) {
       throw new TypeError(
         `Cannot use path: expected a non-empty string relative to the workspace root, got ${
@@ -229,7 +249,7 @@ export class Confinement {
       const shown = parts.slice(0, i + 1).join("/");
       let st;
       try {
-        st = await lstat(next);
+        st = lstatSync(next);
       } catch (error) {
         const code = errCode(error);
         if (code === "ENOENT") {
@@ -264,7 +284,7 @@ export class Confinement {
       if (st.isSymbolicLink()) {
         let real: string;
         try {
-          real = await realpath(next);
+          real = realpathSync(next);
         } catch {
           throw new OutsideRootError(
             `Cannot use "${input}": "${shown}" is a symlink whose target does not exist; dangling symlinks are refused.`,
@@ -279,14 +299,14 @@ export class Confinement {
       } else {
         cur = next;
       }
-      if (i < parts.length - 1 && !(await stat(cur)).isDirectory()) {
+      if (i < parts.length - 1 && !statSync(cur).isDirectory()) {
         throw new NotFoundError(
           `Cannot use "${input}": "${shown}" is a file, not a folder.`,
         );
       }
     }
     this.checkState(input, cur);
-    const st = await stat(cur);
+    const st = statSync(cur);
     if (!st.isFile()) {
       const kind = st.isDirectory()
         ? "a folder"

@@ -5,7 +5,15 @@
  * @module
  */
 import { basename } from "node:path";
-import { constants, type FileHandle, open, readSync } from "../_runtime/fs.ts";
+import {
+  closeSync,
+  constants,
+  type FileHandle,
+  fstatSync,
+  open,
+  openSync,
+  readSync,
+} from "../_runtime/fs.ts";
 import { setImmediate } from "node:timers";
 import { NotAFileError, PatchRefusedError } from "../errors.ts";
 import { errnoOf, mapFsError } from "../_internal/errno.ts";
@@ -66,14 +74,7 @@ export async function openTarget(
       pin.close();
     }
   } catch (error) {
-    const code = errnoOf(error);
-    if (
-      code === "ELOOP" || code === "ENOENT" || code === "ENOTDIR" ||
-      code === "EXDEV"
-    ) {
-      throw changedError(target.display);
-    }
-    throw mapFsError(error, `Cannot read "${target.display}"`);
+    throw openFailure(target, error);
   }
   try {
     const st = await handle.stat();
@@ -95,39 +96,104 @@ export async function openTarget(
   }
 }
 
-/** Reads a whole checked file. */
-export async function readWhole(
+/**
+ * Reads a whole checked file through its pinned folder. Synchronous system
+ * calls: for files small enough to load whole they cost far less than the
+ * hand-offs of asynchronous ones.
+ */
+export function readWhole(
   target: Target,
 ): Promise<{ bytes: Uint8Array; id: FileIdentity }> {
-  const { handle, id } = await openTarget(target);
   try {
+    return Promise.resolve(readWholeSync(target));
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+function readWholeSync(
+  target: Target,
+): { bytes: Uint8Array; id: FileIdentity } {
+  let fd: number;
+  try {
+    const pin = pinFolder(target.root, partsUnder(target.root, target.dir));
+    try {
+      fd = openSync(pin.path(basename(target.real)), READ_FLAGS);
+    } finally {
+      pin.close();
+    }
+  } catch (error) {
+    throw openFailure(target, error);
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) {
+      throw new NotAFileError(
+        `Cannot use "${target.input}": it is not a regular file (something else was swapped in).`,
+      );
+    }
+    const id = identityOf(st);
+    const want = target.stat;
+    if (want && (id.dev !== want.dev || id.ino !== want.ino)) {
+      throw changedError(target.display);
+    }
     let bytes = new Uint8Array(id.size);
     let got = 0;
-    const probe = new Uint8Array(1);
     for (;;) {
       if (got === bytes.length) {
         // The file may have grown since it was stat'ed: check before trusting the size.
-        const more = await handle.read(probe, 0, 1, got);
-        if (more.bytesRead === 0) break;
         const grown = new Uint8Array(Math.max(bytes.length * 2, 4096));
         grown.set(bytes);
-        grown[got++] = probe[0];
         bytes = grown;
-        continue;
       }
-      const { bytesRead } = await handle.read(
-        bytes,
-        got,
-        bytes.length - got,
-        got,
-      );
-      if (bytesRead === 0) break;
-      got += bytesRead;
+      const n = readSync(fd, bytes, got, bytes.length - got, got);
+      if (n === 0) break;
+      got += n;
     }
     return { bytes: got === bytes.length ? bytes : bytes.subarray(0, got), id };
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
+}
+
+/**
+ * The identity of a checked target as its pinned folder holds it now (the
+ * file itself, never what a swapped-in symlink leads to).
+ */
+export function statTarget(target: Target): FileIdentity {
+  let fd: number;
+  try {
+    const pin = pinFolder(target.root, partsUnder(target.root, target.dir));
+    try {
+      fd = openSync(pin.path(basename(target.real)), READ_FLAGS);
+    } finally {
+      pin.close();
+    }
+  } catch (error) {
+    throw openFailure(target, error);
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) {
+      throw new NotAFileError(
+        `Cannot use "${target.input}": it is not a regular file.`,
+      );
+    }
+    return identityOf(st);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function openFailure(target: Target, error: unknown): unknown {
+  const code = errnoOf(error);
+  if (
+    code === "ELOOP" || code === "ENOENT" || code === "ENOTDIR" ||
+    code === "EXDEV"
+  ) {
+    return changedError(target.display);
+  }
+  return mapFsError(error, `Cannot read "${target.display}"`);
 }
 
 /** Reads exactly the bytes `[from, to)` of an open file. */

@@ -29,7 +29,7 @@ import {
   writeSync,
 } from "../_runtime/fs.ts";
 import { processAlive, processId } from "../_runtime/process.ts";
-import { HashlineError } from "../errors.ts";
+import { HashlineError, PatchRefusedError } from "../errors.ts";
 import { errnoOf } from "../_internal/errno.ts";
 import { lineHash32 } from "../hash/fnv.ts";
 import { pinFolder, type RootRef } from "./_pin.ts";
@@ -105,15 +105,22 @@ function isStale(holder: Holder, key: string): boolean {
   return !processAlive(holder.pid);
 }
 
-/** Removes temporary files that a dead holder of `rest`'s lock left beside it. */
+/**
+ * Removes what dead processes left beside a lock: their one-file
+ * temporaries of the guarded file, and locks they had set aside while
+ * taking one over.
+ */
 function removeOrphans(
   folder: (name: string) => string,
   rest: string,
-  pid: number,
+  lock: string,
 ): void {
-  const base = rest.slice(rest.lastIndexOf("/") + 1);
-  if (rest.includes("/")) return;
-  const prefix = `.${base.slice(0, 96)}.${pid}-`;
+  const temp = rest.includes("/") ? null : new RegExp(
+    `^\\.${
+      escape(rest.slice(0, 96))
+    }\\.(\\d+)-[0-9a-f]{16}\\.hashline-one\\.tmp$`,
+  );
+  const aside = new RegExp(`^${escape(lock)}\\.(\\d+)-[a-z0-9]+\\.stale$`);
   let names: string[];
   try {
     names = readdirSync(folder("."));
@@ -121,13 +128,39 @@ function removeOrphans(
     return;
   }
   for (const name of names) {
-    if (name.startsWith(prefix) && name.endsWith(".hashline-one.tmp")) {
-      try {
-        unlinkSync(folder(name));
-      } catch {
-        // Gone already.
-      }
+    const m = temp?.exec(name) ?? aside.exec(name);
+    if (!m) continue;
+    const pid = Number(m[1]);
+    if (pid === processId() || processAlive(pid)) continue;
+    try {
+      unlinkSync(folder(name));
+    } catch {
+      // Gone already.
     }
+  }
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+function pinned(spec: LockSpec): ReturnType<typeof pinFolder> {
+  try {
+    return pinFolder(spec.root, spec.parts);
+  } catch (error) {
+    const code = errnoOf(error);
+    if (
+      code === "ELOOP" || code === "ENOTDIR" || code === "ENOENT" ||
+      code === "EXDEV"
+    ) {
+      throw new PatchRefusedError([{
+        code: "CHANGED",
+        path: spec.display,
+        message:
+          "a folder on its path was replaced (by a symlink or a file) or removed, so nothing was written. Check the path and resend.",
+      }]);
+    }
+    throw error;
   }
 }
 
@@ -157,7 +190,7 @@ function takeOver(
     return;
   }
   unlinkSync(folder(aside));
-  if (holder.pid !== null) removeOrphans(folder, rest, holder.pid);
+  removeOrphans(folder, rest, name);
 }
 
 async function acquireFile(
@@ -170,7 +203,7 @@ async function acquireFile(
   const token = `${processId()} ${Math.random().toString(36).slice(2)}\n`;
   let wait = 1;
   for (;;) {
-    const pin = pinFolder(spec.root, spec.parts);
+    const pin = pinned(spec);
     try {
       const folder = (n: string) => pin.path(n);
       try {

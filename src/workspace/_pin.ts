@@ -71,8 +71,19 @@ export class Pin {
     this.root = root;
   }
 
-  /** A path naming `name` inside the pinned folder, whatever happens to its path. */
+  /**
+   * A path naming `name` inside the pinned folder, whatever happens to its
+   * path. `name` is one entry (or `.` for the folder itself): a name that
+   * could climb out (`..`, or one holding a `/`) is refused.
+   *
+   * @throws An error with code `EINVAL` for such a name.
+   */
   path(name: string): string {
+    if (
+      name === "" || name === ".." || name.includes("/") || name.includes("\0")
+    ) {
+      throw moved("EINVAL", `"${name}" is not one entry of a folder`);
+    }
     return this.fd >= 0
       ? `/proc/self/fd/${this.fd}/${name}`
       : join(this.real, name);

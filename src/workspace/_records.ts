@@ -56,6 +56,15 @@ export class LineMemory implements ReadMemory {
     return undefined;
   }
 
+  /** An independent copy (a patch judges against the record as it stood when it was sent). */
+  clone(): LineMemory {
+    const copy = new LineMemory(
+      this.runs.map((r) => ({ start: r.start, hashes: r.hashes.slice() })),
+    );
+    copy.lineCount = this.lineCount;
+    return copy;
+  }
+
   /** Number of lines remembered. */
   get size(): number {
     let n = 0;

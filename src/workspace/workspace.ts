@@ -27,7 +27,7 @@ import {
   type RecoveryReport,
 } from "./_commit.ts";
 import { Confinement, type Target } from "./_confine.ts";
-import { readWhole } from "./_io.ts";
+import { readWhole, statTarget } from "./_io.ts";
 import { LineIndexes } from "./_line_index.ts";
 import { lockFiles, type LockSpec } from "./_lock.ts";
 import { partsUnder } from "./_pin.ts";
@@ -611,7 +611,16 @@ class FileWorkspace implements Workspace {
       );
     }
     const groups = await this.groupsOf(parsed);
-    const run = () => this.patchLocked(session, groups, dryRun, rebase);
+    // Judged against what the session knew when it sent the patch, not what
+    // a concurrent patch of the same session recorded while this one waited.
+    const known = new Map<string, LineMemory | undefined>();
+    for (const g of groups) {
+      known.set(
+        g.target.real,
+        (await this.records.get(session, g.target.real))?.clone(),
+      );
+    }
+    const run = () => this.patchLocked(session, groups, known, dryRun, rebase);
     if (dryRun) return await run();
     return await this.locked(groups.map((g) => g.target), run);
   }
@@ -619,6 +628,7 @@ class FileWorkspace implements Workspace {
   private async patchLocked(
     session: string,
     groups: { target: Target; ops: PatchOp[] }[],
+    known: Map<string, LineMemory | undefined>,
     dryRun: boolean,
     rebase: boolean,
   ): Promise<PatchResult> {
@@ -640,9 +650,9 @@ class FileWorkspace implements Workspace {
       }
       try {
         const p = await this.prepare(
-          session,
           target,
           group.ops,
+          known.get(target.real),
           problems,
           rebase ? rebased : null,
         );
@@ -685,7 +695,8 @@ class FileWorkspace implements Workspace {
       }
       for (let i = 0; i < prepared.length; i++) {
         const p = prepared[i];
-        const mem = p.memory ?? new LineMemory();
+        const mem = (await this.records.get(session, p.target.real)) ??
+          new LineMemory();
         mem.remap(p.plan);
         for (const w of shown[i]) mem.see(w.start, w.hashes);
         await this.remember(session, p.target.real, mem, warnings);
@@ -734,9 +745,9 @@ class FileWorkspace implements Workspace {
   }
 
   private async prepare(
-    session: string,
     target: Target,
     ops: PatchOp[],
+    memory: LineMemory | undefined,
     problems: Problem[],
     rebased: string[] | null,
   ): Promise<Prepared | null> {
@@ -761,7 +772,6 @@ class FileWorkspace implements Workspace {
       };
     }
     refuseReadOnly(target);
-    const memory = await this.records.get(session, target.real);
     if (!memory) {
       problems.push(
         notRead(display, "resend the patch with anchors from that read"),
@@ -826,7 +836,10 @@ class FileWorkspace implements Workspace {
     try {
       return await this.writeFile(path, content, options, true);
     } catch (error) {
-      if (error instanceof PatchRefusedError && error.code === "CHANGED") {
+      if (
+        error instanceof PatchRefusedError && error.code === "CHANGED" &&
+        (await this.stat(path).catch(() => null))?.exists
+      ) {
         throw exists(info.path);
       }
       throw error;
@@ -837,10 +850,11 @@ class FileWorkspace implements Workspace {
     await this.start();
     const target = await this.conf.resolve(path);
     this.conf.check(target, "read");
+    const id = target.exists ? statTarget(target) : null;
     return {
       path: target.display,
-      exists: target.exists,
-      size: target.stat?.size ?? null,
+      exists: id !== null,
+      size: id?.size ?? null,
     };
   }
 
@@ -914,6 +928,9 @@ class FileWorkspace implements Workspace {
       );
     }
     const next = splitLines(content).lines;
+    const known = first.exists
+      ? (await this.records.get(session, first.real))?.clone()
+      : undefined;
     return await this.locked([first], async () => {
       const target = await this.conf.resolve(path);
       const display = target.display;
@@ -930,7 +947,7 @@ class FileWorkspace implements Workspace {
       let verify: (() => Promise<boolean>) | undefined;
       if (target.exists) {
         refuseReadOnly(target);
-        const memory = await this.records.get(session, target.real);
+        const memory = known ?? await this.records.get(session, target.real);
         if (!memory) {
           throw new PatchRefusedError([
             notRead(display, "write it again (or patch it)"),

@@ -10,7 +10,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import type { PatchRefusedError } from "../../src/errors.ts";
-import { startServer } from "../../src/serve/server.ts";
+import { startServer } from "../../src/http/server.ts";
 import { collect, startTs } from "../_spawn.ts";
 import { leftovers, makeTree, type Tree } from "../workspace/_helpers.ts";
 import { anchorAt, tally, typedCode, unlike } from "./_util.ts";
@@ -287,10 +287,6 @@ describe("patches built from one read", () => {
   // stale patch lands and silently overwrites the winner's edit.
   it(
     "a stale patch of the same session is refused even when the winner's line shares the old short hash",
-    {
-      todo:
-        "same-session read record refreshed by the winning commit (see report)",
-    },
     async () => {
       await writeFile(join(t.root, "race.txt"), `head\n${OLD_LINE}\ntail\n`);
       const ws = t.open();
@@ -313,10 +309,6 @@ describe("patches built from one read", () => {
 
   it(
     "over HTTP too: concurrent requests of the default session, winner's line sharing the old short hash",
-    {
-      todo:
-        "same-session read record refreshed by the winning commit (see report)",
-    },
     async () => {
       await writeFile(join(t.root, "race.txt"), `head\n${OLD_LINE}\ntail\n`);
       const server = await startServer({

@@ -37,24 +37,7 @@ interface Case {
   inRoot?: boolean;
   /** The journal must be reported malformed and set aside (else it may be left alone). */
   malformed?: boolean;
-  /** Checks that a known bug fails, by check, with the bug (see the notes at the top of CASES). */
-  todo?: Partial<Record<Check, string>>;
 }
-
-type Check = "throws" | "outside" | "planted" | "malformed";
-
-// Known bugs (the todo marks below):
-// - CLIMB: _commit.ts SIDE allows "/" in a side file's name, and recovery
-//   uses it as pin.path(name) = /proc/self/fd/N/<name>, so "./../outside/…"
-//   leaves the pinned folder: a roll-forward renames an outside file over a
-//   root file, staging deletes an outside file, a roll-back renames an
-//   outside "backup" over a root file.
-// - LOCK_PIN: recovery locks a journal's targets before checking their
-//   folders; a folder that is a symlink makes pinFolder (_lock.ts
-//   acquireFile) throw a raw ENOTDIR, so recover() and every later patch
-//   fail until the journal is removed by hand.
-const CLIMB = "side names with / leave the pinned folder (see report)";
-const LOCK_PIN = "raw ENOTDIR from locking a symlinked folder (see report)";
 
 async function identity(path: string) {
   const st = await stat(path);
@@ -119,7 +102,6 @@ const CASES: Case[] = [
   },
   {
     name: "an entry reached through a symlinked folder that leads outside",
-    todo: { throws: LOCK_PIN },
     build: async (t, pid) =>
       journal(pid, t.root, "committing", [
         await forward(join(t.root, "lnk", "victim.txt"), pid),
@@ -159,7 +141,6 @@ const CASES: Case[] = [
   {
     name: "a temp name that climbs out of the folder (committing)",
     malformed: true,
-    todo: { throws: CLIMB, outside: CLIMB, planted: CLIMB, malformed: CLIMB },
     build: async (t, pid) => {
       const name = `v.${pid}-${ID}.hashline-new.tmp`;
       return journal(pid, t.root, "committing", [
@@ -175,7 +156,6 @@ const CASES: Case[] = [
   {
     name: "a temp name that climbs out of the folder (staging)",
     malformed: true,
-    todo: { outside: CLIMB, malformed: CLIMB },
     build: async (t, pid) => {
       const name = `v.${pid}-${ID}.hashline-new.tmp`;
       return journal(pid, t.root, "staging", [
@@ -191,7 +171,6 @@ const CASES: Case[] = [
   {
     name: "a backup name that climbs out of the folder (rolling back)",
     malformed: true,
-    todo: { outside: CLIMB, planted: CLIMB, malformed: CLIMB },
     build: async (t, pid) => {
       const name = `v.${pid}-${ID}.hashline-old.tmp`;
       await writeFile(join(t.outside, name), PLANTED);
@@ -329,8 +308,7 @@ describe("forged and damaged journals", () => {
   for (const c of CASES) {
     describe(c.name, () => {
       const get = () => outcomes.get(c.name)!;
-      const todo = (check: Check) => ({ todo: c.todo?.[check] });
-      it("recovery and the next patch do not throw", todo("throws"), () => {
+      it("recovery and the next patch do not throw", () => {
         const o = get();
         assert.equal(o.error, undefined, String((o.error as Error)?.stack));
         assert.equal(
@@ -339,11 +317,11 @@ describe("forged and damaged journals", () => {
           String((o.patchError as Error)?.stack),
         );
       });
-      it("nothing outside the root is touched", todo("outside"), () => {
+      it("nothing outside the root is touched", () => {
         const o = get();
         assert.deepEqual(o.outsideAfter, o.outsideBefore);
       });
-      it("no root file is replaced by a planted file", todo("planted"), () => {
+      it("no root file is replaced by a planted file", () => {
         const o = get();
         assert.equal(o.aBeforePatch, A);
         assert.equal(o.b, B);
@@ -354,7 +332,6 @@ describe("forged and damaged journals", () => {
       if (c.malformed) {
         it(
           "the journal is reported by name and set aside",
-          todo("malformed"),
           async () => {
             const o = get();
             assert.equal(

@@ -198,9 +198,7 @@ describe("SIGKILL during multi-file commits and during recovery", () => {
   // Known bug: a takeover renames the dead holder's lock to
   // `.NAME.hashline-lock.PID-RAND.stale` and then unlinks it; a process
   // killed between the two leaves that file in the user's folder for good.
-  it("a killed takeover leaves no lock file aside", {
-    todo: "stale lock asides are never cleaned (see report)",
-  }, () => {
+  it("a killed takeover leaves no lock file aside", () => {
     assert.deepEqual(asides, []);
   });
 });

@@ -349,7 +349,6 @@ describe("a folder swapped for a symlink to outside the root", () => {
   // reached through the symlink, and stat() reports it without opening it.
   it("stat never reports a file that exists only outside the root", {
     skip: SKIP,
-    todo: SKIP ? undefined : "stat shows an outside file's size (see report)",
   }, () => {
     assert.deepEqual(result.lanes.flatMap((l) => l.statLeaks), []);
   });
@@ -357,7 +356,6 @@ describe("a folder swapped for a symlink to outside the root", () => {
   // is already there"), also when the folder was swapped and nothing is.
   it("create says EXISTS only where a file is", {
     skip: SKIP,
-    todo: SKIP ? undefined : "create maps CHANGED to EXISTS (see report)",
   }, () => {
     assert.deepEqual(result.lanes.flatMap((l) => l.falseExists), []);
   });
@@ -367,7 +365,6 @@ describe("a folder swapped for a symlink to outside the root", () => {
   // a typed CHANGED refusal (an HTTP caller gets 500 INTERNAL).
   it("every refusal is typed", {
     skip: SKIP,
-    todo: SKIP ? undefined : "raw ENOTDIR/ENOENT escape (see report)",
   }, () => assertTyped(result));
 });
 
