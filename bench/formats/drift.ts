@@ -39,7 +39,8 @@ export const DRIFT_NOTES: Readonly<
     ideal: "CORRECT; REFUSED is safe",
   },
   target_edited: {
-    what: "the target line itself edited (`/* edited */` put before its code)",
+    what:
+      "the target line itself edited (`/* edited */` put in the middle of its code)",
     ideal:
       "REFUSED: the fix was made for text that no longer stands; any write is WRONG",
   },
@@ -135,9 +136,14 @@ export async function drift(
       };
     }
     case "target_edited": {
+      // Inside the code, so no text match of the old whole line can still succeed.
       const line = b[target];
-      const edited = indent(line) + "/* edited */ " +
-        line.slice(indent(line).length);
+      const lead = indent(line).length;
+      const mid = lead + Math.floor((line.length - lead) / 2);
+      let at = line.indexOf(" ", mid);
+      if (at < 0) at = line.lastIndexOf(" ", mid);
+      const cut = at > lead ? at + 1 : lead;
+      const edited = line.slice(0, cut) + "/* edited */ " + line.slice(cut);
       return {
         kind,
         content: fromLines(splice(b, target, 1, edited)),

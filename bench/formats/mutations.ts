@@ -150,9 +150,14 @@ function wholeLine(
  *
  * @param path The file's path (its extension picks TS or JS parsing).
  * @param text The file's text.
- * @returns The candidates of every kind.
+ * @param kinds Only these kinds (default all).
+ * @returns The candidates, in source order.
  */
-export function findMutations(path: string, text: string): Mutation[] {
+export function findMutations(
+  path: string,
+  text: string,
+  kinds?: readonly MutationKind[],
+): Mutation[] {
   const sf = ts.createSourceFile(
     path,
     text,
@@ -363,8 +368,10 @@ export function findMutations(path: string, text: string): Mutation[] {
     if (!isJsDoc(node)) ts.forEachChild(node, visit);
   };
   visit(sf);
-  out.push(...identicalLines(sf, lines, lineStarts));
-  return out;
+  if (!kinds || kinds.includes("identical_line")) {
+    out.push(...identicalLines(sf, lines, lineStarts));
+  }
+  return kinds ? out.filter((m) => kinds.includes(m.kind)) : out;
 }
 
 /** Pairs of code lines that differ in exactly one token: turning one into the other. */

@@ -278,7 +278,6 @@ export async function runFormatsBench(options: RunOptions): Promise<RunResult> {
     };
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
   } finally {
-    counter.close();
     for (const a of appliers) await a.close();
   }
   const rows = results.map((r) => r.row);

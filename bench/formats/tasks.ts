@@ -52,7 +52,7 @@ export function buildTasks(
   for (const k of MUTATION_KINDS) byKind.set(k, new Map());
   files.forEach((file, fi) => {
     const lines = file.lines;
-    for (const m of findMutations(file.path, file.text)) {
+    for (const m of findMutations(file.path, file.text, options.kinds)) {
       if (m.firstLine < MARGIN_ABOVE || m.lastLine >= lines - MARGIN_BELOW) {
         continue;
       }

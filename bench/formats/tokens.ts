@@ -19,19 +19,20 @@ export type TokenizerName = typeof TOKENIZERS[number];
 export interface TokenCounter {
   /** Tokens of `text` under `tokenizer`. */
   count(tokenizer: TokenizerName, text: string): number;
-  /** Frees the Claude tokenizer's Wasm memory. */
-  close(): void;
 }
 
+let claudeTokenizer: ReturnType<typeof getTokenizer> | undefined;
+
 /**
- * Creates a counter that keeps one Claude tokenizer alive (building it per
- * call costs far more than counting) and remembers the counts of long texts
+ * Creates a counter over one Claude tokenizer per process, remembering the
+ * counts of long texts
  * (a whole file is counted once however many tasks use it).
  *
  * @returns The counter.
  */
 export function createTokenCounter(): TokenCounter {
-  const claude = getTokenizer();
+  // Built once per process: building it costs far more than counting.
+  const claude = claudeTokenizer ??= getTokenizer();
   const cache = new Map<string, number>();
   return {
     count(tokenizer, text) {
@@ -46,9 +47,6 @@ export function createTokenCounter(): TokenCounter {
         : claude.encode(text.normalize("NFKC"), "all").length;
       if (long) cache.set(key, n);
       return n;
-    },
-    close() {
-      claude.free();
     },
   };
 }
