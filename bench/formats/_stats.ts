@@ -73,11 +73,16 @@ export function pct(part: number, whole: number): string {
  * @returns The table, one line per row.
  */
 export function table(
-  head: readonly string[],
-  rows: readonly (readonly string[])[],
+  headCells: readonly string[],
+  rowCells: readonly (readonly string[])[],
   align?: readonly ("l" | "r")[],
 ): string {
+  let head = headCells;
+  let rows = rowCells;
   const al = align ?? head.map((_, i) => (i === 0 ? "l" : "r"));
+  const cell = (c: string): string => c.replaceAll("|", "\\|");
+  head = head.map(cell);
+  rows = rows.map((r) => r.map(cell));
   const widths = head.map((h, i) =>
     Math.max(3, h.length, ...rows.map((r) => r[i].length))
   );

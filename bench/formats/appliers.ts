@@ -91,8 +91,8 @@ function hashlineInMemory(
     rebase ? "_rebase" : ""
   }`;
   const label = record
-    ? `hashline applyPatch + 32-bit record${rebase ? ", rebase on" : ""}`
-    : "hashline applyPatch, 2-hex fold only";
+    ? `hashline in memory + 32-bit record${rebase ? ", rebase on" : ""}`
+    : "hashline in memory, 2-hex fold only";
   return inMemory(
     id,
     label,

@@ -22,6 +22,9 @@ const TOKENIZER_LABEL: Record<TokenizerName, string> = {
   claude: "Claude (`@anthropic-ai/tokenizer`)",
 };
 
+const MODEL_LINE =
+  "Against a model: `HASHLINE_BENCH_URL=… HASHLINE_BENCH_KEY=… HASHLINE_BENCH_MODEL=… node_modules/.bin/deno run -A bench/formats/model_main.ts` runs the same tasks through this project's tool registry (both edit formats) on any OpenAI-compatible endpoint and prints success, output tokens and turns per format; no model was reachable where these tables were made.";
+
 type Tally = Record<Outcome, number>;
 
 function tally(result: RunResult): Map<string, Map<DriftKind, Tally>> {
@@ -199,7 +202,10 @@ function foldSentence(result: RunResult): string {
       num(f.foldOnlyWrong)
     } trial(s) with the fold alone, ${
       num(f.recordWrong)
-    } with the session's 32-bit record.`;
+    } with the session's 32-bit record.` +
+    (f.recordWrong > 0
+      ? " Where the record still lets a wrong write through, the anchored lines read exactly as they were read: a line moved onto a line of identical text, or an insertion landed in the reformatted file in the old style."
+      : "");
 }
 
 function idealTable(): string {
@@ -251,6 +257,8 @@ export function renderReadmeBlock(result: RunResult, chartDir: string): string {
     `**Read cost** of a whole file (mean over tasks), and how many edits per read repay the \`LINE:HH|\` prefix:`,
     "",
     readTable(result),
+    "",
+    MODEL_LINE,
   ].join("\n");
 }
 
@@ -329,6 +337,10 @@ export function renderResults(result: RunResult, chartDir: string): string {
     readTable(result),
     "",
     "Break-even: the extra tokens of a `LINE:HH|` read over the other read, divided by the tokens a hashline text edit saves against a str_replace edit (tool-call payloads, means).",
+    "",
+    "### Model harness",
+    "",
+    MODEL_LINE,
     "",
     "### Tasks",
     "",

@@ -96,7 +96,7 @@ describe("the format benchmark, reduced end to end", () => {
         "utf8",
       );
       assert.match(svg, /^<svg [^>]*>/);
-      assert.ok(svg.includes("hashline applyPatch + 32-bit record"));
+      assert.ok(svg.includes("hashline in memory + 32-bit record"));
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
