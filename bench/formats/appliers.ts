@@ -166,6 +166,16 @@ export function hasGnuPatch(): boolean {
   return r.status === 0 && /GNU patch/.test(r.stdout);
 }
 
+/**
+ * The installed GNU patch's version.
+ *
+ * @returns `2.7.6`, or `unknown`.
+ */
+export function gnuPatchVersion(): string {
+  const r = spawnSync("patch", ["--version"], { encoding: "utf8" });
+  return /GNU patch ([\d.]+)/.exec(r.stdout ?? "")?.[1] ?? "unknown";
+}
+
 function run(
   cmd: string,
   args: string[],

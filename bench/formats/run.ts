@@ -6,11 +6,13 @@
  *
  * @module
  */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import * as prettier from "prettier";
 import { foldHash, formatHashlines, lineHash32 } from "../../mod.ts";
 import { toLines } from "./_lines.ts";
 import { hashlineApi } from "./_hashline_api.ts";
-import { createAppliers, hasGnuPatch } from "./appliers.ts";
+import { createAppliers, gnuPatchVersion, hasGnuPatch } from "./appliers.ts";
 import { type Outcome, score } from "./checker.ts";
 import { drift, DRIFT_KINDS, type Drifted, type DriftKind } from "./drift.ts";
 import { buildFix, type Fix, type FormatName, FORMATS } from "./fixes.ts";
@@ -115,6 +117,19 @@ export interface RunResult {
   versions: Record<string, string>;
 }
 
+async function packageVersion(
+  nodeModules: string,
+  name: string,
+): Promise<string> {
+  try {
+    return JSON.parse(
+      await readFile(join(nodeModules, name, "package.json"), "utf8"),
+    ).version;
+  } catch {
+    return "unknown";
+  }
+}
+
 /** Tasks in flight at once. */
 const CONCURRENCY = 4;
 
@@ -156,7 +171,7 @@ export async function runFormatsBench(options: RunOptions): Promise<RunResult> {
   const notes: string[] = [];
   if (!api.rebase) {
     notes.push(
-      "This build does not apply `rebase: true` yet, so the rows with rebase on equal those with it off.",
+      `This build's in-memory patch call (\`${api.via}\`) does not apply \`rebase: true\` yet, so its row with rebase on equals the row with it off.`,
     );
   }
   const gnu = (options.gnuPatch ?? true) && hasGnuPatch();
@@ -282,6 +297,28 @@ export async function runFormatsBench(options: RunOptions): Promise<RunResult> {
   }
   const rows = results.map((r) => r.row);
   const trials = results.flatMap((r) => r.trials);
+  const outcomesOf = (id: string): string =>
+    trials.filter((t) => t.applier === id).map((t) => t.outcome).join();
+  if (
+    outcomesOf("hashline_workspace") === outcomesOf("hashline_workspace_rebase")
+  ) {
+    notes.push(
+      "The workspace gave the same outcome with rebase on as with it off in every trial: this build's `patch` does not take `rebase` yet.",
+    );
+  }
+  const versions: Record<string, string> = {};
+  for (
+    const name of [
+      "typescript",
+      "prettier",
+      "gpt-tokenizer",
+      "@anthropic-ai/tokenizer",
+      "diff",
+    ]
+  ) {
+    versions[name] = await packageVersion(options.nodeModules, name);
+  }
+  if (gnu) versions["GNU patch"] = gnuPatchVersion();
   return {
     seed,
     perKind,
@@ -299,6 +336,6 @@ export async function runFormatsBench(options: RunOptions): Promise<RunResult> {
     skipped,
     fold,
     notes,
-    versions: { prettier: prettier.version, hashlineCall: api.via },
+    versions,
   };
 }

@@ -64,7 +64,7 @@ export interface OutputPaths {
   charts: string;
   /** The line naming date, machine and runtime (RESULTS.md only). */
   runLine?: string;
-  /** A Deno binary to run `deno fmt` on the Markdown written (skipped when undefined). */
+  /** A Deno binary to run `deno fmt` on what was written (skipped when undefined). */
   deno?: string;
 }
 
@@ -116,11 +116,13 @@ export async function writeOutputs(
     written.push(paths.readme);
   }
   if (paths.deno !== undefined) {
-    const md = written.filter((p) => p.endsWith(".md"));
-    const r = spawnSync(paths.deno, ["fmt", "-q", ...md], { encoding: "utf8" });
+    // `deno fmt --check` covers Markdown and SVG: write what it would write.
+    const r = spawnSync(paths.deno, ["fmt", "-q", ...written], {
+      encoding: "utf8",
+    });
     if (r.status !== 0) {
       throw new Error(
-        `deno fmt failed on ${md.join(", ")}: ${r.stderr.trim()}`,
+        `deno fmt failed on ${written.join(", ")}: ${r.stderr.trim()}`,
       );
     }
   }
