@@ -1,0 +1,308 @@
+/**
+ * Every edit tool the drift table compares, each applying a task's fix with
+ * its usual semantics: hashline through this project's own patch functions
+ * and workspace, and the string- and diff-based tools of other harnesses.
+ *
+ * @module
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { applyPatch as applyUnifiedDiff } from "diff";
+import { openWorkspace, type PatchOptions, type Workspace } from "../../mod.ts";
+import { toLines } from "./_lines.ts";
+import { applyCodexPatch } from "./_codex.ts";
+import { type HashlineApi, memoryOf } from "./_hashline_api.ts";
+import {
+  aiderReplace,
+  firstMatchEdit,
+  strReplaceUnique,
+} from "./_text_edits.ts";
+import type { Applied } from "./checker.ts";
+import type { Fix, FormatName } from "./fixes.ts";
+import type { Task } from "./tasks.ts";
+
+/** One trial's input: the task, its fix, and the file on disk when the edit arrives. */
+export interface TrialInput {
+  /** The task (its `buggy` text is what was read). */
+  task: Task;
+  /** The fix, built from the read. */
+  fix: Fix;
+  /** The file now. */
+  disk: string;
+}
+
+/** An edit tool with its semantics. */
+export interface Applier {
+  /** Stable id (table rows). */
+  id: string;
+  /** Row label. */
+  label: string;
+  /** The payload format it takes. */
+  format: FormatName;
+  /** One sentence on how it matches and writes. */
+  semantics: string;
+  /** Applies the fix to the file now. */
+  apply(input: TrialInput): Promise<Applied>;
+  /** Frees temp folders. */
+  close(): Promise<void>;
+}
+
+const refusedBy = (e: unknown): Applied => ({
+  written: false,
+  reason: e instanceof Error ? e.message.split("\n")[0] : String(e),
+});
+
+function inMemory(
+  id: string,
+  label: string,
+  format: FormatName,
+  semantics: string,
+  run: (input: TrialInput) => string | false,
+): Applier {
+  return {
+    id,
+    label,
+    format,
+    semantics,
+    apply(input) {
+      try {
+        const out = run(input);
+        return Promise.resolve(
+          out === false
+            ? { written: false, reason: "no match" }
+            : { written: true, content: out },
+        );
+      } catch (e) {
+        return Promise.resolve(refusedBy(e));
+      }
+    },
+    close: () => Promise.resolve(),
+  };
+}
+
+function hashlineInMemory(
+  api: HashlineApi,
+  record: boolean,
+  rebase: boolean,
+): Applier {
+  const id = `hashline${record ? "_record" : "_fold"}${
+    rebase ? "_rebase" : ""
+  }`;
+  const label = record
+    ? `hashline in memory + 32-bit record${rebase ? ", rebase on" : ""}`
+    : "hashline in memory, 2-hex fold only";
+  return inMemory(
+    id,
+    label,
+    "hashline_text",
+    `\`${api.via}\` on the content now${
+      record ? ", with the full hashes of the read" : ", no read record"
+    }${rebase ? ", `rebase: true`" : ""}.`,
+    ({ task, fix, disk }) =>
+      api.apply(disk, fix.hashlineText, {
+        ...(record ? { memory: memoryOf(toLines(task.buggy)) } : {}),
+        ...(rebase ? { rebase: true } : {}),
+      }),
+  );
+}
+
+function hashlineWorkspace(rebase: boolean, root: Promise<string>): Applier {
+  let ws: Workspace | undefined;
+  let n = 0;
+  return {
+    id: `hashline_workspace${rebase ? "_rebase" : ""}`,
+    label: `hashline workspace (read → drift on disk → patch)${
+      rebase ? ", rebase on" : ""
+    }`,
+    format: "hashline_text",
+    semantics:
+      `\`openWorkspace\`: \`read\`, the file changed on disk, then \`patch\`${
+        rebase ? " with `rebase: true`" : ""
+      }.`,
+    async apply({ task, fix, disk }) {
+      const dir = await root;
+      ws ??= openWorkspace(dir, {
+        persistSessions: false,
+        stateDir: join(dir, ".state"),
+      });
+      const rel = `t${n++}/${task.path}`;
+      const file = join(dir, rel);
+      await mkdir(dirname(file), { recursive: true });
+      await writeFile(file, task.buggy);
+      await ws.read(rel, { limit: 100_000 });
+      await writeFile(file, disk);
+      const patch = fix.hashlineText.replace(
+        `@@ ${task.path}\n`,
+        `@@ ${rel}\n`,
+      );
+      const options = { rebase } as PatchOptions;
+      let refused: Applied | undefined;
+      try {
+        await ws.patch(patch, options);
+      } catch (e) {
+        refused = refusedBy(e);
+      }
+      const after = await readFile(file, "utf8");
+      await rm(join(dir, rel.split("/")[0]), { recursive: true, force: true });
+      return refused && after === disk
+        ? refused
+        : { written: true, content: after };
+    },
+    async close() {
+      await rm(await root, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Whether GNU `patch` can be run here.
+ *
+ * @returns True when `patch --version` runs and names GNU patch.
+ */
+export function hasGnuPatch(): boolean {
+  const r = spawnSync("patch", ["--version"], { encoding: "utf8" });
+  return r.status === 0 && /GNU patch/.test(r.stdout);
+}
+
+/**
+ * The installed GNU patch's version.
+ *
+ * @returns `2.7.6`, or `unknown`.
+ */
+export function gnuPatchVersion(): string {
+  const r = spawnSync("patch", ["--version"], { encoding: "utf8" });
+  return /GNU patch ([\d.]+)/.exec(r.stdout ?? "")?.[1] ?? "unknown";
+}
+
+function run(
+  cmd: string,
+  args: string[],
+  cwd: string,
+  input: string,
+): Promise<{ status: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd, stdio: ["pipe", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (b) => (output += b));
+    child.stderr.on("data", (b) => (output += b));
+    child.on("error", reject);
+    child.on("close", (status) => resolve({ status, output }));
+    child.stdin.end(input);
+  });
+}
+
+function gnuPatch(root: Promise<string>): Applier {
+  let n = 0;
+  return {
+    id: "gnu_patch",
+    label: "unified diff, GNU patch (fuzz 2)",
+    format: "unified_diff",
+    semantics:
+      "`patch -N -t -F 2` on the file (offsets and up to 2 lines of fuzzy context allowed).",
+    async apply({ fix, disk }) {
+      const dir = join(await root, `p${n++}`);
+      await mkdir(dir, { recursive: true });
+      const file = join(dir, "target");
+      await writeFile(file, disk);
+      const r = await run(
+        "patch",
+        [
+          "-s",
+          "-t",
+          "-N",
+          "-F",
+          "2",
+          "--no-backup-if-mismatch",
+          "-r",
+          "-",
+          "target",
+        ],
+        dir,
+        fix.unifiedDiff,
+      );
+      const after = await readFile(file, "utf8");
+      await rm(dir, { recursive: true, force: true });
+      if (r.status !== 0 && after === disk) {
+        return { written: false, reason: r.output.trim().split("\n")[0] };
+      }
+      return { written: true, content: after };
+    },
+    async close() {
+      await rm(await root, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Builds the appliers of the drift table.
+ *
+ * @param api This build's in-memory hashline call.
+ * @param options `gnuPatch: false` leaves GNU patch out.
+ * @returns The appliers, in table order.
+ */
+export function createAppliers(
+  api: HashlineApi,
+  options: { gnuPatch: boolean },
+): Applier[] {
+  const temp = (): Promise<string> =>
+    mkdtemp(join(tmpdir(), "hashline-formats-"));
+  const list: Applier[] = [
+    hashlineInMemory(api, false, false),
+    hashlineInMemory(api, true, false),
+    hashlineInMemory(api, true, true),
+    hashlineWorkspace(false, temp()),
+    hashlineWorkspace(true, temp()),
+    inMemory(
+      "str_replace",
+      "str_replace, unique match",
+      "str_replace",
+      "exact old text; refused on 0 or several matches (Anthropic's text editor tool, Claude Code `Edit`).",
+      ({ fix, disk }) => strReplaceUnique(disk, fix.oldString, fix.newString),
+    ),
+    inMemory(
+      "first_match",
+      "str_replace, first match (MCP filesystem `edit_file`)",
+      "str_replace",
+      "line ends normalised to LF; first exact occurrence, else first whitespace-trimmed line match.",
+      ({ fix, disk }) => firstMatchEdit(disk, fix.oldString, fix.newString),
+    ),
+    inMemory(
+      "aider",
+      "Aider SEARCH/REPLACE",
+      "aider_blocks",
+      "universal newlines; first exact whole-line match, else first match ignoring leading whitespace.",
+      ({ fix, disk }) =>
+        aiderReplace(
+          disk,
+          fix.oldLines.map((l) => l + "\n").join(""),
+          fix.newLines.map((l) => l + "\n").join(""),
+        ),
+    ),
+    inMemory(
+      "jsdiff",
+      "unified diff, jsdiff `applyPatch` (fuzz 2)",
+      "unified_diff",
+      "`diff`'s `applyPatch` with `fuzzFactor: 2` (line ends converted automatically).",
+      ({ fix, disk }) =>
+        applyUnifiedDiff(disk, fix.unifiedDiff, { fuzzFactor: 2 }),
+    ),
+    inMemory(
+      "codex",
+      "Codex apply_patch",
+      "apply_patch",
+      "context + old lines sought exact → rstrip → trim, first match after the `@@` line.",
+      ({ fix, disk }) => applyCodexPatch(disk, fix.codexPatch),
+    ),
+    inMemory(
+      "whole_file",
+      "whole-file rewrite",
+      "whole_file",
+      "the fixed file as the model wrote it from its read replaces the file.",
+      ({ fix }) => fix.wholeFile,
+    ),
+  ];
+  if (options.gnuPatch) list.splice(8, 0, gnuPatch(temp()));
+  return list;
+}

@@ -1,0 +1,196 @@
+/**
+ * What happens to a file between the read and the edit, as other tools
+ * change files: each drift kind turns the file as read into the file on disk
+ * when the edit arrives, and says what the right result is.
+ *
+ * @module
+ */
+import { createRng, deriveSeed } from "./_rng.ts";
+import { fromLines, toLines } from "./_lines.ts";
+import type { Hunk } from "./fixes.ts";
+import type { Task } from "./tasks.ts";
+
+/** The drift kinds, in report order. */
+export const DRIFT_KINDS = [
+  "none",
+  "insert_above",
+  "delete_above",
+  "target_edited",
+  "adjacent_edited",
+  "copy_above",
+  "reformat",
+  "crlf",
+] as const;
+
+/** One drift kind. */
+export type DriftKind = typeof DRIFT_KINDS[number];
+
+/** What is done to the file, and the ideal outcome of an edit arriving after it. */
+export const DRIFT_NOTES: Readonly<
+  Record<DriftKind, { what: string; ideal: string }>
+> = {
+  none: { what: "no change (control)", ideal: "CORRECT" },
+  insert_above: {
+    what: "a comment line inserted 1–8 lines above the target",
+    ideal: "CORRECT (the fix lands on the moved lines); REFUSED is safe",
+  },
+  delete_above: {
+    what: "a line deleted 2–9 lines above the target",
+    ideal: "CORRECT; REFUSED is safe",
+  },
+  target_edited: {
+    what:
+      "the target line itself edited (`/* edited */` put in the middle of its code)",
+    ideal:
+      "REFUSED: the fix was made for text that no longer stands; any write is WRONG",
+  },
+  adjacent_edited: {
+    what:
+      "the line next to the region edited (above it; below an insertion point)",
+    ideal: "CORRECT: both changes kept (a merge); REFUSED is safe",
+  },
+  copy_above: {
+    what: "a copy of the target's text inserted 2–6 lines above it",
+    ideal:
+      "CORRECT (the original target fixed, the copy kept); REFUSED is safe",
+  },
+  reformat: {
+    what: "the whole file reformatted with prettier (defaults)",
+    ideal: "REFUSED, or CORRECT if the result is the reformatted fixed file",
+  },
+  crlf: {
+    what: "line ends converted to CRLF",
+    ideal: "CORRECT: the fixed file with CRLF line ends",
+  },
+};
+
+/** The file on disk when the edit arrives, and the result that counts as correct. */
+export interface Drifted {
+  /** Kind. */
+  kind: DriftKind;
+  /** Content on disk after the drift. */
+  content: string;
+  /** The correct result; `null` when the only right answer is to refuse. */
+  expected: string | null;
+  /** What was done, with line numbers. */
+  note: string;
+}
+
+/** Formats a whole file (prettier); throws when it cannot parse it. */
+export type Reformat = (path: string, text: string) => Promise<string>;
+
+/**
+ * Applies one drift kind to a task's file as read.
+ *
+ * @param task The task.
+ * @param hunk Its fix region.
+ * @param kind The drift kind.
+ * @param options `seed`, and `reformat` for the `reformat` kind.
+ * @returns The drifted file, or `undefined` when the kind does not apply
+ *   (prettier could not parse the file).
+ */
+export async function drift(
+  task: Task,
+  hunk: Hunk,
+  kind: DriftKind,
+  options: { seed: number; reformat: Reformat },
+): Promise<Drifted | undefined> {
+  const b = toLines(task.buggy);
+  const o = toLines(task.original);
+  const rng = createRng(deriveSeed(options.seed, "drift", task.id, kind));
+  const { start, deleteCount } = hunk;
+  const target = deleteCount > 0 ? start : start - 1;
+  const indent = (s: string): string => /^\s*/.exec(s)![0];
+  const toOriginal = (i: number): number =>
+    i < start ? i : i - deleteCount + hunk.lines.length;
+  const splice = (
+    xs: string[],
+    at: number,
+    del: number,
+    ...add: string[]
+  ): string[] => {
+    const c = xs.slice();
+    c.splice(at, del, ...add);
+    return c;
+  };
+  switch (kind) {
+    case "none":
+      return { kind, content: task.buggy, expected: task.original, note: "" };
+    case "insert_above": {
+      const p = target + 1 - rng.between(1, 8);
+      const line = indent(b[p] ?? "") + "// drift: inserted line";
+      return {
+        kind,
+        content: fromLines(splice(b, p, 0, line)),
+        expected: fromLines(splice(o, p, 0, line)),
+        note: `line inserted before line ${p + 1}`,
+      };
+    }
+    case "delete_above": {
+      const p = target - rng.between(2, 9);
+      return {
+        kind,
+        content: fromLines(splice(b, p, 1)),
+        expected: fromLines(splice(o, p, 1)),
+        note: `line ${p + 1} deleted`,
+      };
+    }
+    case "target_edited": {
+      // Inside the code, so no text match of the old whole line can still succeed.
+      const line = b[target];
+      const lead = indent(line).length;
+      const mid = lead + Math.floor((line.length - lead) / 2);
+      let at = line.indexOf(" ", mid);
+      if (at < 0) at = line.lastIndexOf(" ", mid);
+      const cut = at > lead ? at + 1 : lead;
+      const edited = line.slice(0, cut) + "/* edited */ " + line.slice(cut);
+      return {
+        kind,
+        content: fromLines(splice(b, target, 1, edited)),
+        expected: null,
+        note: `line ${target + 1} edited`,
+      };
+    }
+    case "adjacent_edited": {
+      const a = deleteCount > 0 ? start - 1 : start;
+      const edited = b[a] + " // edited";
+      return {
+        kind,
+        content: fromLines(splice(b, a, 1, edited)),
+        expected: fromLines(splice(o, toOriginal(a), 1, edited)),
+        note: `line ${a + 1} edited`,
+      };
+    }
+    case "copy_above": {
+      const copy = deleteCount > 0
+        ? b.slice(start, start + deleteCount)
+        : [b[target]];
+      const p = target - rng.between(2, 6);
+      return {
+        kind,
+        content: fromLines(splice(b, p, 0, ...copy)),
+        expected: fromLines(splice(o, p, 0, ...copy)),
+        note: `${copy.length} line(s) copied before line ${p + 1}`,
+      };
+    }
+    case "reformat": {
+      try {
+        return {
+          kind,
+          content: await options.reformat(task.path, task.buggy),
+          expected: await options.reformat(task.path, task.original),
+          note: "prettier",
+        };
+      } catch {
+        return undefined;
+      }
+    }
+    case "crlf":
+      return {
+        kind,
+        content: task.buggy.replaceAll("\n", "\r\n"),
+        expected: task.original.replaceAll("\n", "\r\n"),
+        note: "CRLF",
+      };
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * Benchmark (not a test): edit-format economics and drift safety on real
+ * code. Writes the formats section of `bench/RESULTS.md`, the README's
+ * "Edit formats" block and `bench/charts/formats-*.svg`.
+ *
+ *   node_modules/.bin/deno task bench:formats
+ *   node_modules/.bin/deno run -A bench/formats/main.ts --per-kind 5 --no-readme
+ *
+ * Flags: `--seed N` (1), `--per-kind N` (20), `--files-per-package N` (12),
+ * `--no-readme`, `--no-gnu-patch`.
+ *
+ * @module
+ */
+import { cpus, type as osType } from "node:os";
+import { dirname, join } from "node:path";
+import process from "node:process";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { runFormatsBench } from "./run.ts";
+import { denoBinary, writeOutputs } from "./write.ts";
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const REPO = join(HERE, "..", "..");
+
+const { values } = parseArgs({
+  args: process.argv.slice(2),
+  options: {
+    seed: { type: "string", default: "1" },
+    "per-kind": { type: "string", default: "20" },
+    "files-per-package": { type: "string", default: "12" },
+    "no-readme": { type: "boolean", default: false },
+    "no-gnu-patch": { type: "boolean", default: false },
+  },
+});
+
+const started = performance.now();
+const result = await runFormatsBench({
+  seed: Number(values.seed),
+  perKind: Number(values["per-kind"]),
+  filesPerPackage: Number(values["files-per-package"]),
+  nodeModules: join(REPO, "node_modules"),
+  gnuPatch: !values["no-gnu-patch"],
+  log: (line) => console.error(line),
+});
+for (const n of result.notes) console.error(`note: ${n}`);
+const seconds = (performance.now() - started) / 1000;
+const runtime = process.versions.deno
+  ? `Deno ${process.versions.deno}`
+  : process.versions.bun
+  ? `Bun ${process.versions.bun}`
+  : `Node ${process.version}`;
+const cpu = cpus();
+const runLine = `_Last run ${
+  new Date().toISOString().slice(0, 10)
+} on ${osType()} ${process.arch}, ${cpu.length} × ${
+  cpu[0]?.model.trim() ?? "unknown CPU"
+}, ${runtime}: ${
+  seconds.toFixed(0)
+} s for ${result.trials.length} trials. Nothing in the tables below is timed._`;
+const written = await writeOutputs(result, {
+  results: join(REPO, "bench", "RESULTS.md"),
+  readme: values["no-readme"] ? undefined : join(REPO, "README.md"),
+  charts: join(REPO, "bench", "charts"),
+  runLine,
+  deno: denoBinary(REPO),
+});
+console.error(
+  `wrote ${written.map((p) => p.slice(REPO.length + 1)).join(", ")} in ${
+    seconds.toFixed(1)
+  } s`,
+);

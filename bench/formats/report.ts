@@ -1,0 +1,499 @@
+/**
+ * The results page: Markdown tables and SVG charts rendered from a run.
+ * Rendering is a pure function of the run, so the same seed writes the same
+ * bytes; the one line that names the date, machine and runtime is kept
+ * apart from the tables.
+ *
+ * @module
+ */
+import { type Outcome, OUTCOMES } from "./checker.ts";
+import { DRIFT_KINDS, DRIFT_NOTES, type DriftKind } from "./drift.ts";
+import { FORMAT_NOTES, type FormatName, FORMATS } from "./fixes.ts";
+import { KIND_NOTES, MUTATION_KINDS } from "./mutations.ts";
+import type { RunResult } from "./run.ts";
+import { mean, median, num, pct, ratio, table } from "./_stats.ts";
+import { type TokenizerName, TOKENIZERS } from "./tokens.ts";
+
+/** The command that regenerates the page. */
+export const COMMAND = "deno task bench:formats";
+
+const TOKENIZER_LABEL: Record<TokenizerName, string> = {
+  o200k: "o200k (`gpt-tokenizer`)",
+  claude: "Claude (`@anthropic-ai/tokenizer`)",
+};
+
+const MODEL_LINE =
+  "Against a model: `HASHLINE_BENCH_URL=… HASHLINE_BENCH_KEY=… HASHLINE_BENCH_MODEL=… node_modules/.bin/deno run -A bench/formats/model_main.ts` runs the same tasks through this project's tool registry (both edit formats) on any OpenAI-compatible endpoint and prints success, output tokens and turns per format; no model was reachable where these tables were made.";
+
+type Tally = Record<Outcome, number>;
+
+function tally(result: RunResult): Map<string, Map<DriftKind, Tally>> {
+  const out = new Map<string, Map<DriftKind, Tally>>();
+  for (const a of result.appliers) {
+    const m = new Map<DriftKind, Tally>();
+    for (const d of DRIFT_KINDS) m.set(d, { CORRECT: 0, REFUSED: 0, WRONG: 0 });
+    out.set(a.id, m);
+  }
+  for (const t of result.trials) out.get(t.applier)!.get(t.drift)![t.outcome]++;
+  return out;
+}
+
+function totals(m: Map<DriftKind, Tally>): Tally & { all: number } {
+  const t = { CORRECT: 0, REFUSED: 0, WRONG: 0, all: 0 };
+  for (const v of m.values()) {
+    for (const o of OUTCOMES) {
+      t[o] += v[o];
+      t.all += v[o];
+    }
+  }
+  return t;
+}
+
+/** Drift table: one row per tool, `correct/refused/wrong` per drift kind. */
+export function driftTable(result: RunResult): string {
+  const t = tally(result);
+  const head = [
+    "tool",
+    ...DRIFT_KINDS.map((d) => d.replace("_", " ")),
+    "silent wrong",
+  ];
+  const rows = result.appliers.map((a) => {
+    const m = t.get(a.id)!;
+    const all = totals(m);
+    return [
+      a.label,
+      ...DRIFT_KINDS.map((d) => {
+        const v = m.get(d)!;
+        return `${v.CORRECT}/${v.REFUSED}/${v.WRONG}`;
+      }),
+      pct(all.WRONG, all.all),
+    ];
+  });
+  return table(head, rows);
+}
+
+function tokenValues(
+  result: RunResult,
+  f: FormatName,
+  tk: TokenizerName,
+  which: "bare" | "wrapped",
+  kind?: string,
+): number[] {
+  return result.tasks.filter((r) => kind === undefined || r.kind === kind).map((
+    r,
+  ) => r.tokens[f][tk][which]);
+}
+
+/** Overall token table for one tokenizer. */
+export function tokenTable(result: RunResult, tk: TokenizerName): string {
+  const base = mean(tokenValues(result, "str_replace", tk, "wrapped"));
+  const baseBare = mean(tokenValues(result, "str_replace", tk, "bare"));
+  const rows = FORMATS.map((f) => {
+    const bare = tokenValues(result, f, tk, "bare");
+    const wrapped = tokenValues(result, f, tk, "wrapped");
+    return [
+      f,
+      num(median(bare), 1),
+      num(mean(bare), 1),
+      ratio(mean(bare), baseBare),
+      num(median(wrapped), 1),
+      num(mean(wrapped), 1),
+      ratio(mean(wrapped), base),
+    ];
+  });
+  return table(
+    [
+      "format",
+      "bare median",
+      "bare mean",
+      "bare vs str_replace",
+      "tool call median",
+      "tool call mean",
+      "tool call vs str_replace",
+    ],
+    rows,
+  );
+}
+
+/** Per-kind token table (tool-call payloads) for one tokenizer. */
+export function kindTokenTable(result: RunResult, tk: TokenizerName): string {
+  const shown = FORMATS.filter((f) => f !== "whole_file");
+  const rows = MUTATION_KINDS.filter((k) =>
+    result.tasks.some((r) => r.kind === k)
+  ).map((k) => {
+    const base = mean(tokenValues(result, "str_replace", tk, "wrapped", k));
+    return [
+      k,
+      ...shown.map((f) => {
+        const v = tokenValues(result, f, tk, "wrapped", k);
+        return `${num(median(v))} / ${num(mean(v))} (${ratio(mean(v), base)})`;
+      }),
+      num(mean(tokenValues(result, "whole_file", tk, "wrapped", k))),
+    ];
+  });
+  return table(["kind", ...shown, "whole_file mean"], rows);
+}
+
+interface ReadCost {
+  plain: number;
+  hashline: number;
+  catN: number;
+  lines: number;
+  editHashline: number;
+  editStr: number;
+}
+
+function readCost(result: RunResult, tk: TokenizerName): ReadCost {
+  return {
+    plain: mean(result.tasks.map((r) => r.read[tk].plain)),
+    hashline: mean(result.tasks.map((r) => r.read[tk].hashline)),
+    catN: mean(result.tasks.map((r) => r.read[tk].catN)),
+    lines: mean(result.tasks.map((r) => r.lines)),
+    editHashline: mean(tokenValues(result, "hashline_text", tk, "wrapped")),
+    editStr: mean(tokenValues(result, "str_replace", tk, "wrapped")),
+  };
+}
+
+function breakEven(extraRead: number, saving: number): string {
+  if (extraRead <= 0) return "0 (the read is not dearer)";
+  if (saving <= 0) return "never (edits are not cheaper)";
+  return num(extraRead / saving, 1);
+}
+
+/** Read-cost table: a whole-file read in three numberings, and the break-even. */
+export function readTable(result: RunResult): string {
+  const rows = TOKENIZERS.map((tk) => {
+    const c = readCost(result, tk);
+    const saving = c.editStr - c.editHashline;
+    return [
+      TOKENIZER_LABEL[tk],
+      num(c.plain),
+      `${num(c.hashline)} (+${num((c.hashline - c.plain) / c.lines, 2)}/line)`,
+      `${num(c.catN)} (+${num((c.catN - c.plain) / c.lines, 2)}/line)`,
+      num(saving, 1),
+      breakEven(c.hashline - c.catN, saving),
+      breakEven(c.hashline - c.plain, saving),
+    ];
+  });
+  return table(
+    [
+      "tokenizer",
+      "plain read",
+      "`LINE:HH|` read",
+      "`cat -n` read",
+      "tokens saved per edit",
+      "break-even edits/read vs `cat -n`",
+      "break-even vs plain",
+    ],
+    rows,
+  );
+}
+
+function foldSentence(result: RunResult): string {
+  const f = result.fold;
+  return `Of ${
+    num(f.changed)
+  } anchored lines whose text a drift changed, the 2-hex fold alone matched ${
+    num(f.foldMatched)
+  } (${
+    pct(f.foldMatched, f.changed)
+  }; chance is 1 in 256): with no read record those edits would have passed the fold check. ` +
+    `Silent wrong edits: ${
+      num(f.foldOnlyWrong)
+    } trial(s) with the fold alone, ${
+      num(f.recordWrong)
+    } with the session's 32-bit record.` +
+    (f.recordWrong > 0
+      ? " Where the record still lets a wrong write through, the anchored lines read exactly as they were read: a line moved onto a line of identical text, or an insertion landed in the reformatted file in the old style."
+      : "");
+}
+
+function idealTable(): string {
+  return table(
+    ["drift", "what changes between read and edit", "ideal outcome"],
+    DRIFT_KINDS.map((d) => [d, DRIFT_NOTES[d].what, DRIFT_NOTES[d].ideal]),
+    ["l", "l", "l"],
+  );
+}
+
+function sizeLine(result: RunResult): string {
+  const pk = result.packages.map((p) => `${p.name} ${p.version}`).join(", ");
+  const perDrift = result.tasks.length;
+  return `Seed ${result.seed}: ${result.tasks.length} tasks (up to ${result.perKind} per kind, ${MUTATION_KINDS.length} kinds) on ${result.files} files from ${pk}; ${
+    num(result.trials.length)
+  } trials (every task × ${DRIFT_KINDS.length} drift kinds × ${result.appliers.length} tools; ${perDrift} per cell unless a drift was skipped).`;
+}
+
+/**
+ * The README block: headline tables and charts, each with its command.
+ *
+ * @param result The run.
+ * @param chartDir Chart folder relative to the README.
+ * @returns Markdown.
+ */
+export function renderReadmeBlock(result: RunResult, chartDir: string): string {
+  return [
+    `### Edit formats`,
+    "",
+    `\`${COMMAND}\` (\`bench/formats/\`, full tables in \`bench/RESULTS.md\`). ${
+      sizeLine(result)
+    }`,
+    "",
+    `**Drift safety.** Between the read and the edit the file changes; each cell is correct/refused/wrong (ideal outcomes in \`bench/RESULTS.md\`).`,
+    "",
+    `![Drift outcomes per tool](${chartDir}/formats-drift.svg)`,
+    "",
+    driftTable(result),
+    "",
+    ...result.notes.flatMap((n) => [n, ""]),
+    foldSentence(result),
+    "",
+    `**Output tokens per fix** (o200k; tool call = the payload inside a minimal \`{"name","arguments"}\` call):`,
+    "",
+    `![Tokens per format](${chartDir}/formats-tokens.svg)`,
+    "",
+    tokenTable(result, "o200k"),
+    "",
+    `**Read cost** of a whole file (mean over tasks), and how many edits per read repay the \`LINE:HH|\` prefix:`,
+    "",
+    readTable(result),
+    "",
+    MODEL_LINE,
+  ].join("\n");
+}
+
+/**
+ * The RESULTS.md section: every table.
+ *
+ * @param result The run.
+ * @param chartDir Chart folder relative to RESULTS.md.
+ * @returns Markdown.
+ */
+export function renderResults(result: RunResult, chartDir: string): string {
+  const kindsUsed = MUTATION_KINDS.map((k) => [
+    k,
+    KIND_NOTES[k],
+    String(result.tasks.filter((t) => t.kind === k).length),
+  ]);
+  const skipped = Object.entries(result.skipped).map(([k, n]) => `${k}: ${n}`)
+    .join(", ");
+  return [
+    "## Edit formats",
+    "",
+    `Regenerate with \`${COMMAND}\` (\`bench/formats/\`; same seed, same tables). ${
+      sizeLine(result)
+    }`,
+    skipped === ""
+      ? ""
+      : `\nDrifts skipped because prettier could not parse the file: ${skipped}.`,
+    "",
+    "### Drift safety",
+    "",
+    "Each fix is made from a read of the buggy file; before it arrives, the file changes as below. CORRECT: the result is exactly the drifted file with the intended fix where it still belongs (every other change kept). REFUSED: nothing written. WRONG: anything else. Cells: correct/refused/wrong; the last column is the share of all the tool's trials that wrote a wrong file.",
+    "",
+    idealTable(),
+    "",
+    `![Drift outcomes per tool](${chartDir}/formats-drift.svg)`,
+    "",
+    driftTable(result),
+    "",
+    ...result.notes.flatMap((n) => [n, ""]),
+    foldSentence(result),
+    "",
+    table(
+      ["tool", "payload", "semantics"],
+      result.appliers.map((a) => [a.label, a.format, a.semantics]),
+      ["l", "l", "l"],
+    ),
+    "",
+    "The text and JSON forms of a hashline patch parse to the same ops, so hashline is applied once per trial (text form).",
+    "",
+    "### Output tokens per fix",
+    "",
+    `![Tokens per format](${chartDir}/formats-tokens.svg)`,
+    "",
+    table(
+      ["format", "how the fix is written"],
+      FORMATS.map((f) => [f, FORMAT_NOTES[f]]),
+      ["l", "l"],
+    ),
+    "",
+    ...TOKENIZERS.flatMap((tk) => [
+      `${TOKENIZER_LABEL[tk]}, all tasks:`,
+      "",
+      tokenTable(result, tk),
+      "",
+      `${
+        TOKENIZER_LABEL[tk]
+      }, tool-call payload per kind (median / mean, and the mean's ratio to str_replace):`,
+      "",
+      kindTokenTable(result, tk),
+      "",
+    ]),
+    "The Claude tokenizer on npm is the one Anthropic published for earlier models; newer models count somewhat differently, so read its column as indicative.",
+    "",
+    "### Read cost",
+    "",
+    readTable(result),
+    "",
+    "Break-even: the extra tokens of a `LINE:HH|` read over the other read, divided by the tokens a hashline text edit saves against a str_replace edit (tool-call payloads, means).",
+    "",
+    "### Model harness",
+    "",
+    MODEL_LINE,
+    "",
+    "### Tasks",
+    "",
+    table(
+      ["package", "version", "files of 100–1500 lines", "files used"],
+      result.packages.map((
+        p,
+      ) => [p.name, p.version, String(p.eligible), String(p.picked)]),
+    ),
+    "",
+    table(["kind", "mutation (the fix undoes it)", "tasks"], kindsUsed, [
+      "l",
+      "l",
+      "r",
+    ]),
+    "",
+    `Versions: ${
+      Object.entries(result.versions).map(([k, v]) => `${k} ${v}`).join(", ")
+    }.`,
+  ].join("\n");
+}
+
+const COLORS: Record<Outcome, string> = {
+  CORRECT: "#2e7d32",
+  REFUSED: "#9e9e9e",
+  WRONG: "#c62828",
+};
+
+function esc(s: string): string {
+  return s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(
+    ">",
+    "&gt;",
+  ).replaceAll("`", "");
+}
+
+/**
+ * Stacked bars of outcomes per tool, over all drift kinds.
+ *
+ * @param result The run.
+ * @returns SVG text.
+ */
+export function driftChart(result: RunResult): string {
+  const t = tally(result);
+  const left = 360;
+  const width = 360;
+  const rowH = 22;
+  const top = 40;
+  const h = top + result.appliers.length * rowH + 20;
+  const parts: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${
+      left + width + 70
+    }" height="${h}" font-family="sans-serif" font-size="12">`,
+    `<text x="8" y="18" font-size="14" font-weight="bold">Outcome of every trial, all drift kinds (${COMMAND})</text>`,
+  ];
+  OUTCOMES.forEach((o, i) => {
+    parts.push(
+      `<rect x="${left + i * 110}" y="26" width="10" height="10" fill="${
+        COLORS[o]
+      }"/>`,
+      `<text x="${left + 14 + i * 110}" y="35">${o.toLowerCase()}</text>`,
+    );
+  });
+  result.appliers.forEach((a, i) => {
+    const all = totals(t.get(a.id)!);
+    const y = top + i * rowH;
+    parts.push(
+      `<text x="${left - 6}" y="${y + 15}" text-anchor="end">${
+        esc(a.label)
+      }</text>`,
+    );
+    let x = left;
+    for (const o of OUTCOMES) {
+      const w = all.all === 0 ? 0 : (width * all[o]) / all.all;
+      if (w > 0) {
+        parts.push(
+          `<rect x="${x.toFixed(1)}" y="${y + 3}" width="${
+            w.toFixed(1)
+          }" height="${rowH - 6}" fill="${COLORS[o]}"/>`,
+        );
+      }
+      x += w;
+    }
+    parts.push(
+      `<text x="${left + width + 6}" y="${y + 15}">${
+        pct(all.WRONG, all.all)
+      } wrong</text>`,
+    );
+  });
+  parts.push("</svg>");
+  return parts.join("\n") + "\n";
+}
+
+/**
+ * Bars of mean tool-call tokens per format, both tokenizers.
+ *
+ * @param result The run.
+ * @returns SVG text.
+ */
+export function tokenChart(result: RunResult): string {
+  const shown = FORMATS.filter((f) => f !== "whole_file");
+  const means = (f: FormatName, tk: TokenizerName): number =>
+    mean(tokenValues(result, f, tk, "wrapped"));
+  const max = Math.max(
+    ...shown.flatMap((f) => TOKENIZERS.map((tk) => means(f, tk))),
+  );
+  const left = 130;
+  const width = 420;
+  const groupH = 34;
+  const top = 40;
+  const fills: Record<TokenizerName, string> = {
+    o200k: "#1565c0",
+    claude: "#ef6c00",
+  };
+  const rows = [...shown, "whole_file" as const];
+  const h = top + rows.length * groupH + 10;
+  const parts: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${
+      left + width + 150
+    }" height="${h}" font-family="sans-serif" font-size="12">`,
+    `<text x="8" y="18" font-size="14" font-weight="bold">Mean output tokens per fix, as a tool call (${COMMAND})</text>`,
+  ];
+  TOKENIZERS.forEach((tk, i) => {
+    parts.push(
+      `<rect x="${left + i * 150}" y="26" width="10" height="10" fill="${
+        fills[tk]
+      }"/>`,
+      `<text x="${left + 14 + i * 150}" y="35">${tk}</text>`,
+    );
+  });
+  rows.forEach((f, i) => {
+    const y = top + i * groupH;
+    parts.push(
+      `<text x="${left - 6}" y="${y + 19}" text-anchor="end">${f}</text>`,
+    );
+    TOKENIZERS.forEach((tk, k) => {
+      const v = means(f, tk);
+      const clipped = v > max;
+      const w = (width * Math.min(v, max)) / max;
+      const by = y + 4 + k * 13;
+      parts.push(
+        `<rect x="${left}" y="${by}" width="${
+          w.toFixed(1)
+        }" height="12" fill="${fills[tk]}"${
+          clipped ? ' fill-opacity="0.5"' : ""
+        }/>`,
+      );
+      parts.push(
+        `<text x="${left + w + 4}" y="${by + 10}">${num(v, 1)}${
+          clipped ? " (off scale)" : ""
+        }</text>`,
+      );
+    });
+  });
+  parts.push("</svg>");
+  return parts.join("\n") + "\n";
+}
