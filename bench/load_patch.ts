@@ -14,7 +14,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { parseArgs } from "node:util";
-// @ts-types="npm:@types/autocannon"
 import autocannon from "autocannon";
 import { startServer } from "../src/http/server.ts";
 
@@ -60,25 +59,19 @@ const result = await autocannon({
   requests: [{
     method: "POST",
     headers,
-    setupRequest: (
-      req: Record<string, unknown>,
-      ctx: Record<string, unknown>,
-    ) => {
+    setupRequest: (req, context) => {
       const id = `line-${next++}`;
-      ctx.id = id;
+      (context as { id?: string }).id = id;
       return {
         ...req,
         body: JSON.stringify({ patch: `@@ log.txt\n+\n~${id}` }),
       };
     },
-    onResponse: (
-      status: number,
-      _body: string,
-      ctx: Record<string, unknown>,
-    ) => {
-      if (status === 200) acked.add(ctx.id as string);
+    onResponse: (status, _body, context) => {
+      const id = (context as { id?: string }).id!;
+      if (status === 200) acked.add(id);
       else {
-        refusedIds.add(ctx.id as string);
+        refusedIds.add(id);
         refused.set(status, (refused.get(status) ?? 0) + 1);
       }
     },
