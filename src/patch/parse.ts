@@ -5,6 +5,7 @@
  * @module
  */
 
+import { invalidUtf8At } from "../_internal/utf8.ts";
 import { z } from "zod";
 import { formatAnchor, parseAnchor, readPrefixOf } from "../anchor/anchor.ts";
 import { checkShape } from "./_shape.ts";
@@ -101,42 +102,10 @@ function decodeStrict(bytes: Uint8Array): string {
   } catch {
     throw new SyntaxError(
       `Cannot parse patch: it is not valid UTF-8 (an ill-formed sequence starts at byte offset ${
-        invalidAt(bytes)
+        Math.max(0, invalidUtf8At(bytes))
       }). Send the patch as UTF-8 text.`,
     );
   }
-}
-
-/** Offset of the first byte that starts an ill-formed UTF-8 sequence. */
-function invalidAt(b: Uint8Array): number {
-  let i = 0;
-  while (i < b.length) {
-    const c = b[i];
-    if (c < 0x80) {
-      i++;
-      continue;
-    }
-    let need: number;
-    let lo = 0x80;
-    let hi = 0xbf;
-    if (c >= 0xc2 && c <= 0xdf) need = 1;
-    else if (c >= 0xe0 && c <= 0xef) {
-      need = 2;
-      if (c === 0xe0) lo = 0xa0;
-      if (c === 0xed) hi = 0x9f;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-      need = 3;
-      if (c === 0xf0) lo = 0x90;
-      if (c === 0xf4) hi = 0x8f;
-    } else return i;
-    for (let k = 1; k <= need; k++) {
-      const x = b[i + k];
-      if (x === undefined) return i;
-      if (k === 1 ? x < lo || x > hi : x < 0x80 || x > 0xbf) return i;
-    }
-    i += need + 1;
-  }
-  return b.length;
 }
 
 const FENCE_OPEN = /^```[\w.+-]*[ \t]*\r?$/;

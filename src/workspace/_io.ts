@@ -114,17 +114,7 @@ export function readWhole(
 function readWholeSync(
   target: Target,
 ): { bytes: Uint8Array; id: FileIdentity } {
-  let fd: number;
-  try {
-    const pin = pinFolder(target.root, partsUnder(target.root, target.dir));
-    try {
-      fd = openSync(pin.path(basename(target.real)), READ_FLAGS);
-    } finally {
-      pin.close();
-    }
-  } catch (error) {
-    throw openFailure(target, error);
-  }
+  const fd = openPinned(target);
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) {
@@ -161,17 +151,7 @@ function readWholeSync(
  * file itself, never what a swapped-in symlink leads to).
  */
 export function statTarget(target: Target): FileIdentity {
-  let fd: number;
-  try {
-    const pin = pinFolder(target.root, partsUnder(target.root, target.dir));
-    try {
-      fd = openSync(pin.path(basename(target.real)), READ_FLAGS);
-    } finally {
-      pin.close();
-    }
-  } catch (error) {
-    throw openFailure(target, error);
-  }
+  const fd = openPinned(target);
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) {
@@ -182,6 +162,20 @@ export function statTarget(target: Target): FileIdentity {
     return identityOf(st);
   } finally {
     closeSync(fd);
+  }
+}
+
+/** Opens a checked target through its pinned folder (no symlink followed, never blocking). */
+function openPinned(target: Target): number {
+  try {
+    const pin = pinFolder(target.root, partsUnder(target.root, target.dir));
+    try {
+      return openSync(pin.path(basename(target.real)), READ_FLAGS);
+    } finally {
+      pin.close();
+    }
+  } catch (error) {
+    throw openFailure(target, error);
   }
 }
 

@@ -5,49 +5,13 @@
  *
  * @module
  */
+import { invalidUtf8At } from "../_internal/utf8.ts";
 import { BinaryContentError } from "../errors.ts";
 
 /** How far into a file a NUL byte marks it as binary. */
 export const NUL_WINDOW = 8192;
 
 const fatal = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-
-/**
- * Offset of the first byte that starts an ill-formed UTF-8 sequence, or -1.
- * A sequence cut off by the end of `bytes` counts as ill-formed unless
- * `partialEnd` is set.
- */
-export function invalidUtf8At(bytes: Uint8Array, partialEnd = false): number {
-  const n = bytes.length;
-  let i = 0;
-  while (i < n) {
-    const b = bytes[i];
-    if (b < 0x80) {
-      i++;
-      continue;
-    }
-    let need: number;
-    let lo = 0x80;
-    let hi = 0xbf;
-    if (b >= 0xc2 && b <= 0xdf) need = 1;
-    else if (b >= 0xe0 && b <= 0xef) {
-      need = 2;
-      if (b === 0xe0) lo = 0xa0;
-      if (b === 0xed) hi = 0x9f;
-    } else if (b >= 0xf0 && b <= 0xf4) {
-      need = 3;
-      if (b === 0xf0) lo = 0x90;
-      if (b === 0xf4) hi = 0x8f;
-    } else return i;
-    for (let k = 1; k <= need; k++) {
-      if (i + k >= n) return partialEnd ? -1 : i;
-      const c = bytes[i + k];
-      if (k === 1 ? c < lo || c > hi : c < 0x80 || c > 0xbf) return i;
-    }
-    i += need + 1;
-  }
-  return -1;
-}
 
 /** Throws the refusal for a file that is not text. */
 export function notText(path: string, offset: number, nul: boolean): never {

@@ -853,9 +853,10 @@ export function revisionStoreSuite(
                 join(dir, "bin"),
                 Buffer.from([0x61, 0x62, 0xc3, 0x28]),
               );
+              // The ill-formed sequence starts at the lead byte 0xc3.
               await assert.rejects(store.importFrom(join(dir, "bin")), {
                 name: "BinaryContentError",
-                offset: 3,
+                offset: 2,
               });
               await writeFile(join(dir, "nul"), Buffer.from("ab\u0000c"));
               await assert.rejects(store.importFrom(join(dir, "nul")), {

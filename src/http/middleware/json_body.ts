@@ -6,7 +6,7 @@
  * @module
  */
 import type { MiddlewareHandler } from "hono";
-import { invalidUtf8At } from "../../workspace/_text.ts";
+import { invalidUtf8At } from "../../_internal/utf8.ts";
 import { errorJson } from "../_respond.ts";
 import type { HttpEnv } from "../_env.ts";
 import { lateBody } from "./body_deadline.ts";
