@@ -2,7 +2,8 @@
  * Typed refusals that callers must handle. Bad input (a malformed anchor, a
  * wrong type) is a plain `TypeError`, `RangeError` or `SyntaxError`; a refusal
  * that depends on the state of a file or store is a {@link HashlineError}
- * with a stable upper-snake `code` and the HTTP status it maps to.
+ * with a stable upper-snake `code` (one of {@link ERROR_CODES}); the HTTP
+ * layer alone decides which status each code answers with.
  *
  * @module
  */
@@ -66,21 +67,17 @@ export interface Problem {
 export class HashlineError extends Error {
   /** Stable upper-snake code (`STALE_ANCHOR`, `OUTSIDE_ROOT`, …). */
   readonly code: string;
-  /** HTTP status the serving layer answers with. */
-  readonly status: number;
 
   /**
    * Creates a refusal.
    *
    * @param code Stable upper-snake code.
    * @param message A sentence a model can act on.
-   * @param status HTTP status for the serving layer.
    */
-  constructor(code: string, message: string, status: number) {
+  constructor(code: string, message: string) {
     super(message);
     this.name = "HashlineError";
     this.code = code;
-    this.status = status;
   }
 }
 
@@ -103,7 +100,7 @@ export class PatchRefusedError extends HashlineError {
     const body = problems.map((p) =>
       `- ${p.path ? `${p.path}: ` : ""}${p.message}`
     ).join("\n");
-    super(code, `Rejected — nothing written.\n${body}`, 409);
+    super(code, `Rejected — nothing written.\n${body}`);
     this.name = "PatchRefusedError";
     this.problems = problems;
   }
@@ -115,7 +112,7 @@ export class OutsideRootError extends HashlineError {
    * @param message Why the path was refused.
    */
   constructor(message: string) {
-    super("OUTSIDE_ROOT", message, 403);
+    super("OUTSIDE_ROOT", message);
     this.name = "OutsideRootError";
   }
 }
@@ -127,7 +124,7 @@ export class NotFoundError extends HashlineError {
    * @param code Defaults to `NOT_FOUND`; `UNKNOWN_HANDLE` for a handle this store never issued.
    */
   constructor(message: string, code = "NOT_FOUND") {
-    super(code, message, 404);
+    super(code, message);
     this.name = "NotFoundError";
   }
 }
@@ -138,7 +135,7 @@ export class IntegrityError extends HashlineError {
    * @param message Which object failed its check.
    */
   constructor(message: string) {
-    super("INTEGRITY", message, 500);
+    super("INTEGRITY", message);
     this.name = "IntegrityError";
   }
 }
@@ -149,7 +146,7 @@ export class TooLargeError extends HashlineError {
    * @param message The limit and what to do instead.
    */
   constructor(message: string) {
-    super("TOO_LARGE", message, 413);
+    super("TOO_LARGE", message);
     this.name = "TooLargeError";
   }
 }
@@ -164,7 +161,7 @@ export class BinaryContentError extends HashlineError {
    * @param offset Byte offset of the offending byte.
    */
   constructor(message: string, offset: number) {
-    super("NOT_TEXT", message, 400);
+    super("NOT_TEXT", message);
     this.name = "BinaryContentError";
     this.offset = offset;
   }
@@ -177,7 +174,7 @@ export class EditRefusedError extends HashlineError {
    * @param code `NO_MATCH`, `MANY_MATCHES` or `EXISTS`.
    */
   constructor(message: string, code = "NO_MATCH") {
-    super(code, message, 409);
+    super(code, message);
     this.name = "EditRefusedError";
   }
 }
@@ -188,7 +185,7 @@ export class DeniedError extends HashlineError {
    * @param message Which rule refused the path and how to change it.
    */
   constructor(message: string) {
-    super("DENIED", message, 403);
+    super("DENIED", message);
     this.name = "DeniedError";
   }
 }
@@ -199,7 +196,7 @@ export class NotAFileError extends HashlineError {
    * @param message What the path names instead.
    */
   constructor(message: string) {
-    super("NOT_A_FILE", message, 400);
+    super("NOT_A_FILE", message);
     this.name = "NotAFileError";
   }
 }
@@ -210,7 +207,7 @@ export class PermissionError extends HashlineError {
    * @param message What could not be done.
    */
   constructor(message: string) {
-    super("PERMISSION", message, 403);
+    super("PERMISSION", message);
     this.name = "PermissionError";
   }
 }
@@ -221,7 +218,7 @@ export class NoSpaceError extends HashlineError {
    * @param message What could not be written.
    */
   constructor(message: string) {
-    super("NO_SPACE", message, 507);
+    super("NO_SPACE", message);
     this.name = "NoSpaceError";
   }
 }

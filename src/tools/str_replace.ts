@@ -244,7 +244,6 @@ function changed(display: string): HashlineError {
   return new HashlineError(
     "CHANGED",
     `${display} changed while the edit was being made, so nothing was written. Read it again and resend the edit.`,
-    409,
   );
 }
 

@@ -70,7 +70,6 @@ function busy(display: string, ms: number): HashlineError {
   return new HashlineError(
     "BUSY",
     `Cannot edit "${display}": another writer has held it for ${ms} ms. Nothing was written; resend the edit in a moment.`,
-    503,
   );
 }
 
