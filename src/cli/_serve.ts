@@ -51,6 +51,7 @@ export async function run(ctx: CliContext): Promise<number> {
         store,
         editFormat: format,
         session: ctx.session,
+        rebase: ctx.values.rebase === true,
       });
       onShutdown(() => void server.close());
       await server.closed;
@@ -72,6 +73,10 @@ export async function run(ctx: CliContext): Promise<number> {
       store,
       editFormat: format,
       session: ctx.session,
+      rebase: ctx.values.rebase === true,
+      allowedOrigins: stringFlag(ctx, "allow-origin")?.split(",").map((o) =>
+        o.trim()
+      ).filter((o) => o !== ""),
     });
     const stopped = new Promise<void>((resolve) => onShutdown(resolve));
     if (ctx.json) {

@@ -111,6 +111,12 @@ const limit: FlagSpec = {
   value: "N",
   help: "most lines to show (default 2000)",
 };
+const rebaseDefault: FlagSpec = {
+  type: "boolean",
+  help:
+    "edit_file applies an op whose read lines only moved where they now stand, unless a call says rebase: false",
+};
+
 const editFormat: FlagSpec = {
   type: "string",
   value: "F",
@@ -323,7 +329,14 @@ export const COMMANDS: readonly CommandSpec[] = [
         help:
           "bearer token every route but /health then requires (or HASHLINE_TOKEN)",
       },
+      "allow-origin": {
+        type: "string",
+        value: "ORIGINS",
+        help:
+          "comma-separated origins (https://app.example) whose pages may call the server; others get 403",
+      },
       "edit-format": editFormat,
+      rebase: rebaseDefault,
     },
   },
   {
@@ -331,7 +344,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     family: "serve",
     summary: "MCP server on stdio until the client closes it",
     args: [],
-    flags: { "edit-format": editFormat },
+    flags: { "edit-format": editFormat, rebase: rebaseDefault },
   },
 ];
 
