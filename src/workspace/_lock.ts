@@ -20,11 +20,9 @@ import {
   closeSync,
   constants,
   fstatSync,
-  lstatSync,
   openSync,
   readdirSync,
   readSync,
-  renameSync,
   unlinkSync,
   writeSync,
 } from "../_runtime/fs.ts";
@@ -46,8 +44,12 @@ export interface LockSpec {
   display: string;
 }
 
-/** Lock files older than this with no holder written in them are left-overs of a crash. */
-const EMPTY_STALE_MS = 10_000;
+/**
+ * A holder writes its process id right after creating its lock file, two
+ * system calls apart; an empty lock (or breaker) this old was left by a
+ * process killed between them.
+ */
+const EMPTY_STALE_MS = 1_000;
 
 const chains = new Map<string, Promise<void>>();
 const held = new Set<string>();
@@ -104,22 +106,14 @@ function isStale(holder: Holder, key: string): boolean {
   return !processAlive(holder.pid);
 }
 
-/**
- * Removes what dead processes left beside a lock: their one-file
- * temporaries of the guarded file, and locks they had set aside while
- * taking one over.
- */
-function removeOrphans(
-  folder: (name: string) => string,
-  rest: string,
-  lock: string,
-): void {
-  const temp = rest.includes("/") ? null : new RegExp(
+/** Removes the one-file temporaries that dead processes left beside the guarded file. */
+function removeOrphans(folder: (name: string) => string, rest: string): void {
+  if (rest.includes("/")) return;
+  const temp = new RegExp(
     `^\\.${
       escape(rest.slice(0, 96))
     }\\.(\\d+)-[0-9a-f]{16}\\.hashline-one\\.tmp$`,
   );
-  const aside = new RegExp(`^${escape(lock)}\\.(\\d+)-[a-z0-9]+\\.stale$`);
   let names: string[];
   try {
     names = readdirSync(folder("."));
@@ -127,7 +121,7 @@ function removeOrphans(
     return;
   }
   for (const name of names) {
-    const m = temp?.exec(name) ?? aside.exec(name);
+    const m = temp.exec(name);
     if (!m) continue;
     const pid = Number(m[1]);
     if (pid === processId() || processAlive(pid)) continue;
@@ -163,33 +157,78 @@ function pinned(spec: LockSpec): ReturnType<typeof pinFolder> {
   }
 }
 
+/** Creates `path` exclusively holding `text`; false when something is already there. */
+function createExclusive(path: string, text: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(
+      path,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL |
+        constants.O_NOFOLLOW,
+      0o600,
+    );
+  } catch (error) {
+    if (errnoOf(error) === "EEXIST") return false;
+    throw error;
+  }
+  try {
+    writeSync(fd, text);
+  } finally {
+    closeSync(fd);
+  }
+  return true;
+}
+
+/** Removes a breaker (`NAME.break`) that a process died holding; true when none is left. */
+function clearDeadBreaker(
+  folder: (name: string) => string,
+  breaker: string,
+): boolean {
+  const holder = readHolder(folder(breaker));
+  if (holder === null) return true;
+  const dead = holder.pid === null
+    ? Date.now() - holder.mtimeMs > EMPTY_STALE_MS
+    : holder.pid !== processId() && !processAlive(holder.pid);
+  if (!dead) return false;
+  try {
+    unlinkSync(folder(breaker));
+  } catch {
+    // Another process cleared it first.
+  }
+  return true;
+}
+
+/**
+ * Removes a lock whose holder is dead. Breaking is itself guarded by a
+ * breaker file of a fixed name (`NAME.break`), so two processes never both
+ * judge and remove, and a breaker left by a process killed mid-way is found
+ * and cleared by the next one to take or break the lock.
+ */
 function takeOver(
   folder: (name: string) => string,
   name: string,
   holder: Holder,
   rest: string,
 ): void {
-  const aside = `${name}.${processId()}-${
-    Math.random().toString(36).slice(2)
-  }.stale`;
-  try {
-    renameSync(folder(name), folder(aside));
-  } catch (error) {
-    if (errnoOf(error) === "ENOENT") return;
-    throw error;
-  }
-  const st = lstatSync(folder(aside));
-  if (st.ino !== holder.ino) {
-    // A live lock replaced the stale one between the look and the move: put it back.
-    try {
-      renameSync(folder(aside), folder(name));
-    } catch {
-      // It cannot be restored; its holder's release finds its lock gone and carries on.
-    }
+  const breaker = `${name}.break`;
+  if (!createExclusive(folder(breaker), `${processId()} break\n`)) {
+    clearDeadBreaker(folder, breaker);
     return;
   }
-  unlinkSync(folder(aside));
-  removeOrphans(folder, rest, name);
+  try {
+    const now = readHolder(folder(name));
+    // Only the very lock that was judged dead is removed, never a fresh one.
+    if (now !== null && now.ino === holder.ino && now.pid === holder.pid) {
+      unlinkSync(folder(name));
+      removeOrphans(folder, rest);
+    }
+  } finally {
+    try {
+      unlinkSync(folder(breaker));
+    } catch {
+      // Already gone.
+    }
+  }
 }
 
 async function acquireFile(
@@ -205,21 +244,10 @@ async function acquireFile(
     const pin = pinned(spec);
     try {
       const folder = (n: string) => pin.path(n);
-      try {
-        const fd = openSync(
-          folder(name),
-          constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL |
-            constants.O_NOFOLLOW,
-          0o600,
-        );
-        try {
-          writeSync(fd, token);
-        } finally {
-          closeSync(fd);
-        }
+      if (createExclusive(folder(name), token)) {
+        // A breaker left by a process killed while breaking this lock.
+        clearDeadBreaker(folder, `${name}.break`);
         return token;
-      } catch (error) {
-        if (errnoOf(error) !== "EEXIST") throw error;
       }
       const holder = readHolder(folder(name));
       if (holder === null) continue;
