@@ -12,7 +12,7 @@
  * import { createToolRegistry, openWorkspace } from "@hashline/kit";
  * import { aiSdkTools } from "@hashline/kit/ai-sdk";
  *
- * const registry = createToolRegistry({ workspace: await openWorkspace(".") });
+ * const registry = createToolRegistry({ workspace: openWorkspace(".") });
  * const { tools, system } = aiSdkTools(registry);
  * const result = await generateText({
  *   model, tools, system, stopWhen: stepCountIs(8),

@@ -12,7 +12,7 @@
  * import { createToolRegistry, openWorkspace } from "@hashline/kit";
  * import { openAiTools } from "@hashline/kit/openai";
  *
- * const hashline = openAiTools(createToolRegistry({ workspace: await openWorkspace(".") }));
+ * const hashline = openAiTools(createToolRegistry({ workspace: openWorkspace(".") }));
  * const messages = [{ role: "system", content: hashline.system }, { role: "user", content: "…" }];
  * const reply = await new OpenAI().chat.completions.create({ model, messages, tools: hashline.chatTools });
  * for (const call of reply.choices[0].message.tool_calls ?? []) {
