@@ -21,6 +21,7 @@ import {
   formatHashlines,
   openWorkspace,
   PatchRefusedError,
+  startServer,
 } from "@hashline/kit";
 import { lineHash } from "@hashline/kit/hash";
 import { applyPatch } from "@hashline/kit/patch";
@@ -133,6 +134,23 @@ try {
       e.name === "MissingPackageError" &&
       /npm install postgres/.test(e.message),
   );
+
+  // Deno and Bun serve natively; Node needs the optional adapter, which the
+  // bare install lacks, and is told which package to add.
+  if (!globalThis.Deno && !globalThis.Bun) {
+    await assert.rejects(
+      startServer({ port: 0, store }),
+      (e) =>
+        e.name === "MissingPackageError" &&
+        /npm install @hono\/node-server/.test(e.message),
+    );
+  } else {
+    const server = await startServer({ port: 0, store });
+    const res = await fetch(`http://127.0.0.1:${server.port}/health`);
+    assert.equal(res.status, 200);
+    await res.body?.cancel();
+    await server.close();
+  }
 } finally {
   await rm(base, { recursive: true, force: true });
 }
