@@ -5,7 +5,7 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "zod";
 import { formatAnchor, parseAnchor, readPrefixOf } from "../anchor/anchor.ts";
 import { checkShape } from "./_shape.ts";
 import { PatchOpSchema, PatchSchema } from "./schema.ts";
