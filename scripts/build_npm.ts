@@ -74,6 +74,9 @@ const compile = spawnSync("node", [
   root,
   "--target",
   "ES2022",
+  // String#isWellFormed and friends: in every runtime the package supports (Node 20+).
+  "--lib",
+  "ES2024,DOM",
   "--module",
   "nodenext",
   "--moduleResolution",
