@@ -10,7 +10,7 @@
  * framework.
  *
  * Subpaths: `./hash`, `./patch`, `./workspace`, `./store`, `./tools`,
- * `./app`, `./server`, `./mcp`, `./cli`.
+ * `./app`, `./server`, `./mcp`, `./cli`, `./edge`, `./ai-sdk`, `./openai`.
  *
  * @example
  * ```ts

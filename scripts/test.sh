@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The whole check: generated Wasm up to date, format, lint, types, doc
-# examples, publish dry run, then the same test files under Deno, Bun and Node.
+# The whole check: generated Wasm up to date, format, lint, import layers,
+# types, doc examples, publish dry run, then the same test files under Deno, Bun and Node.
 # Starts a throwaway PostgreSQL cluster when HASHLINE_TEST_PG_URL is unset and
 # the server binaries are installed.
 set -euo pipefail
@@ -27,6 +27,8 @@ step "deno fmt --check"
 "$bin/deno" fmt --check
 step "deno lint"
 "$bin/deno" lint
+step "import layers (no cycle, no import up the layers)"
+"$bin/deno" run -A scripts/check_layers.ts
 step "deno check"
 "$bin/deno" check "${ts_files[@]}"
 step "deno test --doc"

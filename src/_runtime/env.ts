@@ -1,20 +1,15 @@
 /**
- * Process-level access (environment, arguments, exit, standard streams)
- * through `node:process`, which Deno, Bun and Node all provide.
+ * Process-level access (arguments, working folder, exit, standard streams,
+ * signals) through `node:process`, which Deno, Bun and Node all provide.
+ * Environment variables are read by `config.ts`, which imports no `node:*`
+ * module, and re-exported here.
  *
  * @module
  */
 import process from "node:process";
 import { pathToFileURL } from "node:url";
 
-/** Reads an environment variable; undefined when unset or not permitted. */
-export function getEnv(name: string): string | undefined {
-  try {
-    return process.env[name];
-  } catch {
-    return undefined;
-  }
-}
+export { getEnv } from "./config.ts";
 
 /** The command-line arguments after the script name. */
 export function getArgs(): string[] {

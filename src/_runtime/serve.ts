@@ -9,6 +9,7 @@
  */
 import process from "node:process";
 import type { Readable, Writable } from "node:stream";
+import { loadOptional } from "../_internal/optional.ts";
 
 /** A request handler in Web-standard terms. */
 export type FetchHandler = (request: Request) => Response | Promise<Response>;
@@ -131,7 +132,11 @@ export async function serveHttp(
       },
     };
   }
-  const { serve } = await import("@hono/node-server");
+  const { serve } = await loadOptional(
+    "@hono/node-server",
+    "Serving HTTP on Node",
+    () => import("@hono/node-server"),
+  );
   return await new Promise<RunningServer>((resolve, reject) => {
     const server = serve(
       { fetch: (request: Request) => handler(request), hostname, port },

@@ -6,9 +6,14 @@
  */
 
 import { hex2 } from "../hash/fnv.ts";
-import type { Anchor } from "../patch/types.ts";
 
-export type { Anchor };
+/** A parsed anchor. */
+export interface Anchor {
+  /** 1-based line number. */
+  line: number;
+  /** Two lowercase hex digits. */
+  hash: string;
+}
 
 const ANCHOR = /^(\d+):([0-9a-fA-F]{2})\|?$/;
 const READ_PREFIX = /^\d+:[0-9a-fA-F]{2}\|/;

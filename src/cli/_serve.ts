@@ -6,6 +6,7 @@
  * @module
  */
 import { onShutdown } from "../_runtime/env.ts";
+import { loadOptional } from "../_internal/optional.ts";
 import type { EditFormat } from "../tools/mod.ts";
 import { openFileStore } from "../store/file_store.ts";
 import { openWorkspace } from "../workspace/workspace.ts";
@@ -44,7 +45,11 @@ export async function run(ctx: CliContext): Promise<number> {
       session: ctx.session,
     });
     if (ctx.spec.name === "mcp") {
-      const { runMcpStdio } = await import("../mcp/mod.ts");
+      const { runMcpStdio } = await loadOptional(
+        "@modelcontextprotocol/sdk",
+        "hashline mcp",
+        () => import("../mcp/mod.ts"),
+      );
       const store = openFileStore(ctx.stateDir);
       const server = await runMcpStdio({
         workspace,

@@ -17,7 +17,7 @@
  *
  * @module
  */
-import { getEnv } from "../_runtime/env.ts";
+import { getEnv } from "../_runtime/config.ts";
 import { BinaryContentError } from "../errors.ts";
 import {
   type BatchBuffer,

@@ -6,7 +6,7 @@
  * @module
  */
 import { Hono } from "hono";
-import { z } from "zod";
+import * as z from "zod";
 import { FilePatchSchema, PatchOpSchema } from "../patch/schema.ts";
 import type { Workspace } from "../workspace/mod.ts";
 import { ReadFileInputSchema } from "../tools/inputs.ts";

@@ -6,6 +6,7 @@
  */
 import { Hono } from "hono";
 import type { McpHttpHandler, McpHttpOptions } from "../mcp/http.ts";
+import { loadOptional } from "../_internal/optional.ts";
 import type { ToolRegistry } from "../tools/types.ts";
 import type { HttpEnv } from "./_env.ts";
 import { sessionOf } from "./_session.ts";
@@ -25,9 +26,11 @@ export function mcpRoutes(
 ): McpRoutes {
   let mcp: Promise<McpHttpHandler> | undefined;
   const load = (): Promise<McpHttpHandler> => {
-    mcp ??= import("../mcp/http.ts").then((m) =>
-      m.createMcpHttpHandler(registry, options)
-    );
+    mcp ??= loadOptional(
+      "@modelcontextprotocol/sdk",
+      "MCP over HTTP (POST /mcp)",
+      () => import("../mcp/http.ts"),
+    ).then((m) => m.createMcpHttpHandler(registry, options));
     mcp.catch(() => (mcp = undefined));
     return mcp;
   };

@@ -7,7 +7,7 @@
  * @module
  */
 import { Hono } from "hono";
-import { z } from "zod";
+import * as z from "zod";
 import { NotFoundError } from "../errors.ts";
 import { PatchOpSchema } from "../patch/schema.ts";
 import { parsePatch } from "../patch/parse.ts";

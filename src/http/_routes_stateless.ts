@@ -6,7 +6,7 @@
  * @module
  */
 import { Hono } from "hono";
-import { z } from "zod";
+import * as z from "zod";
 import { applyPatch } from "../patch/apply.ts";
 import { PatchOpSchema } from "../patch/schema.ts";
 import { parsePatch } from "../patch/parse.ts";

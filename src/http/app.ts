@@ -27,27 +27,25 @@
  * @module
  */
 import { Hono } from "hono";
-import { cors } from "hono/cors";
-import { HTTPException } from "hono/http-exception";
 import type { RevisionStore } from "../store/types.ts";
 import { createToolRegistry } from "../tools/registry.ts";
 import { lazyResources } from "../tools/resources.ts";
 import type { EditFormat } from "../tools/types.ts";
 import type { Workspace } from "../workspace/mod.ts";
 import type { HttpEnv } from "./_env.ts";
-import { errorJson, errorResponse } from "./_respond.ts";
+import {
+  DEFAULT_BODY_TIMEOUT_MS,
+  DEFAULT_MAX_BODY_BYTES,
+  type RouteTable,
+  useGuards,
+} from "./_guards.ts";
 import { fileRoutes } from "./_routes_files.ts";
 import { mcpRoutes } from "./_routes_mcp.ts";
 import { revisionRoutes } from "./_routes_revisions.ts";
 import { statelessRoutes } from "./_routes_stateless.ts";
 import { SESSION_HEADER, SESSION_NAME } from "./_session.ts";
-import { bodyDeadline } from "./middleware/body_deadline.ts";
-import { bodySizeLimit } from "./middleware/body_limit.ts";
-import { hostGuard } from "./middleware/host_guard.ts";
-import { jsonOnly } from "./middleware/json_only.ts";
-import { tokenAuth } from "./middleware/token_auth.ts";
 
-export { SESSION_HEADER };
+export { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES, SESSION_HEADER };
 
 /** What `createApp` returns: a Web-standard handler (the Hono app satisfies it). */
 export interface HashlineApp {
@@ -104,24 +102,19 @@ export interface AppOptions {
   mcpSessionTtlMs?: number;
 }
 
-/** Default request body limit: 8 MiB. */
-export const DEFAULT_MAX_BODY_BYTES: number = 8 * 1024 * 1024;
-
-/** Default time a request body may take to arrive: 30 s. */
-export const DEFAULT_BODY_TIMEOUT_MS: number = 30_000;
-
-/** Route paths and their methods, for 405 answers. */
-const ROUTES: [RegExp, string][] = [
-  [/^\/health$/, "GET"],
-  [/^\/v1\/(format|apply|files\/read|files\/patch|revisions)$/, "POST"],
-  [/^\/v1\/revisions\/[^/]+$/, "GET"],
-  [/^\/v1\/revisions\/[^/]+\/(source|lines)$/, "GET"],
-  [/^\/v1\/revisions\/[^/]+\/(edits|patch)$/, "POST"],
-  [/^\/mcp$/, "POST, DELETE"],
-];
-
-const ROUTE_LIST =
-  "GET /health, POST /v1/format, POST /v1/apply, POST /v1/files/read, POST /v1/files/patch, POST /v1/revisions, GET /v1/revisions/{ref}, GET /v1/revisions/{ref}/source, GET /v1/revisions/{ref}/lines, POST /v1/revisions/{ref}/edits, POST /v1/revisions/{ref}/patch, POST /mcp";
+/** Route paths and their methods, for 404 and 405 answers. */
+const ROUTES: RouteTable = {
+  methods: [
+    [/^\/health$/, "GET"],
+    [/^\/v1\/(format|apply|files\/read|files\/patch|revisions)$/, "POST"],
+    [/^\/v1\/revisions\/[^/]+$/, "GET"],
+    [/^\/v1\/revisions\/[^/]+\/(source|lines)$/, "GET"],
+    [/^\/v1\/revisions\/[^/]+\/(edits|patch)$/, "POST"],
+    [/^\/mcp$/, "POST, DELETE"],
+  ],
+  list:
+    "GET /health, POST /v1/format, POST /v1/apply, POST /v1/files/read, POST /v1/files/patch, POST /v1/revisions, GET /v1/revisions/{ref}, GET /v1/revisions/{ref}/source, GET /v1/revisions/{ref}/lines, POST /v1/revisions/{ref}/edits, POST /v1/revisions/{ref}/patch, POST /mcp",
+};
 
 /**
  * Creates the HTTP app.
@@ -169,62 +162,12 @@ export function createApp(options: AppOptions = {}): HashlineApp {
     session: "default",
     rebase,
   });
-  const limit = bodySizeLimit(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
-  const deadline = bodyDeadline(
-    options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
-  );
-  const auth = options.token === undefined
-    ? undefined
-    : tokenAuth(options.token);
-  const guard = auth ? undefined : hostGuard({
-    allowedHosts: options.allowedHosts,
-    allowedOrigins: options.allowedOrigins,
-  });
+  const app = new Hono<HttpEnv>();
+  useGuards(app, options, ROUTES);
   const mcp = mcpRoutes(registry, {
     maxSessions: options.maxMcpSessions,
     sessionTtlMs: options.mcpSessionTtlMs,
   });
-
-  const app = new Hono<HttpEnv>();
-  app.onError((error) =>
-    error instanceof HTTPException ? error.getResponse() : errorResponse(error)
-  );
-  app.notFound((c) => {
-    const path = c.req.path;
-    const route = ROUTES.find(([re]) => re.test(path));
-    if (route) {
-      return errorJson({
-        code: "METHOD_NOT_ALLOWED",
-        message: `${c.req.method} is not allowed on ${path}: use ${route[1]}.`,
-      }, { allow: route[1] });
-    }
-    return errorJson({
-      code: "NOT_FOUND",
-      message: `No route ${c.req.method} ${path}. Routes: ${ROUTE_LIST}.`,
-    });
-  });
-
-  if (guard) app.use(guard);
-  if (options.allowedOrigins?.length) {
-    app.use(cors({
-      origin: options.allowedOrigins,
-      allowHeaders: [
-        "authorization",
-        "content-type",
-        SESSION_HEADER,
-        "mcp-session-id",
-        "mcp-protocol-version",
-      ],
-      exposeHeaders: ["etag", "location", "mcp-session-id"],
-    }));
-  }
-  if (auth) {
-    app.use(async (c, next) => {
-      if (c.req.path === "/health") return await next();
-      return await auth(c, next);
-    });
-  }
-  app.use(jsonOnly(), deadline, limit);
 
   app.route("/", statelessRoutes());
   app.route(

@@ -8,7 +8,7 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "zod";
 import { formatLine } from "../anchor/format.ts";
 import { PatchRefusedError } from "../errors.ts";
 import { foldHash } from "../hash/fnv.ts";

@@ -6,7 +6,7 @@
  */
 
 import { invalidUtf8At } from "../_internal/utf8.ts";
-import { z } from "zod";
+import * as z from "zod";
 import { formatAnchor, parseAnchor, readPrefixOf } from "../anchor/anchor.ts";
 import { checkShape } from "./_shape.ts";
 import { PatchOpSchema, PatchSchema } from "./schema.ts";

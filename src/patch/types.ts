@@ -95,13 +95,7 @@ export interface Patch {
   files: FilePatch[];
 }
 
-/** A parsed anchor. */
-export interface Anchor {
-  /** 1-based line number. */
-  line: number;
-  /** Two lowercase hex digits. */
-  hash: string;
-}
+export type { Anchor } from "../anchor/anchor.ts";
 
 /**
  * What validation needs to know about a file as it is now. An in-memory

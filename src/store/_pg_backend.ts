@@ -10,7 +10,8 @@
  *
  * @module
  */
-import postgres from "postgres";
+import type postgres from "postgres";
+import { loadOptional } from "../_internal/optional.ts";
 import { IntegrityError } from "../errors.ts";
 import type { Backend, HandleRecord } from "./_backend.ts";
 import { MAX_SOURCE_BYTES } from "./limits.ts";
@@ -36,7 +37,9 @@ interface HandleRow {
 
 /** Objects and handles as rows. */
 export class PgBackend implements Backend {
-  readonly #sql: postgres.Sql;
+  readonly #url: string;
+  readonly #max: number;
+  #sql: Promise<postgres.Sql> | undefined;
   readonly #schema: string;
   readonly #objects: string;
   readonly #handles: string;
@@ -60,21 +63,34 @@ export class PgBackend implements Backend {
     this.#schema = schema;
     this.#objects = `"${schema}".hashline_objects`;
     this.#handles = `"${schema}".hashline_handles`;
-    this.#sql = postgres(url, {
-      max: options.max ?? 10,
-      onnotice: () => {},
-      idle_timeout: 30,
-      connect_timeout: 10,
-    });
+    this.#url = url;
+    this.#max = options.max ?? 10;
+  }
+
+  /** The pool, made on first use: the driver is an optional package, loaded only by this backend. */
+  #pool(): Promise<postgres.Sql> {
+    this.#sql ??= loadOptional(
+      "postgres",
+      "openPostgresStore",
+      () => import("postgres"),
+    ).then(({ default: connect }) =>
+      connect(this.#url, {
+        max: this.#max,
+        onnotice: () => {},
+        idle_timeout: 30,
+        connect_timeout: 10,
+      })
+    );
+    return this.#sql;
   }
 
   async init(): Promise<void> {
-    const [row] = await this.#sql.unsafe(
+    const [row] = await (await this.#pool()).unsafe(
       "select to_regclass($1) is not null and to_regclass($2) is not null as ready",
       [this.#objects, this.#handles],
     );
     if (row?.ready === true) return;
-    await this.#sql.begin(async (tx) => {
+    await (await this.#pool()).begin(async (tx) => {
       // Concurrent CREATE … IF NOT EXISTS can still collide in the catalog; one creator at a time.
       await tx.unsafe("select pg_advisory_xact_lock(hashtext($1))", [
         `hashline:${this.#schema}`,
@@ -84,7 +100,7 @@ export class PgBackend implements Backend {
   }
 
   async readObject(ref: string): Promise<Uint8Array | undefined> {
-    const rows = await this.#sql.unsafe(
+    const rows = await (await this.#pool()).unsafe(
       `select body from ${this.#objects} where ref = $1`,
       [ref],
       {
@@ -97,7 +113,7 @@ export class PgBackend implements Backend {
   }
 
   async hasObject(ref: string): Promise<boolean> {
-    const rows = await this.#sql.unsafe(
+    const rows = await (await this.#pool()).unsafe(
       `select 1 from ${this.#objects} where ref = $1`,
       [ref],
       {
@@ -109,7 +125,7 @@ export class PgBackend implements Backend {
 
   async writeObject(ref: string, bytes: Uint8Array): Promise<void> {
     try {
-      await this.#sql.unsafe(
+      await (await this.#pool()).unsafe(
         `insert into ${this.#objects} (ref, body) values ($1, $2) on conflict (ref) do nothing`,
         [ref, bytes],
         { prepare: true },
@@ -125,7 +141,7 @@ export class PgBackend implements Backend {
   }
 
   async readHandle(handle: string): Promise<HandleRecord | undefined> {
-    const rows = await this.#sql.unsafe<HandleRow[]>(
+    const rows = await (await this.#pool()).unsafe<HandleRow[]>(
       `select handle, ref, parent_ref, op, created_at from ${this.#handles} where handle = $1`,
       [handle],
       { prepare: true },
@@ -134,7 +150,7 @@ export class PgBackend implements Backend {
   }
 
   async claimHandle(record: HandleRecord): Promise<HandleRecord | undefined> {
-    const rows = await this.#sql.unsafe(
+    const rows = await (await this.#pool()).unsafe(
       `insert into ${this.#handles} (handle, ref, parent_ref, op, created_at)
        values ($1, $2, $3, $4, $5) on conflict do nothing returning handle`,
       [
@@ -151,7 +167,8 @@ export class PgBackend implements Backend {
   }
 
   async close(): Promise<void> {
-    await this.#sql.end({ timeout: 5 });
+    const sql = this.#sql;
+    if (sql) await (await sql).end({ timeout: 5 });
   }
 
   #ddl(): string {
