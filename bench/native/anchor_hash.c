@@ -15,8 +15,9 @@
  *   sign bits of the same loads list the 64-byte blocks that hold non-ASCII.
  * - FNV-1a is one serial xor-multiply chain per line, so lines are hashed
  *   side by side: ASCII lines wait in a bucket for their length until 32 are
- *   ready, then run in four 8-lane vectors (_mm256_mullo_epi32), four
- *   independent chains to cover the multiplier's latency.
+ *   ready, then run 16 at a time in two 8-lane vectors (_mm256_mullo_epi32):
+ *   two independent chains cover the multiplier's latency on cores where a
+ *   256-bit multiply issues every few cycles (CHAINS=4 builds four).
  * - Lines holding non-ASCII are decoded one by one (scalar); lines still
  *   waiting at the end are sorted by length and hashed 32 at a time, lanes
  *   that ran out keeping their hash, or one by one when lengths differ much.
