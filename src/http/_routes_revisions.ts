@@ -10,7 +10,7 @@ import { Hono } from "hono";
 import * as z from "zod";
 import { NotFoundError } from "../errors.ts";
 import { PatchOpSchema } from "../patch/schema.ts";
-import { parsePatch } from "../patch/parse.ts";
+import { revisionPatchFrom } from "../tools/patch_input.ts";
 import type { RevisionStore } from "../store/types.ts";
 import { EditItemSchema } from "../tools/inputs.ts";
 import { anchoredRevision } from "../tools/revision_lines.ts";
@@ -126,15 +126,7 @@ export function revisionRoutes(
 
   app.post("/v1/revisions/:ref/patch", jsonBody(), async (c) => {
     const input = parseInput(RevisionPatchBody, c.var.body, "request body");
-    const given = [input.ops, input.patch].filter((v) =>
-      v !== undefined
-    ).length;
-    if (given !== 1) {
-      throw new TypeError(
-        'Request body needs exactly one of field "ops" (an array of ops) or field "patch" (the text form).',
-      );
-    }
-    const patch = input.ops ?? parsePatch(input.patch, { headerless: true });
+    const patch = revisionPatchFrom(input, "Request body");
     const result = await (await store()).patch(c.req.param("ref"), patch);
     return json({ ok: true, ...result });
   });

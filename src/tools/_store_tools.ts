@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { parsePatch } from "../patch/parse.ts";
+import { revisionPatchFrom } from "./patch_input.ts";
 import type { RevisionStore } from "../store/types.ts";
 import type { Workspace } from "../workspace/mod.ts";
 import { defineTool, READ_ONLY } from "./_define.ts";
@@ -132,16 +132,7 @@ export function storeTools(options: StoreToolOptions): ToolDefinition[] {
       output: RevisionOutput,
       annotations: revising,
       run: async (input) => {
-        const given = [input.ops, input.patch].filter((v) =>
-          v !== undefined
-        ).length;
-        if (given !== 1) {
-          throw new TypeError(
-            'source_patch needs exactly one of field "ops" (an array of ops) or field "patch" (the text form).',
-          );
-        }
-        const patch = input.ops ??
-          parsePatch(input.patch, { headerless: true });
+        const patch = revisionPatchFrom(input, "source_patch");
         const result = await (await st()).patch(input.ref, patch);
         return { text: revisionSummary(result), data: result };
       },

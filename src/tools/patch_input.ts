@@ -63,3 +63,26 @@ export function patchFromInput(input: PatchInput, what: string): Patch {
   }
   return { files };
 }
+
+/**
+ * The patch of one revision: exactly one of `ops` (an array of ops) or
+ * `patch` (the text or JSON form; no `@@ PATH` needed: a revision is one
+ * source).
+ *
+ * @param input The request or tool input.
+ * @param what Who asks (`source_patch`, `Request body`), for messages.
+ * @throws {TypeError} None or both given.
+ * @throws {SyntaxError} A text patch that cannot be parsed.
+ */
+export function revisionPatchFrom(
+  input: { ops?: PatchOp[]; patch?: unknown },
+  what: string,
+): PatchOp[] | Patch {
+  if ((input.ops === undefined) === (input.patch === undefined)) {
+    throw new TypeError(
+      `${what} needs exactly one of field "ops" (an array of ops) or field "patch" (the text form).`,
+    );
+  }
+  return input.ops ??
+    parsePatch(input.patch as string | object, { headerless: true });
+}
