@@ -1,6 +1,6 @@
 /**
  * One results page: runs the edit-format bench and every throughput bench,
- * each as its own process at reduced sizes (about ten minutes on 2 cores),
+ * each as its own process at reduced sizes (under ten minutes on 2 cores),
  * and writes the throughput sections of `bench/RESULTS.md`, the README's
  * headline block and `bench/charts/throughput-ratios.svg`, naming the
  * machine, the runtimes and the date. A step that cannot run here, fails or
