@@ -5,7 +5,8 @@
  * Each is spawned N times, interleaved so machine noise hits all alike; the
  * median and the ratio to the empty script are printed.
  *
- * Usage: deno run -A bench/cli_startup.ts [N]   (default 20)
+ * Usage: deno run -A bench/cli_startup.ts [N] [--json]   (default 20; `--json`
+ * adds a last line `RESULT {json}` with the medians)
  *
  * @module
  */
@@ -15,10 +16,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
+import { printSummary } from "./_summary.ts";
 
 const repo = fileURLToPath(new URL("..", import.meta.url));
 const deno = join(repo, "node_modules", ".bin", "deno");
-const runs = Number(process.argv[2] ?? 20);
+const runs = Number(
+  process.argv.slice(2).filter((a) => !a.startsWith("--"))[0] ?? 20,
+);
 const dir = mkdtempSync(join(tmpdir(), "hashline-startup-"));
 const main = join(repo, "src", "cli", "main.ts");
 
@@ -28,19 +32,27 @@ writeFileSync(
   Array.from({ length: 300 }, (_, i) => `line ${i + 1}`).join("\n") + "\n",
 );
 
-const cases: { name: string; args: string[]; cwd: string }[] = [
-  { name: "empty Deno script", args: ["run", "-A", "empty.ts"], cwd: dir },
+const cases: { id: string; name: string; args: string[]; cwd: string }[] = [
   {
+    id: "empty",
+    name: "empty Deno script",
+    args: ["run", "-A", "empty.ts"],
+    cwd: dir,
+  },
+  {
+    id: "version",
     name: "hashline --version",
     args: ["run", "-A", main, "--version"],
     cwd: dir,
   },
   {
+    id: "read",
     name: "hashline read (300 lines)",
     args: ["run", "-A", main, "read", "f.txt"],
     cwd: dir,
   },
   {
+    id: "task",
     name: "deno task hashline read",
     args: ["task", "-q", "hashline", "read", join(dir, "f.txt"), "--root", dir],
     cwd: repo,
@@ -79,6 +91,14 @@ try {
         (m / base).toFixed(2)
       }× the empty script`,
     );
+  });
+  printSummary("cli", {
+    runs,
+    cases: cases.map((c, k) => ({
+      id: c.id,
+      name: c.name,
+      medianMs: median(times[k]),
+    })),
   });
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -6,13 +6,14 @@
  *   deno task bench                       256 MiB input
  *   deno run -A bench/hash_compare.ts --size=64 --md5-size=8 --reps=5
  *
- * Sizes are MiB; GB/s means 10^9 bytes per second of wall time.
+ * `--json` adds a last line `RESULT {json}` with the figures. Sizes are MiB; GB/s means 10^9 bytes per second of wall time.
  *
  * @module
  */
 import { createHash } from "node:crypto";
 import process from "node:process";
 import { hashLines } from "../src/hash/mod.ts";
+import { printSummary } from "./_summary.ts";
 
 /**
  * Deterministic source-like text: indented code lines of varied length
@@ -315,6 +316,17 @@ function main(): void {
       copyMs.toFixed(1)
     } ms is copying its ${lines} results into a fresh array`,
   );
+  printSummary("hash", {
+    runtime: runtime(),
+    sizeMiB: size / 2 ** 20,
+    md5MiB: md5Size / 2 ** 20,
+    lines,
+    reps,
+    wasm,
+    ts,
+    md5,
+    copyMs,
+  });
 }
 
 if (import.meta.main) main();

@@ -5,14 +5,17 @@
  * 127.0.0.1:0. Each is driven by sequential requests, then by concurrent
  * ones; the figure is requests per second, and the ratio real / bare.
  *
- *   node_modules/.bin/deno run -A bench/http_bench.ts [--requests N] [--concurrency C] [--lines L]
+ *   node_modules/.bin/deno run -A bench/http_bench.ts [--requests N] [--concurrency C] [--lines L] [--json]
  *   node_modules/.bin/bun run bench/http_bench.ts
  *   node --import tsx bench/http_bench.ts
+ *
+ * `--json` adds a last line `RESULT {json}` with the figures.
  */
 import process from "node:process";
 import { Hono } from "hono";
 import { serveHttp } from "../src/_runtime/serve.ts";
 import { createApp } from "../src/http/app.ts";
+import { printSummary } from "./_summary.ts";
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: number): number => {
@@ -121,3 +124,14 @@ console.log(
     baseline.concurrent,
   ),
 );
+printSummary("http", {
+  runtime,
+  lines: LINES,
+  bytesIn: body.length,
+  bytesOut: answer.length,
+  requests: REQUESTS,
+  concurrency: CONCURRENCY,
+  rounds: ROUNDS,
+  app,
+  bare: baseline,
+});

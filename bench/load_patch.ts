@@ -5,7 +5,8 @@
  * no refused request may have left a line. Prints req/s, latency and the
  * refusal count.
  *
- * Run: `node --import tsx bench/load_patch.ts [--seconds 20] [--connections 20]`
+ * Run: `node --import tsx bench/load_patch.ts [--seconds 20] [--connections 20] [--json]`
+ * (`--json` adds a last line `RESULT {json}` with the figures).
  *
  * @module
  */
@@ -16,11 +17,13 @@ import process from "node:process";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { startServer } from "../src/http/server.ts";
+import { printSummary } from "./_summary.ts";
 
 const { values } = parseArgs({
   options: {
     seconds: { type: "string", default: "20" },
     connections: { type: "string", default: "20" },
+    json: { type: "boolean", default: false },
   },
 });
 const seconds = Number(values.seconds);
@@ -104,4 +107,19 @@ console.log(
 );
 const ok = missing.length === 0 && unacked.length === 0;
 console.log(ok ? "PASS: every 200 is exactly one line in the file" : "FAIL");
+printSummary("load", {
+  runtime: `${process.release.name} ${process.version}`,
+  connections,
+  seconds,
+  requests: total,
+  acknowledged: acked.size,
+  refused: Object.fromEntries(refused),
+  reqPerSec: result.requests.average,
+  p50Ms: result.latency.p50,
+  p99Ms: result.latency.p99,
+  linesInFile: lines.length,
+  missing: missing.length,
+  refusedButWritten: unacked.length,
+  pass: ok,
+});
 process.exitCode = ok ? 0 : 1;

@@ -6,7 +6,8 @@
  * files of 5,000 lines (its read records are then large), against the fresh
  * figure.
  *
- * Run: `deno task bench:mcp [rounds]` (default 40 rounds).
+ * Run: `deno task bench:mcp [rounds] [--json]` (default 40 rounds; `--json`
+ * adds a last line `RESULT {json}` with the figures).
  *
  * @module
  */
@@ -19,8 +20,10 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { printSummary } from "./_summary.ts";
 
-const rounds = Number(process.argv[2] ?? 40);
+const positional = process.argv.slice(2).filter((a) => !a.startsWith("--"));
+const rounds = Number(positional[0] ?? 40);
 const REPO = fileURLToPath(new URL("../", import.meta.url));
 const DENO = join(REPO, "node_modules", ".bin", "deno");
 const REFERENCE = join(
@@ -184,6 +187,14 @@ try {
       loadedMs.toFixed(2)
     } ms (${(loadedMs / freshMs).toFixed(2)}× fresh)`,
   );
+  printSummary("mcp", {
+    runtime: underNode ? "node" : "deno",
+    lines: LINES,
+    rounds,
+    referenceMs: refMs,
+    freshMs,
+    loadedMs,
+  });
 } finally {
   await rm(dir, { recursive: true, force: true });
 }

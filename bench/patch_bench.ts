@@ -7,7 +7,9 @@
  * A split-and-join of the whole content is printed too, as the cost every
  * edit used to pay.
  *
- *   node_modules/.bin/deno task bench:patch [--lines N] [--line K] [--rounds R]
+ *   node_modules/.bin/deno task bench:patch [--lines N] [--line K] [--rounds R] [--json]
+ *
+ * `--json` adds a last line `RESULT {json}` with the medians.
  */
 import process from "node:process";
 import { joinLines, splitLines } from "../src/anchor/split.ts";
@@ -15,6 +17,7 @@ import { foldHash, hex2, lineHash32 } from "../src/hash/fnv.ts";
 import { applyHashlineEdit } from "../src/patch/hashline_edit.ts";
 import { applyPatch, editContent } from "../src/patch/apply.ts";
 import type { PatchOp } from "../src/patch/types.ts";
+import { printSummary } from "./_summary.ts";
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: number): number => {
@@ -99,3 +102,14 @@ for (const [name] of cases) {
   console.log(`| ${name} | ${m.toFixed(1)} | ${(m / floor).toFixed(2)} |`);
 }
 if (sink === 0) console.log("");
+printSummary("patch", {
+  lines: LINES,
+  line: LINE,
+  chars: content.length,
+  rounds: ROUNDS,
+  calls: CALLS,
+  cases: cases.map(([name]) => ({
+    name,
+    usPerCall: median(samples.get(name)!),
+  })),
+});

@@ -3,13 +3,14 @@
  * resolution with 100,000 revisions in the file store and in PostgreSQL,
  * printed as one table.
  *
- *   node_modules/.bin/deno run -A bench/store_bench.ts [--revisions N] [--samples N]
+ *   node_modules/.bin/deno run -A bench/store_bench.ts [--revisions N] [--samples N] [--json]
  *
  * The file store is kept in bench/.data/file-store and reused by later runs.
  * PostgreSQL comes from HASHLINE_TEST_PG_URL, or a throwaway cluster started
  * with scripts/pg_temp.sh (stopped at the end); its revisions are generated
  * in SQL (same bytes, refs and handles as puts would make) into the schema
- * `hashline_bench`.
+ * `hashline_bench`. `--json` adds a last line `RESULT {json}` with every row
+ * (and why PostgreSQL was skipped, when it was).
  */
 import { execFileSync } from "node:child_process";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
@@ -21,6 +22,7 @@ import {
   openPostgresStore,
   type RevisionStore,
 } from "../src/store/mod.ts";
+import { printSummary } from "./_summary.ts";
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: number) => {
@@ -260,6 +262,7 @@ const fileStore = openFileStore(fileDir);
 rows.push(...(await measure("file", fileStore)));
 await fileStore.close();
 
+let postgresSkipped: string | undefined;
 let cluster: { url: string; dir: string } | undefined;
 let pgUrl = process.env.HASHLINE_TEST_PG_URL;
 if (!pgUrl) {
@@ -290,9 +293,15 @@ if (pgUrl) {
     }
   }
 } else {
-  console.error(
-    "postgres: no server (HASHLINE_TEST_PG_URL unset and no server binaries); skipped",
-  );
+  postgresSkipped =
+    "no server (HASHLINE_TEST_PG_URL unset and no server binaries)";
+  console.error(`postgres: ${postgresSkipped}; skipped`);
 }
 
 console.log(table(rows));
+printSummary("store", {
+  revisions: REVISIONS,
+  samples: SAMPLES,
+  rows,
+  ...(postgresSkipped === undefined ? {} : { postgresSkipped }),
+});

@@ -1,9 +1,11 @@
 /**
  * Benchmark (not a test): the workspace on a 1 GiB source-like file.
  *
- *   node_modules/.bin/deno run -A bench/workspace_huge.ts
+ *   node_modules/.bin/deno run -A bench/workspace_huge.ts [--size=MiB] [--json]
  *
- * Generates `bench/.data/huge.ts` (1 GiB, reused when present), then, each
+ * Generates `bench/.data/huge.ts` (1 GiB, reused when present; with
+ * `--size=N` a file of N MiB, `huge-Nm.ts`, read at line 4,000,000 or, in a
+ * file too short for that, at the middle), then, each
  * in its own process so peak memory is its own: reads lines
  * 4,000,000–4,000,200 through the workspace API and through the CLI
  * (`deno run -A src/cli/main.ts read …`), patches one line there, and runs
@@ -11,7 +13,8 @@
  * and two floors: a Deno process that does nothing, and one that only reads
  * every byte of the file.
  * Wall time and peak memory (max RSS from `/usr/bin/time`, or VmHWM) are
- * printed with the ratios the targets are stated in.
+ * printed with the ratios the targets are stated in. `--json` adds a last
+ * line `RESULT {json}` with every measure.
  *
  * @module
  */
@@ -24,15 +27,24 @@ import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { foldHash, hex2, lineHash32 } from "../src/hash/fnv.ts";
 import { openWorkspace } from "../src/workspace/mod.ts";
+import { printSummary } from "./_summary.ts";
 
-const SIZE = 1024 ** 3;
-const OFFSET = 4_000_000;
+const SIZE_ARG = process.argv.find((a) => a.startsWith("--size="));
+const SIZE_MIB = SIZE_ARG === undefined ? 1024 : Number(SIZE_ARG.slice(7));
+if (!(SIZE_MIB >= 16)) {
+  throw new RangeError(
+    `--size must be a number of MiB, at least 16, got ${SIZE_ARG}.`,
+  );
+}
+const SIZE = Math.round(SIZE_MIB * 1024 ** 2);
+// The generated lines average 37.8 bytes; a smaller file is read at its middle.
+const OFFSET = Math.min(4_000_000, Math.floor(SIZE / 37.8 / 2));
 const LIMIT = 201;
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = join(HERE, "..");
 const DATA = join(HERE, ".data");
-const FILE = join(DATA, "huge.ts");
-const NAME = "huge.ts";
+const NAME = SIZE_MIB === 1024 ? "huge.ts" : `huge-${SIZE_MIB}m.ts`;
+const FILE = join(DATA, NAME);
 const DENO = process.execPath;
 
 function sourceChunk(from: number, count: number): string {
@@ -65,7 +77,7 @@ function sourceChunk(from: number, count: number): string {
 
 async function generate(): Promise<void> {
   if (existsSync(FILE) && statSync(FILE).size > SIZE * 0.99) return;
-  console.log(`generating ${FILE} (1 GiB)…`);
+  console.log(`generating ${FILE} (${SIZE_MIB} MiB)…`);
   await rm(FILE, { force: true });
   const { mkdir } = await import("node:fs/promises");
   await mkdir(DATA, { recursive: true });
@@ -229,7 +241,7 @@ async function main(): Promise<void> {
     "-A",
     "src/cli/main.ts",
     "read",
-    NAME,
+    FILE,
     "--root",
     DATA,
     "--offset",
@@ -244,7 +256,15 @@ async function main(): Promise<void> {
     timed("warm the page cache", "wc", ["-l", FILE]);
     /** One mode of this script in its own Deno process. */
     const inChild = (name: string, mode: string, state: string) =>
-      timed(name, DENO, ["run", "-A", self, "--child", mode, state]);
+      timed(name, DENO, [
+        "run",
+        "-A",
+        self,
+        "--child",
+        mode,
+        state,
+        `--size=${SIZE_MIB}`,
+      ]);
     const bestOf3 = (run: () => Measure) => best([1, 2, 3].map(run));
     const wc = bestOf3(() => timed("wc -l (whole file)", "wc", ["-l", FILE]));
     // A fresh state folder each time: no line index yet, every line is counted.
@@ -324,6 +344,22 @@ async function main(): Promise<void> {
     console.log(
       `peak memory of read and patch: ${peak.toFixed(1)} MiB (target < 100)`,
     );
+    printSummary("huge", {
+      fileBytes: statSync(FILE).size,
+      offset: OFFSET,
+      limit: LIMIT,
+      measures: {
+        wc,
+        start,
+        bytes,
+        apiCold,
+        apiWarm,
+        cliCold,
+        cliWarm,
+        patch,
+        naive,
+      },
+    });
   } finally {
     await rm(cold, { recursive: true, force: true });
     await rm(warm, { recursive: true, force: true });

@@ -11,7 +11,8 @@
  *   bun bench/native/compare.ts
  *
  * Where no C compiler is found, or the CPU lacks AVX2, it says so and exits
- * with status 0. `CC` names another compiler. Sizes are MiB; GB/s means
+ * with status 0. `CC` names another compiler. `--json` adds a last line
+ * `RESULT {json}` with the figures (or the reason it skipped). Sizes are MiB; GB/s means
  * 10^9 bytes per second.
  *
  * @module
@@ -30,6 +31,7 @@ import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { foldHash, hashLines, scanLines } from "../../src/hash/mod.ts";
 import { generateSource } from "../hash_compare.ts";
+import { printSummary } from "../_summary.ts";
 
 interface Timing {
   best: number;
@@ -250,6 +252,7 @@ function main(): void {
       console.log(
         `bench:native skipped: ${built.skip}; the native baseline needs a C compiler and an x86-64 CPU with AVX2.`,
       );
+      printSummary("native", { skipped: built.skip });
       return;
     }
     for (const broken of [false, true]) {
@@ -314,6 +317,15 @@ function main(): void {
     console.log(
       `(${reps} runs each; native times are taken inside the C program around the named steps; Wasm times around each hashLines call)`,
     );
+    printSummary("native", {
+      runtime: runtime(),
+      sizeMiB: size / 2 ** 20,
+      lines: reference.length,
+      reps,
+      kernel: native.kernel,
+      endToEnd: native.endToEnd,
+      wasm,
+    });
   } finally {
     if (existsSync(dir)) rmSync(dir, { recursive: true, force: true });
   }
