@@ -12,6 +12,7 @@
  */
 import { createHash } from "node:crypto";
 import process from "node:process";
+import { isMainModule } from "../src/_runtime/env.ts";
 import { hashLines } from "../src/hash/mod.ts";
 import { printSummary } from "./_summary.ts";
 
@@ -201,7 +202,8 @@ function measure(
   return { best: rates[rates.length - 1], median };
 }
 
-function option(name: string, fallback: number): number {
+/** A positive `--name=N` flag of the command line, or the fallback. */
+export function option(name: string, fallback: number): number {
   const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
   const value = arg === undefined
     ? fallback
@@ -212,7 +214,8 @@ function option(name: string, fallback: number): number {
   return value;
 }
 
-function runtime(): string {
+/** The runtime and its engine version, for the report's first line. */
+export function runtime(): string {
   const g = globalThis as {
     Deno?: { version: { deno: string; v8: string } };
     Bun?: { version: string };
@@ -329,4 +332,4 @@ function main(): void {
   });
 }
 
-if (import.meta.main) main();
+if (isMainModule(import.meta)) main();

@@ -30,7 +30,7 @@ import { join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { foldHash, hashLines, scanLines } from "../../src/hash/mod.ts";
-import { generateSource } from "../hash_compare.ts";
+import { generateSource, option, runtime } from "../hash_compare.ts";
 import { printSummary } from "../_summary.ts";
 
 interface Timing {
@@ -54,27 +54,6 @@ int main(void) {
   return 0;
 }
 `;
-
-function option(name: string, fallback: number): number {
-  const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
-  const value = arg === undefined
-    ? fallback
-    : Number(arg.slice(name.length + 3));
-  if (!(value > 0)) {
-    throw new RangeError(`--${name} must be a positive number, got ${arg}.`);
-  }
-  return value;
-}
-
-function runtime(): string {
-  const g = globalThis as {
-    Deno?: { version: { deno: string; v8: string } };
-    Bun?: { version: string };
-  };
-  if (g.Deno) return `deno ${g.Deno.version.deno} (V8 ${g.Deno.version.v8})`;
-  if (g.Bun) return `bun ${g.Bun.version}`;
-  return `node ${process.versions.node} (V8 ${process.versions.v8})`;
-}
 
 function summarize(rates: number[]): Timing {
   const sorted = [...rates].sort((a, b) => a - b);
