@@ -13,14 +13,16 @@
  */
 import { join } from "node:path";
 import {
-  mkdir,
+  mkdirSync,
   readdir,
-  readFile,
-  rename,
+  readFileSync,
+  renameSync,
   rm,
+  rmSync,
   stat,
+  statSync,
   unlink,
-  writeFile,
+  writeFileSync,
 } from "../_runtime/fs.ts";
 import { processAlive, processId } from "../_runtime/process.ts";
 import type { PlannedEdit, ReadMemory } from "../patch/types.ts";
@@ -35,6 +37,13 @@ export class LineMemory implements ReadMemory {
   private runs: Run[];
   /** Lines the file had when last seen whole-length (a read or a commit), if known. */
   lineCount?: number;
+  /**
+   * For lines this session's last commit of the file replaced: the full
+   * hash of the line each replaced (kept in memory only). A later anchor of
+   * such a line whose short hash matches the replaced line too may have been
+   * built from the read before that commit.
+   */
+  replaced?: Map<number, number>;
 
   /** @param runs Sorted, non-overlapping runs. */
   constructor(runs: Run[] = []) {
@@ -62,6 +71,7 @@ export class LineMemory implements ReadMemory {
       this.runs.map((r) => ({ start: r.start, hashes: r.hashes.slice() })),
     );
     copy.lineCount = this.lineCount;
+    if (this.replaced) copy.replaced = new Map(this.replaced);
     return copy;
   }
 
@@ -327,7 +337,7 @@ export class SessionRecords {
       return cached?.mem;
     }
     const file = await this.fileOf(session, real);
-    const stamp = await stampOf(file);
+    const stamp = stampOf(file);
     // A state folder that cannot be looked at keeps what this process knows.
     if (cached && (cached.stamp === stamp || stamp === undefined)) {
       this.touch(files, real, cached);
@@ -337,7 +347,12 @@ export class SessionRecords {
       files.delete(real);
       return undefined;
     }
-    const bytes = await readFile(file).catch(() => null);
+    let bytes: Uint8Array | null = null;
+    try {
+      bytes = readFileSync(file);
+    } catch {
+      // Gone since the look: the session did not read it (any more).
+    }
     const mem = bytes ? decodeRecord(bytes, real) : null;
     if (!mem) {
       files.delete(real);
@@ -356,19 +371,19 @@ export class SessionRecords {
     const dropped = this.trim(session, files);
     if (this.dir === null) return;
     const file = await this.fileOf(session, real);
-    await mkdir(join(this.dir, session), { recursive: true });
+    mkdirSync(join(this.dir, session), { recursive: true });
     const tmp = `${file}.${processId()}.${
       Math.random().toString(36).slice(2)
     }.tmp`;
-    const fresh = (await stampOf(file)) === null;
+    const fresh = stampOf(file) === null;
     try {
-      await writeFile(tmp, encodeRecord(real, mem));
-      await rename(tmp, file);
+      writeFileSync(tmp, encodeRecord(real, mem));
+      renameSync(tmp, file);
     } catch (error) {
-      await rm(tmp, { force: true });
+      rmSync(tmp, { force: true });
       throw error;
     }
-    cached.stamp = await stampOf(file);
+    cached.stamp = stampOf(file);
     for (const gone of dropped) {
       await unlink(await this.fileOf(session, gone)).catch(() => {});
     }
@@ -468,9 +483,9 @@ export class SessionRecords {
 }
 
 /** The record file's identity; null when it does not exist, undefined when the folder cannot be looked at. */
-async function stampOf(file: string): Promise<string | null | undefined> {
+function stampOf(file: string): string | null | undefined {
   try {
-    const st = await stat(file);
+    const st = statSync(file);
     return `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
   } catch (error) {
     return (error as { code?: string }).code === "ENOENT" ? null : undefined;

@@ -8,6 +8,7 @@
 import { basename, dirname, join, resolve } from "node:path";
 import { cwd, getEnv } from "../_runtime/env.ts";
 import { type FileHandle, realpathSync, statSync } from "../_runtime/fs.ts";
+import { parseAnchor } from "../anchor/anchor.ts";
 import { formatLine, readWindow } from "../anchor/format.ts";
 import { splitLines } from "../anchor/split.ts";
 import {
@@ -254,6 +255,7 @@ interface Prepared {
   oldLine(n: number): string | undefined;
   write(handle: FileHandle): Promise<void>;
   unchanged: boolean;
+  bytes?: Uint8Array;
   verify?(): Promise<boolean>;
   /** The session's record of the file, updated after the commit. */
   memory?: LineMemory;
@@ -699,6 +701,7 @@ class FileWorkspace implements Workspace {
           new LineMemory();
         mem.remap(p.plan);
         for (const w of shown[i]) mem.see(w.start, w.hashes);
+        mem.replaced = replacedLines(p.plan, p.oldLine);
         await this.remember(session, p.target.real, mem, warnings);
       }
     }
@@ -739,7 +742,13 @@ class FileWorkspace implements Workspace {
     }
     for (const [real, windows] of seen) {
       const mem = (await this.records.get(session, real)) ?? new LineMemory();
-      for (const w of windows) mem.see(w.start, w.hashes);
+      for (const w of windows) {
+        mem.see(w.start, w.hashes);
+        // The model has now been shown these lines as they are.
+        for (let k = 0; k < w.hashes.length; k++) {
+          mem.replaced?.delete(w.start + k);
+        }
+      }
       await this.remember(session, real, mem, []);
     }
   }
@@ -768,6 +777,7 @@ class FileWorkspace implements Workspace {
         oldCount: 0,
         oldLine: () => undefined,
         write: (h) => writeAll(h, bytes),
+        bytes,
         unchanged: false,
       };
     }
@@ -805,8 +815,13 @@ class FileWorkspace implements Workspace {
       rebase: rebased !== null,
     });
     const applied = out.ops;
-    if (rebased) rebased.push(...out.rebased.map((n) => `${display} ${n}`));
     const { lines } = splitLines(text);
+    const unsure = ambiguousAnchors(applied, memory, lines, display);
+    if (unsure.length > 0) {
+      problems.push(...unsure);
+      return null;
+    }
+    if (rebased) rebased.push(...out.rebased.map((n) => `${display} ${n}`));
     const next = encoder.encode(out.content);
     const read = { ...target, stat: id };
     return {
@@ -815,6 +830,7 @@ class FileWorkspace implements Workspace {
       oldCount: lines.length,
       oldLine: (n) => lines[n - 1],
       write: (h) => writeAll(h, next),
+      bytes: next,
       verify: () => stillHolds(read, bytes),
       unchanged: out.content === text,
       memory,
@@ -1019,6 +1035,7 @@ class FileWorkspace implements Workspace {
       await commitFiles(this.stateDir, this.conf, [{
         target: entryTarget,
         write: (h) => writeAll(h, bytes),
+        bytes,
         verify,
       }]);
       const warnings = this.takeNotices();
@@ -1044,6 +1061,77 @@ class FileWorkspace implements Workspace {
       };
     });
   }
+}
+
+/**
+ * For each line a commit replaced one for one, where it now stands and the
+ * full hash of the line it replaced.
+ */
+function replacedLines(
+  plan: readonly PlannedEdit[],
+  oldLine: (n: number) => string | undefined,
+): Map<number, number> {
+  const out = new Map<number, number>();
+  let shift = 0;
+  for (const e of [...plan].sort((a, b) => a.at - b.at)) {
+    const pairs = Math.min(e.deleteCount, e.lines.length);
+    for (let k = 0; k < pairs; k++) {
+      const old = oldLine(e.at + k);
+      if (old !== undefined) out.set(e.at + shift + k, lineHash32(old));
+    }
+    shift += e.lines.length - e.deleteCount;
+  }
+  return out;
+}
+
+/**
+ * Anchors that fit both the line now and the line this session's last
+ * commit replaced there (their short hashes agree, 1 time in 256): such an
+ * anchor may come from the read before that commit, so it is refused with
+ * fresh anchors rather than guessed; the resend passes.
+ */
+function ambiguousAnchors(
+  ops: PatchOp[],
+  memory: LineMemory,
+  lines: string[],
+  display: string,
+): Problem[] {
+  const replaced = memory.replaced;
+  if (!replaced || replaced.size === 0) return [];
+  const problems: Problem[] = [];
+  for (const op of ops) {
+    const texts = "start" in op
+      ? [op.start, op.end]
+      : "anchor" in op
+      ? [op.anchor]
+      : [];
+    for (const text of texts) {
+      if (text === undefined) continue;
+      const a = parseAnchor(text);
+      const old = replaced.get(a.line);
+      const now = lines[a.line - 1];
+      if (
+        old === undefined || now === undefined ||
+        foldHash(old) !== foldHash(lineHash32(now)) ||
+        old === lineHash32(now)
+      ) continue;
+      const from = Math.max(1, a.line - 2);
+      const to = Math.min(lines.length, a.line + 2);
+      const hashes = lines.slice(from - 1, to).map(lineHash32);
+      const view = hashes.map((h, i) =>
+        formatLine(from + i, lines[from - 1 + i], 2000, foldHash(h))
+      ).join("\n");
+      problems.push({
+        code: "STALE_ANCHOR",
+        path: display,
+        line: a.line,
+        message:
+          `Anchor ${a.line}:${a.hash} is ambiguous: this session's last edit replaced line ${a.line}, and the line it replaced had the same short hash, so this anchor may come from the read before that edit. Resend with these anchors:\n${view}`,
+        shown: [{ start: from, hashes }],
+      });
+    }
+  }
+  return problems;
 }
 
 async function stillHolds(target: Target, bytes: Uint8Array): Promise<boolean> {

@@ -295,4 +295,41 @@ describe("workspace safety rules", () => {
       size: 6,
     });
   });
+
+  it("refuses, once, an anchor that fits both a line and the line this session's last edit replaced there", async () => {
+    // "value 78.2" and "value 79.3" share their 2-hex anchor.
+    const file = join(t.root, "c.txt");
+    await writeFile(file, "head\nvalue 78.2\ntail\n");
+    const ws = t.open();
+    const view = await ws.read("c.txt");
+    const start = anchorOf(view.text, "value 78.2");
+    await ws.patch({
+      files: [{
+        path: "c.txt",
+        ops: [{ op: "replace", start, lines: ["value 79.3"] }],
+      }],
+    });
+    // The same anchor now fits the new line: it may come from the old read.
+    const refusal = await ws.patch({
+      files: [{
+        path: "c.txt",
+        ops: [{ op: "replace", start, lines: ["stale"] }],
+      }],
+    }).then(() => null, (e) => e);
+    assert.ok(refusal instanceof PatchRefusedError, String(refusal));
+    assert.match(refusal.message, /ambiguous/);
+    assert.equal(await readFile(file, "utf8"), "head\nvalue 79.3\ntail\n");
+    // A resend from the refusal's fresh anchors applies.
+    await ws.patch({
+      files: [{
+        path: "c.txt",
+        ops: [{
+          op: "replace",
+          start: anchorOf(refusal.message, "value 79.3"),
+          lines: ["value 80"],
+        }],
+      }],
+    });
+    assert.equal(await readFile(file, "utf8"), "head\nvalue 80\ntail\n");
+  });
 });
