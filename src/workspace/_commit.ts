@@ -45,7 +45,6 @@ import {
   renameSync,
   rm,
   unlinkSync,
-  writeFile,
   writeSync,
 } from "../_runtime/fs.ts";
 import type { FileHandle } from "../_runtime/fs.ts";
@@ -729,19 +728,4 @@ export async function recoverJournals(
     }
   }
   return report;
-}
-
-/** Writes a small state file atomically (temp + rename), without flushing (state files are advisory). */
-export async function writeStateFile(
-  path: string,
-  data: Uint8Array | string,
-): Promise<void> {
-  const tmp = `${path}.${processId()}.${randomId()}.tmp`;
-  try {
-    await writeFile(tmp, data);
-    await rename(tmp, path);
-  } catch (error) {
-    await rm(tmp, { force: true });
-    throw error;
-  }
 }

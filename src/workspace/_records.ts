@@ -316,18 +316,6 @@ export class SessionRecords {
     this.maxFiles = maxFiles;
   }
 
-  /** Files remembered in memory, over every session (for callers that watch memory use). */
-  get size(): number {
-    let n = 0;
-    for (const files of this.sessions.values()) n += files.size;
-    return n;
-  }
-
-  /** Sessions with records in memory. */
-  get sessionCount(): number {
-    return this.sessions.size;
-  }
-
   /** The record of one file for a session, or undefined when the session never read it (or it was dropped). */
   async get(session: string, real: string): Promise<LineMemory | undefined> {
     const files = this.files(session);

@@ -21,7 +21,7 @@ import {
 } from "../errors.ts";
 import { foldHash, lineHash32 } from "../hash/fnv.ts";
 import type { Patch, PatchOp, PlannedEdit } from "../patch/types.ts";
-import { planOps, validateOps } from "../patch/validate.ts";
+import { anchorsOf, planOps, validateOps } from "../patch/validate.ts";
 import {
   commitFiles,
   recoverJournals,
@@ -257,8 +257,6 @@ interface Prepared {
   unchanged: boolean;
   bytes?: Uint8Array;
   verify?(): Promise<boolean>;
-  /** The session's record of the file, updated after the commit. */
-  memory?: LineMemory;
 }
 
 function positive(name: string, value: unknown, fallback: number): number {
@@ -396,11 +394,6 @@ class FileWorkspace implements Workspace {
       this.maxSessionFiles,
     );
     this.indexes = new LineIndexes(join(this.stateDir, "lineindex"));
-  }
-
-  /** Files whose read records are held in memory (every session). */
-  get rememberedFiles(): number {
-    return this.records.size;
   }
 
   private start(): Promise<RecoveryReport> {
@@ -804,7 +797,6 @@ class FileWorkspace implements Workspace {
         oldLine: scanned.oldLine,
         write: (h) => rewrite(h, streamed, scanned, plan),
         unchanged: plan.length === 0,
-        memory,
       };
     }
     const { bytes, id } = await readWhole(target);
@@ -833,7 +825,6 @@ class FileWorkspace implements Workspace {
       bytes: next,
       verify: () => stillHolds(read, bytes),
       unchanged: out.content === text,
-      memory,
     };
   }
 
@@ -1100,13 +1091,7 @@ function ambiguousAnchors(
   if (!replaced || replaced.size === 0) return [];
   const problems: Problem[] = [];
   for (const op of ops) {
-    const texts = "start" in op
-      ? [op.start, op.end]
-      : "anchor" in op
-      ? [op.anchor]
-      : [];
-    for (const text of texts) {
-      if (text === undefined) continue;
+    for (const text of anchorsOf(op)) {
       const a = parseAnchor(text);
       const old = replaced.get(a.line);
       const now = lines[a.line - 1];
