@@ -1,7 +1,8 @@
 /**
  * Start-up cost of the command line, against an empty Deno script in the
  * same run: `deno run -A src/cli/main.ts read` of a 300-line file, `--version`
- * (parsing alone), and `deno task hashline read` (the task runner on top).
+ * (parsing alone), `bin/hashline read` (the launcher the README documents)
+ * and `deno task hashline read` (the task runner on top).
  * Each is spawned N times, interleaved so machine noise hits all alike; the
  * median and the ratio to the empty script are printed.
  *
@@ -32,7 +33,14 @@ writeFileSync(
   Array.from({ length: 300 }, (_, i) => `line ${i + 1}`).join("\n") + "\n",
 );
 
-const cases: { id: string; name: string; args: string[]; cwd: string }[] = [
+const cases: {
+  id: string;
+  name: string;
+  args: string[];
+  cwd: string;
+  /** The program spawned (default: Deno). */
+  cmd?: string;
+}[] = [
   {
     id: "empty",
     name: "empty Deno script",
@@ -52,6 +60,13 @@ const cases: { id: string; name: string; args: string[]; cwd: string }[] = [
     cwd: dir,
   },
   {
+    id: "bin",
+    name: "bin/hashline read",
+    args: ["read", "f.txt"],
+    cwd: dir,
+    cmd: join(repo, "bin", "hashline"),
+  },
+  {
     id: "task",
     name: "deno task hashline read",
     args: ["task", "-q", "hashline", "read", join(dir, "f.txt"), "--root", dir],
@@ -61,7 +76,7 @@ const cases: { id: string; name: string; args: string[]; cwd: string }[] = [
 
 function once(c: (typeof cases)[number]): number {
   const start = performance.now();
-  const r = spawnSync(deno, c.args, {
+  const r = spawnSync(c.cmd ?? deno, c.args, {
     cwd: c.cwd,
     env: { ...process.env, HASHLINE_STORE: join(dir, ".state") },
     stdio: ["ignore", "ignore", "pipe"],

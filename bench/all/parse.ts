@@ -158,7 +158,7 @@ export interface McpSummary {
 }
 
 /** The cases `bench/cli_startup.ts` spawns. */
-export const CLI_CASES = ["empty", "version", "read", "task"] as const;
+export const CLI_CASES = ["empty", "version", "read", "bin", "task"] as const;
 
 /** `bench/cli_startup.ts`, medians in ms. */
 export interface CliSummary {

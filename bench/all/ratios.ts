@@ -256,6 +256,20 @@ export function computeRatios(s: Partial<Summaries>): RatioSet {
     );
     add(
       {
+        id: "cli-documented",
+        bench: "cli",
+        label: "documented CLI invocation vs direct",
+        subject: "`bin/hashline read` (the README's invocation)",
+        subjectValue: ms(c.get("bin")!),
+        baseline: "`deno run -A src/cli/main.ts read`",
+        baselineValue: ms(c.get("read")!),
+      },
+      c.get("bin")!,
+      c.get("read")!,
+      false,
+    );
+    add(
+      {
         id: "cli-version",
         bench: "cli",
         label: "CLI --version vs empty Deno",

@@ -1,5 +1,5 @@
 /**
- * The `hashline` command line: `deno task hashline <command>`,
+ * The `hashline` command line: `bin/hashline <command>`,
  * `deno run -A src/cli/main.ts <command>` in a checkout, or
  * `deno run -A jsr:@hashline/kit/cli <command>`.
  *

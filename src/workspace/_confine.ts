@@ -7,7 +7,6 @@
  * @module
  */
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import picomatch from "picomatch";
 import { lstatSync, realpathSync, statSync } from "../_runtime/fs.ts";
 import {
   DeniedError,
@@ -103,7 +102,7 @@ export class Confinement {
   readonly maxFileBytes: number;
   /** The root's real path and identity, where every pin starts. */
   readonly rootRef: RootRef;
-  private readonly denied: ((path: string) => boolean) | null;
+  private denied: ((path: string) => boolean) | null = null;
   private readonly denyGlobs: readonly string[];
   private readonly allowGit: boolean;
 
@@ -137,9 +136,6 @@ export class Confinement {
       );
     }
     this.denyGlobs = deny;
-    this.denied = deny.length > 0
-      ? picomatch(deny as string[], { dot: true })
-      : null;
     this.allowGit = rules.allowGit === true;
   }
 
@@ -154,6 +150,11 @@ export class Confinement {
     const rels = new Set([target.display]);
     const realRel = relative(this.root, target.real).split(sep).join("/");
     rels.add(realRel);
+    if (this.denyGlobs.length > 0 && this.denied === null) {
+      throw new Error(
+        "Confinement.check ran before resolve loaded the deny globs.",
+      );
+    }
     for (const rel of rels) {
       if (this.denied?.(rel)) {
         throw new DeniedError(
@@ -190,6 +191,14 @@ export class Confinement {
    * @throws {NotFoundError} When a folder on the way is a file.
    */
   resolve(input: unknown): Promise<Target> {
+    // The glob matcher is loaded on the first resolve that needs one, so a
+    // workspace without `deny` (every command line read) never loads it.
+    if (this.denyGlobs.length > 0 && this.denied === null) {
+      return import("picomatch").then(({ default: picomatch }) => {
+        this.denied ??= picomatch(this.denyGlobs as string[], { dot: true });
+        return this.resolve(input);
+      });
+    }
     try {
       return Promise.resolve(this.resolveNow(input));
     } catch (error) {

@@ -102,8 +102,9 @@ export const CLI: string = `CLI start-up, median of 3 spawns each (interleaved):
   empty Deno script               36.8 ms  1.00× the empty script
   hashline --version             115.6 ms  3.14× the empty script
   hashline read (300 lines)      186.7 ms  5.07× the empty script
+  bin/hashline read              190.3 ms  5.17× the empty script
   deno task hashline read        461.2 ms  12.53× the empty script
-RESULT {"bench":"cli","runs":3,"cases":[{"id":"empty","name":"empty Deno script","medianMs":36.797953000000234},{"id":"version","name":"hashline --version","medianMs":115.58720900000003},{"id":"read","name":"hashline read (300 lines)","medianMs":186.68352600000003},{"id":"task","name":"deno task hashline read","medianMs":461.1709139999998}]}
+RESULT {"bench":"cli","runs":3,"cases":[{"id":"empty","name":"empty Deno script","medianMs":36.797953000000234},{"id":"version","name":"hashline --version","medianMs":115.58720900000003},{"id":"read","name":"hashline read (300 lines)","medianMs":186.68352600000003},{"id":"bin","name":"bin/hashline read","medianMs":190.3125},{"id":"task","name":"deno task hashline read","medianMs":461.1709139999998}]}
 `;
 
 /** `bench/patch_bench.ts --lines 2000 --rounds 3 --json` */

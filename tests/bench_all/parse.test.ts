@@ -85,6 +85,7 @@ describe("bench summaries", () => {
       "empty",
       "version",
       "read",
+      "bin",
       "task",
     ]);
     assert.equal(s.patch.cases[0].name, "slice floor");
@@ -170,6 +171,7 @@ describe("ratios against named baselines", () => {
     close("http-sequential", s.http.app.sequential / s.http.bare.sequential);
     close("mcp-reference", s.mcp.referenceMs / s.mcp.freshMs);
     close("cli-read", 36.797953000000234 / 186.68352600000003);
+    close("cli-documented", 186.68352600000003 / 190.3125);
     close("patch-ops", 22.859372000000118 / 38.50208800000007);
     assert.equal(by.get("hash-wasm-ts")!.label, "Wasm vs TS twin");
     assert.equal(by.get("native-kernel")!.label, "Wasm vs native AVX2");

@@ -43,8 +43,9 @@ async function projectCopy(): Promise<
     await copyFile(join(REPO, f), join(copy.dir, f));
   }
   await symlink(join(REPO, "node_modules"), join(copy.dir, "node_modules"));
-  // src is linked, not copied: the examples never write under it.
+  // src and bin are linked, not copied: the examples never write under them.
   await symlink(join(REPO, "src"), join(copy.dir, "src"));
+  await symlink(join(REPO, "bin"), join(copy.dir, "bin"));
   return copy;
 }
 
@@ -61,7 +62,7 @@ async function runLine(line: string, cwd: string) {
     let seen = "";
     child.stdout?.on("data", (d: unknown) => {
       seen += String(d);
-      // npx and deno task each start a child: stop the whole group.
+      // A launcher may start a child: stop the whole group.
       if (/listening on http:\/\/127\.0\.0\.1:\d+/.test(seen) && child.pid) {
         process.kill(-child.pid, "SIGTERM");
       }
