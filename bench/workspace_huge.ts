@@ -10,8 +10,9 @@
  * 4,000,000–4,000,200 through the workspace API and through the CLI
  * (`deno run -A src/cli/main.ts read …`), patches one line there, and runs
  * a naive read-everything-and-split baseline and `wc -l` over the same file,
- * and two floors: a Deno process that does nothing, and one that only reads
- * every byte of the file.
+ * and three floors: a Deno process that does nothing, one that only reads
+ * every byte of the file, and the write floor of any one-line patch there:
+ * copying the file beside itself and flushing the copy to disk.
  * Wall time and peak memory (max RSS from `/usr/bin/time`, or VmHWM) are
  * printed with the ratios the targets are stated in. `--json` adds a last
  * line `RESULT {json}` with every measure.
@@ -19,7 +20,16 @@
  * @module
  */
 import { spawnSync } from "node:child_process";
-import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  openSync,
+  readSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
 import { mkdtemp, open, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -114,6 +124,8 @@ async function peakKiB(): Promise<number> {
 async function child(mode: string, state: string): Promise<void> {
   const t0 = performance.now();
   let detail = "";
+  // The timed operation alone, where the process does more than that.
+  let opMs: number | undefined;
   if (mode === "read") {
     const ws = openWorkspace(DATA, { stateDir: state });
     const view = await ws.read(NAME, { offset: OFFSET, limit: LIMIT });
@@ -135,8 +147,9 @@ async function child(mode: string, state: string): Promise<void> {
         ops: [{ op: "replace", start: anchor, lines: [next] }],
       }],
     });
+    opMs = performance.now() - t1;
     detail = `${result.summary.split("\n")[0]}; patch alone ${
-      (performance.now() - t1).toFixed(0)
+      opMs.toFixed(0)
     } ms`;
   } else if (mode === "start") {
     detail = "a Deno process that does nothing";
@@ -148,6 +161,25 @@ async function child(mode: string, state: string): Promise<void> {
     for (let n; (n = readSync(fd, buf, 0, buf.length, pos)) > 0;) pos += n;
     closeSync(fd);
     detail = `${pos} bytes read in 1 MiB chunks, nothing else`;
+  } else if (mode === "floor") {
+    // What any one-line edit of this file must at least do to be durable:
+    // write every byte again beside it and flush that to disk.
+    const copy = `${FILE}.floor`;
+    const t1 = performance.now();
+    const buf = new Uint8Array(1 << 20);
+    const from = openSync(FILE, "r");
+    const to = openSync(copy, "w");
+    let pos = 0;
+    for (let n; (n = readSync(from, buf, 0, buf.length, pos)) > 0;) {
+      for (let at = 0; at < n;) at += writeSync(to, buf, at, n - at);
+      pos += n;
+    }
+    fsyncSync(to);
+    closeSync(to);
+    closeSync(from);
+    opMs = performance.now() - t1;
+    unlinkSync(copy);
+    detail = `${pos} bytes copied beside the file and flushed`;
   } else if (mode === "naive") {
     const bytes = await readFile(FILE);
     const dec = new TextDecoder();
@@ -175,6 +207,7 @@ async function child(mode: string, state: string): Promise<void> {
       ms: performance.now() - t0,
       peakKiB: await peakKiB(),
       detail,
+      ...(opMs === undefined ? {} : { opMs }),
     }),
   );
 }
@@ -183,6 +216,8 @@ interface Measure {
   name: string;
   wallMs: number;
   innerMs?: number;
+  /** The timed operation alone (patch, copy), where the process does more. */
+  opMs?: number;
   peakMiB: number;
   detail: string;
 }
@@ -205,7 +240,12 @@ function timed(
   const wallMs = performance.now() - t0;
   if (run.status !== 0) throw new Error(`${name} failed: ${run.stderr}`);
   const tm = /@@TIME ([\d.]+) (\d+)/.exec(run.stderr);
-  let inner: { ms?: number; peakKiB?: number; detail?: string } = {};
+  let inner: {
+    ms?: number;
+    opMs?: number;
+    peakKiB?: number;
+    detail?: string;
+  } = {};
   const last = run.stdout.trim().split("\n").pop() ?? "";
   if (last.startsWith("{")) inner = JSON.parse(last);
   const peakKiB = tm ? Number(tm[2]) : inner.peakKiB ?? 0;
@@ -213,6 +253,7 @@ function timed(
     name,
     wallMs: tm ? Number(tm[1]) * 1000 : wallMs,
     innerMs: inner.ms,
+    ...(inner.opMs === undefined ? {} : { opMs: inner.opMs }),
     peakMiB: peakKiB / 1024,
     detail: inner.detail ??
       run.stdout.trim().split("\n").slice(-1)[0].slice(0, 60),
@@ -285,6 +326,9 @@ async function main(): Promise<void> {
       })
     );
     const patch = inChild("workspace.patch one line", "patch", cold);
+    spawnSync("sync");
+    const floor = inChild("write floor: copy + flush", "floor", cold);
+    spawnSync("sync");
     const start = bestOf3(() => inChild("Deno start-up alone", "start", cold));
     const bytes = bestOf3(() =>
       inChild("Deno reading every byte alone", "bytes", cold)
@@ -308,6 +352,7 @@ async function main(): Promise<void> {
         cliCold,
         cliWarm,
         patch,
+        floor,
         naive,
       ]
     ) {
@@ -334,6 +379,13 @@ async function main(): Promise<void> {
         ratio(bytes.wallMs, wc.wallMs)
       }× the time of wc -l (start-up alone ${ratio(start.wallMs, wc.wallMs)}×)`,
     );
+    console.log(
+      `one-line patch vs the write floor (copy + flush): ${
+        ratio(patch.opMs ?? patch.wallMs, floor.opMs ?? floor.wallMs)
+      }× the floor's time (patch alone ${
+        (patch.opMs ?? 0).toFixed(0)
+      } ms, floor ${(floor.opMs ?? 0).toFixed(0)} ms)`,
+    );
     const peak = Math.max(
       apiCold.peakMiB,
       apiWarm.peakMiB,
@@ -357,6 +409,7 @@ async function main(): Promise<void> {
         cliCold,
         cliWarm,
         patch,
+        floor,
         naive,
       },
     });

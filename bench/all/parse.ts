@@ -59,6 +59,8 @@ export interface HugeMeasure {
   name: string;
   wallMs: number;
   innerMs?: number;
+  /** The timed operation alone (the patch, the copy). */
+  opMs?: number;
   peakMiB: number;
   detail: string;
 }
@@ -73,6 +75,7 @@ export const HUGE_MEASURES = [
   "cliCold",
   "cliWarm",
   "patch",
+  "floor",
   "naive",
 ] as const;
 
@@ -208,6 +211,7 @@ const hugeMeasure = z.object({
   name: z.string(),
   wallMs: num,
   innerMs: num.optional(),
+  opMs: num.optional(),
   peakMiB: num,
   detail: z.string(),
 });

@@ -160,6 +160,22 @@ export function computeRatios(s: Partial<Summaries>): RatioSet {
       inner("naive"),
       false,
     );
+    if (m.patch.opMs !== undefined && m.floor.opMs !== undefined) {
+      add(
+        {
+          id: "huge-patch-floor",
+          bench: "huge",
+          label: "huge patch vs write floor",
+          subject: "one-line `workspace.patch` (patch alone)",
+          subjectValue: ms(m.patch.opMs),
+          baseline: "copy the file and flush the copy",
+          baselineValue: ms(m.floor.opMs),
+        },
+        m.patch.opMs,
+        m.floor.opMs,
+        false,
+      );
+    }
     add(
       {
         id: "huge-cli-wc",

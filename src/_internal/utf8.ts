@@ -13,8 +13,19 @@
  */
 export function invalidUtf8At(bytes: Uint8Array, partialEnd = false): number {
   const n = bytes.length;
+  // Runs of ASCII are skipped four bytes per step where the bytes are aligned
+  // for a word view: source text is mostly ASCII.
+  const words = (bytes.byteOffset & 3) === 0 && n >= 64
+    ? new Uint32Array(bytes.buffer, bytes.byteOffset, n >>> 2)
+    : null;
   let i = 0;
   while (i < n) {
+    if (words !== null && (i & 3) === 0) {
+      let w = i >>> 2;
+      while (w < words.length && (words[w] & 0x80808080) === 0) w++;
+      i = w << 2;
+      if (i >= n) break;
+    }
     const b = bytes[i];
     if (b < 0x80) {
       i++;

@@ -85,6 +85,21 @@ export function editContent(
   ops: PatchOp[],
   options: EditOptions = {},
 ): EditOutcome {
+  return editIndexed(content, ops, options).outcome;
+}
+
+/**
+ * {@link editContent}, also giving the line index of the old content it
+ * built on the way, so a caller that needs old lines (their count, one
+ * line's text) reads them from there instead of splitting the content again.
+ *
+ * @internal
+ */
+export function editIndexed(
+  content: string,
+  ops: PatchOp[],
+  options: EditOptions = {},
+): { outcome: EditOutcome; old: OldLines } {
   if (typeof content !== "string") {
     throw new TypeError(
       `Cannot edit: content must be a string, got ${typeof content}.`,
@@ -101,7 +116,19 @@ export function editContent(
   const problems = validateOps(checked, idx, { memory, path: options.path });
   if (problems.length > 0) throw new PatchRefusedError(problems);
   const out = splicePlan(idx, planEdits(checked, () => idx.lineCount));
-  return { ...out, rebased, ops: checked };
+  return { outcome: { ...out, rebased, ops: checked }, old: idx };
+}
+
+/** The old content's lines as {@link editIndexed} indexed them. */
+export interface OldLines {
+  /** Number of lines. */
+  readonly lineCount: number;
+  /** Whether line n exists. */
+  has(n: number): boolean;
+  /** Text of line n, without its terminator. */
+  text(n: number): string;
+  /** Full 32-bit hash of line n. */
+  hash32(n: number): number;
 }
 
 /**

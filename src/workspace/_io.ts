@@ -131,10 +131,17 @@ function readWholeSync(
     let got = 0;
     for (;;) {
       if (got === bytes.length) {
-        // The file may have grown since it was stat'ed: check before trusting the size.
-        const grown = new Uint8Array(Math.max(bytes.length * 2, 4096));
-        grown.set(bytes);
+        // The file may have grown since it was stat'ed: a small probe says
+        // whether there is more before the buffer is grown and copied.
+        const probe = new Uint8Array(4096);
+        const more = readSync(fd, probe, 0, probe.length, got);
+        if (more === 0) break;
+        const grown = new Uint8Array(Math.max(bytes.length * 2, got + more));
+        grown.set(bytes.subarray(0, got));
+        grown.set(probe.subarray(0, more), got);
         bytes = grown;
+        got += more;
+        continue;
       }
       const n = readSync(fd, bytes, got, bytes.length - got, got);
       if (n === 0) break;
@@ -144,6 +151,24 @@ function readWholeSync(
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * Whether two byte arrays hold the same bytes; compares four bytes per step
+ * where both are aligned for it (a whole-file re-check before each commit).
+ */
+export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  let i = 0;
+  if (a.byteOffset % 4 === 0 && b.byteOffset % 4 === 0) {
+    const words = a.length >>> 2;
+    const wa = new Uint32Array(a.buffer, a.byteOffset, words);
+    const wb = new Uint32Array(b.buffer, b.byteOffset, words);
+    for (let k = 0; k < words; k++) if (wa[k] !== wb[k]) return false;
+    i = words << 2;
+  }
+  for (; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /**

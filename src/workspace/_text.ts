@@ -1,7 +1,7 @@
 /**
  * The text check of docs/reads.md "Text": content must be UTF-8 with no NUL byte in its
- * first 8 KiB. The native decoder does the fast pass; the offset of a bad
- * byte is only worked out when there is one.
+ * first 8 KiB. One well-formedness pass (which skips ASCII a word at a time)
+ * finds the offset of a bad byte, then the native decoder decodes.
  *
  * @module
  */
@@ -11,7 +11,9 @@ import { BinaryContentError } from "../errors.ts";
 /** How far into a file a NUL byte marks it as binary. */
 export const NUL_WINDOW = 8192;
 
-const fatal = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+// Bytes are checked by invalidUtf8At first (a word-at-a-time pass over ASCII),
+// then decoded without the fatal flag, which runs about twice as fast.
+const loose = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /** Throws the refusal for a file that is not text. */
 export function notText(path: string, offset: number, nul: boolean): never {
@@ -46,11 +48,9 @@ export function checkNul(path: string, bytes: Uint8Array, base = 0): void {
  * @param base File offset of `bytes[0]`, for the refusal.
  */
 export function decodeText(path: string, bytes: Uint8Array, base = 0): string {
-  try {
-    return fatal.decode(bytes);
-  } catch {
-    notText(path, base + Math.max(0, invalidUtf8At(bytes)), false);
-  }
+  const bad = invalidUtf8At(bytes);
+  if (bad >= 0) notText(path, base + bad, false);
+  return loose.decode(bytes);
 }
 
 /**
@@ -62,13 +62,8 @@ export function decodeText(path: string, bytes: Uint8Array, base = 0): string {
  */
 export function fileText(path: string, bytes: Uint8Array): string {
   const nul = bytes.subarray(0, NUL_WINDOW).indexOf(0);
-  let text: string | undefined;
-  try {
-    text = fatal.decode(bytes);
-  } catch {
-    const bad = Math.max(0, invalidUtf8At(bytes));
-    if (nul < 0 || bad < nul) notText(path, bad, false);
-  }
+  const bad = invalidUtf8At(bytes);
+  if (bad >= 0 && (nul < 0 || bad < nul)) notText(path, bad, false);
   if (nul >= 0) notText(path, nul, true);
-  return text as string;
+  return loose.decode(bytes);
 }

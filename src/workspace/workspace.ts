@@ -20,6 +20,7 @@ import {
   TooLargeError,
 } from "../errors.ts";
 import { foldHash, lineHash32 } from "../hash/fnv.ts";
+import type { OldLines } from "../patch/apply.ts";
 import type { Patch, PatchOp, PlannedEdit } from "../patch/types.ts";
 import { anchorsOf, planOps, validateOps } from "../patch/validate.ts";
 import {
@@ -28,7 +29,7 @@ import {
   type RecoveryReport,
 } from "./_commit.ts";
 import { Confinement, type Target } from "./_confine.ts";
-import { readWhole, statTarget } from "./_io.ts";
+import { readWhole, sameBytes, statTarget } from "./_io.ts";
 import { LineIndexes } from "./_line_index.ts";
 import { lockFiles, type LockSpec } from "./_lock.ts";
 import { partsUnder } from "./_pin.ts";
@@ -754,7 +755,7 @@ class FileWorkspace implements Workspace {
     rebased: string[] | null,
   ): Promise<Prepared | null> {
     const display = target.display;
-    const { editContent } = await loadEditing();
+    const { editContent, editIndexed } = await loadEditing();
     if (!target.exists) {
       const bad = ops.find((op) => op.op !== "append" && op.op !== "prepend");
       if (bad) {
@@ -801,14 +802,15 @@ class FileWorkspace implements Workspace {
     }
     const { bytes, id } = await readWhole(target);
     const text = fileText(display, bytes);
-    const out = editContent(text, ops, {
+    // One line-offset pass over the old text serves the edit, the checks
+    // below and the summary: the text is never split into lines here.
+    const { outcome: out, old } = editIndexed(text, ops, {
       memory,
       path: display,
       rebase: rebased !== null,
     });
     const applied = out.ops;
-    const { lines } = splitLines(text);
-    const unsure = ambiguousAnchors(applied, memory, lines, display);
+    const unsure = ambiguousAnchors(applied, memory, old, display);
     if (unsure.length > 0) {
       problems.push(...unsure);
       return null;
@@ -818,9 +820,9 @@ class FileWorkspace implements Workspace {
     const read = { ...target, stat: id };
     return {
       target: read,
-      plan: planOps(applied, lines.length),
-      oldCount: lines.length,
-      oldLine: (n) => lines[n - 1],
+      plan: planOps(applied, old.lineCount),
+      oldCount: old.lineCount,
+      oldLine: (n) => (old.has(n) ? old.text(n) : undefined),
       write: (h) => writeAll(h, next),
       bytes: next,
       verify: () => stillHolds(read, bytes),
@@ -1084,7 +1086,7 @@ function replacedLines(
 function ambiguousAnchors(
   ops: PatchOp[],
   memory: LineMemory,
-  lines: string[],
+  lines: OldLines,
   display: string,
 ): Problem[] {
   const replaced = memory.replaced;
@@ -1094,24 +1096,27 @@ function ambiguousAnchors(
     for (const text of anchorsOf(op)) {
       const a = parseAnchor(text);
       const old = replaced.get(a.line);
-      const now = lines[a.line - 1];
-      if (
-        old === undefined || now === undefined ||
-        foldHash(old) !== foldHash(lineHash32(now)) ||
-        old === lineHash32(now)
-      ) continue;
+      if (old === undefined || !lines.has(a.line)) continue;
+      const now = lines.hash32(a.line);
+      if (foldHash(old) !== foldHash(now) || old === now) continue;
       const from = Math.max(1, a.line - 2);
-      const to = Math.min(lines.length, a.line + 2);
-      const hashes = lines.slice(from - 1, to).map(lineHash32);
-      const view = hashes.map((h, i) =>
-        formatLine(from + i, lines[from - 1 + i], 2000, foldHash(h))
-      ).join("\n");
+      let to = a.line;
+      while (to < a.line + 2 && lines.has(to + 1)) to++;
+      const hashes: number[] = [];
+      const view: string[] = [];
+      for (let n = from; n <= to; n++) {
+        const h = lines.hash32(n);
+        hashes.push(h);
+        view.push(formatLine(n, lines.text(n), 2000, foldHash(h)));
+      }
       problems.push({
         code: "STALE_ANCHOR",
         path: display,
         line: a.line,
         message:
-          `Anchor ${a.line}:${a.hash} is ambiguous: this session's last edit replaced line ${a.line}, and the line it replaced had the same short hash, so this anchor may come from the read before that edit. Resend with these anchors:\n${view}`,
+          `Anchor ${a.line}:${a.hash} is ambiguous: this session's last edit replaced line ${a.line}, and the line it replaced had the same short hash, so this anchor may come from the read before that edit. Resend with these anchors:\n${
+            view.join("\n")
+          }`,
         shown: [{ start: from, hashes }],
       });
     }
@@ -1121,10 +1126,7 @@ function ambiguousAnchors(
 
 async function stillHolds(target: Target, bytes: Uint8Array): Promise<boolean> {
   try {
-    const now = (await readWhole(target)).bytes;
-    if (now.length !== bytes.length) return false;
-    for (let i = 0; i < now.length; i++) if (now[i] !== bytes[i]) return false;
-    return true;
+    return sameBytes((await readWhole(target)).bytes, bytes);
   } catch {
     return false;
   }

@@ -32,21 +32,23 @@ RESULT {"bench":"native","runtime":"deno 2.9.6 (V8 15.0.245.2-rusty)","sizeMiB":
 export const HUGE: string = `
 file: /repo/bench/.data/huge-16m.ts (0.02 GiB), lines 221920–222120
 operation                           wall ms  in-process ms  peak MiB   detail
-wc -l (whole file)                        0              -       1.8   462636 /repo/bench/.data/huge-16m.ts
-Deno start-up alone                     120              0      48.9   a Deno process that does nothing
-Deno reading every byte alone           110              4      49.8   16777186 bytes read in 1 MiB chunks, nothing else
-workspace.read, first read              300            175     130.2   lines 221920–222120 of 462636
-workspace.read, indexed                 290            173     130.3   lines 221920–222120 of 462636
-CLI read process, first read            280              -     129.8   222120:c5|
-CLI read process, indexed               290              -     130.7   222120:c5|
-workspace.patch one line               1010            792     256.9   Edited huge-16m.ts (+1 -1); patch alone 544 ms
-naive read-all + split                  330            210     149.0   lines 221920–222120 of 462636
+wc -l (whole file)                        0              -       1.7   462636 /repo/bench/.data/huge-16m.ts
+Deno start-up alone                      90              0      47.0   a Deno process that does nothing
+Deno reading every byte alone           100              4      48.5   16777175 bytes read in 1 MiB chunks, nothing else
+workspace.read, first read              260            154     126.0   lines 221920–222120 of 462636
+workspace.read, indexed                 250            124     126.3   lines 221920–222120 of 462636
+CLI read process, first read            360              -     127.3   222120:c5|
+CLI read process, indexed               230              -     127.1   222120:c5|
+workspace.patch one line                510            395     233.6   Edited huge-16m.ts (+1 -1); patch alone 258 ms
+write floor: copy + flush               160             61      48.6   16777175 bytes copied beside the file and flushed
+naive read-all + split                  240            134     146.1   lines 221920–222120 of 462636
 
-read vs naive (in-process): first read 1.2×, indexed 1.2× faster (target ≥ 50×)
+read vs naive (in-process): first read 0.9×, indexed 1.1× faster (target ≥ 50×)
 CLI read process vs wc -l: first read Infinity×, indexed Infinity× the time of wc -l (target ≤ 1×)
 a first read reads every byte (totalLines, UTF-8 check): a Deno process doing only that takes Infinity× the time of wc -l (start-up alone Infinity×)
-peak memory of read and patch: 256.9 MiB (target < 100)
-RESULT {"bench":"huge","fileBytes":16777186,"offset":221920,"limit":201,"measures":{"wc":{"name":"wc -l (whole file)","wallMs":0,"peakMiB":1.75,"detail":"462636 /repo/bench/.data/huge-16m.ts"},"start":{"name":"Deno start-up alone","wallMs":120,"innerMs":0.030356999999995082,"peakMiB":48.92578125,"detail":"a Deno process that does nothing"},"bytes":{"name":"Deno reading every byte alone","wallMs":110,"innerMs":4.230142999999998,"peakMiB":49.76171875,"detail":"16777186 bytes read in 1 MiB chunks, nothing else"},"apiCold":{"name":"workspace.read, first read","wallMs":300,"innerMs":175.048725,"peakMiB":130.20703125,"detail":"lines 221920–222120 of 462636"},"apiWarm":{"name":"workspace.read, indexed","wallMs":290,"innerMs":172.898163,"peakMiB":130.32421875,"detail":"lines 221920–222120 of 462636"},"cliCold":{"name":"CLI read process, first read","wallMs":280,"peakMiB":129.8203125,"detail":"222120:c5|"},"cliWarm":{"name":"CLI read process, indexed","wallMs":290,"peakMiB":130.66015625,"detail":"222120:c5|"},"patch":{"name":"workspace.patch one line","wallMs":1010,"innerMs":792.2304509999999,"peakMiB":256.88671875,"detail":"Edited huge-16m.ts (+1 -1); patch alone 544 ms"},"naive":{"name":"naive read-all + split","wallMs":330,"innerMs":210.399755,"peakMiB":148.98046875,"detail":"lines 221920–222120 of 462636"}}}
+one-line patch vs the write floor (copy + flush): 5.4× the floor's time (patch alone 258 ms, floor 48 ms)
+peak memory of read and patch: 233.6 MiB (target < 100)
+RESULT {"bench":"huge","fileBytes":16777175,"offset":221920,"limit":201,"measures":{"wc":{"name":"wc -l (whole file)","wallMs":0,"peakMiB":1.671875,"detail":"462636 /repo/bench/.data/huge-16m.ts"},"start":{"name":"Deno start-up alone","wallMs":90,"innerMs":0.02140099999999734,"peakMiB":46.96875,"detail":"a Deno process that does nothing"},"bytes":{"name":"Deno reading every byte alone","wallMs":100,"innerMs":3.71841400000001,"peakMiB":48.51953125,"detail":"16777175 bytes read in 1 MiB chunks, nothing else"},"apiCold":{"name":"workspace.read, first read","wallMs":260,"innerMs":154.32526000000001,"peakMiB":126,"detail":"lines 221920–222120 of 462636"},"apiWarm":{"name":"workspace.read, indexed","wallMs":250,"innerMs":123.747513,"peakMiB":126.34375,"detail":"lines 221920–222120 of 462636"},"cliCold":{"name":"CLI read process, first read","wallMs":360,"peakMiB":127.3046875,"detail":"222120:c5|"},"cliWarm":{"name":"CLI read process, indexed","wallMs":230,"peakMiB":127.12890625,"detail":"222120:c5|"},"patch":{"name":"workspace.patch one line","wallMs":510,"innerMs":394.580257,"opMs":257.67086,"peakMiB":233.62890625,"detail":"Edited huge-16m.ts (+1 -1); patch alone 258 ms"},"floor":{"name":"write floor: copy + flush","wallMs":160,"innerMs":61.031150999999994,"opMs":47.998949999999994,"peakMiB":48.63671875,"detail":"16777175 bytes copied beside the file and flushed"},"naive":{"name":"naive read-all + split","wallMs":240,"innerMs":134.157576,"peakMiB":146.14453125,"detail":"lines 221920–222120 of 462636"}}}
 `;
 
 /** `bench/store_bench.ts --revisions 500 --samples 50 --json` */

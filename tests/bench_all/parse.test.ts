@@ -74,7 +74,8 @@ describe("bench summaries", () => {
     assert.equal(s.hash.wasm.median, 1.06228478515238);
     assert.ok("kernel" in s.native);
     assert.equal(s.native.kernel.median, 1.4931938932297786);
-    assert.equal(s.huge.measures.naive.innerMs, 210.399755);
+    assert.equal(s.huge.measures.naive.innerMs, 134.157576);
+    assert.equal(s.huge.measures.floor.opMs, 47.998949999999994);
     assert.equal(s.huge.measures.cliWarm.innerMs, undefined);
     assert.equal(s.store.rows.length, 16);
     assert.equal(s.store.postgresSkipped, undefined);
@@ -167,7 +168,8 @@ describe("ratios against named baselines", () => {
     close("hash-wasm-ts", s.hash.wasm.median / s.hash.ts.median);
     assert.ok("kernel" in s.native);
     close("native-kernel", s.native.wasm.median / s.native.kernel.median);
-    close("huge-read-naive", 210.399755 / 175.048725);
+    close("huge-read-naive", 134.157576 / 154.32526000000001);
+    close("huge-patch-floor", 47.998949999999994 / 257.67086);
     close("http-sequential", s.http.app.sequential / s.http.bare.sequential);
     close("mcp-reference", s.mcp.referenceMs / s.mcp.freshMs);
     close("cli-read", 36.797953000000234 / 186.68352600000003);
