@@ -3,7 +3,8 @@
  * its named baseline: MCP round trips against the reference filesystem
  * server, CLI start-up against an empty Deno script, one-line patches
  * against a slice-and-splice floor, `/v1/format` against a bare Hono app,
- * concurrent appends (refusals and lost edits), and line hashing against a
+ * concurrent appends (refusals and lost edits), a one-line patch of a 1 GiB
+ * file against copying it and flushing the copy, and line hashing against a
  * native AVX2 kernel (skipped with a note where no C compiler exists).
  *
  * Run: `deno task bench:loop` (add `--quick` for fewer rounds).
@@ -55,6 +56,16 @@ const steps: { title: string; cmd: string; args: string[] }[] = [
       quick ? "3" : "10",
       "--connections",
       "10",
+    ],
+  },
+  {
+    title: "one-line patch of a 1 GiB file vs the write floor (copy + flush)",
+    cmd: DENO,
+    args: [
+      "run",
+      "-A",
+      "bench/workspace_huge.ts",
+      ...(quick ? ["--size=64"] : []),
     ],
   },
   {
