@@ -297,6 +297,14 @@ interface Cached {
   mem: LineMemory;
   /** Identity of the record file as last read or written (null: not on disk). */
   stamp: string | null | undefined;
+  /** The bytes the record file held at `stamp`, when this process read or wrote them. */
+  saved?: Uint8Array;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** Read records of every session of a workspace. */
@@ -305,6 +313,8 @@ export class SessionRecords {
   private readonly maxFiles: number;
   private readonly sessions = new Map<string, Map<string, Cached>>();
   private readonly names = new Map<string, string>();
+  /** Session folders this process made or found (made again if one is removed). */
+  private readonly made = new Set<string>();
   private added = 0;
 
   /**
@@ -346,7 +356,7 @@ export class SessionRecords {
       files.delete(real);
       return undefined;
     }
-    this.touch(files, real, { mem, stamp });
+    this.touch(files, real, { mem, stamp, saved: bytes ?? undefined });
     this.trim(session, files);
     return mem;
   }
@@ -354,34 +364,69 @@ export class SessionRecords {
   /** Replaces the record of one file for a session (in memory, and on disk when persisted). */
   async put(session: string, real: string, mem: LineMemory): Promise<void> {
     const files = this.files(session);
+    const prev = files.get(real);
     const cached: Cached = { mem, stamp: null };
     this.touch(files, real, cached);
     const dropped = this.trim(session, files);
     if (this.dir === null) return;
     const file = await this.fileOf(session, real);
-    mkdirSync(join(this.dir, session), { recursive: true });
-    const tmp = `${file}.${processId()}.${
-      Math.random().toString(36).slice(2)
-    }.tmp`;
-    const fresh = stampOf(file) === null;
-    try {
-      writeFileSync(tmp, encodeRecord(real, mem));
-      renameSync(tmp, file);
-    } catch (error) {
-      rmSync(tmp, { force: true });
-      throw error;
+    const bytes = encodeRecord(real, mem);
+    // A read that shows nothing new (the common re-read before an edit)
+    // would write the very bytes the file already holds: when the file is
+    // still the one this process last read or wrote, it is left as it is.
+    const unchanged = prev !== undefined && prev.saved !== undefined &&
+      typeof prev.stamp === "string" && sameBytes(prev.saved, bytes) &&
+      stampOf(file) === prev.stamp;
+    if (unchanged) {
+      cached.stamp = prev.stamp;
+      cached.saved = prev.saved;
+    } else {
+      const tmp = `${file}.${processId()}.${
+        Math.random().toString(36).slice(2)
+      }.tmp`;
+      try {
+        this.writeTemp(session, tmp, bytes);
+        renameSync(tmp, file);
+      } catch (error) {
+        rmSync(tmp, { force: true });
+        throw error;
+      }
+      cached.stamp = stampOf(file);
+      cached.saved = bytes;
     }
-    cached.stamp = stampOf(file);
     for (const gone of dropped) {
       await unlink(await this.fileOf(session, gone)).catch(() => {});
     }
-    if (fresh && ++this.added % 64 === 0) await this.prune(session);
+    // Counted once per file this process adds (the cap is enforced on disk every 64).
+    if (!prev && !unchanged && ++this.added % 64 === 0) {
+      await this.prune(session);
+    }
+  }
+
+  /**
+   * Writes a temporary record file, making the session's folder first only
+   * when this process has not made or found it yet (or it was removed since).
+   */
+  private writeTemp(session: string, tmp: string, bytes: Uint8Array): void {
+    const dir = join(this.dir!, session);
+    if (!this.made.has(dir)) {
+      mkdirSync(dir, { recursive: true });
+      this.made.add(dir);
+    }
+    try {
+      writeFileSync(tmp, bytes);
+    } catch (error) {
+      if ((error as { code?: string }).code !== "ENOENT") throw error;
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(tmp, bytes);
+    }
   }
 
   /** Forgets everything a session read, in memory and on disk. */
   async forget(session: string): Promise<void> {
     this.sessions.delete(session);
     if (this.dir === null) return;
+    this.made.delete(join(this.dir, session));
     await rm(join(this.dir, session), { recursive: true, force: true });
     await rm(join(this.dir, `${session}.json`), { force: true });
   }
