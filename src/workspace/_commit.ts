@@ -276,9 +276,14 @@ function stageBytes(s: Staged, bytes: Uint8Array): number {
     while (at < bytes.length) {
       at += writeSync(fd, bytes, at, bytes.length - at);
     }
+    const st = fstatSync(fd);
     if (target.stat) {
       fchmodSync(fd, target.stat.mode);
-      if (target.stat.uid !== undefined) {
+      // The temporary is already owned as the file was (the usual case): no call needed.
+      if (
+        target.stat.uid !== undefined &&
+        (st.uid !== target.stat.uid || st.gid !== target.stat.gid)
+      ) {
         try {
           fchownSync(fd, target.stat.uid, target.stat.gid!);
         } catch {
@@ -287,7 +292,7 @@ function stageBytes(s: Staged, bytes: Uint8Array): number {
       }
     }
     fsyncSync(fd);
-    return fstatSync(fd).ino;
+    return st.ino;
   } catch (error) {
     closeSync(fd);
     fd = -1;
@@ -653,7 +658,17 @@ export async function recoverJournals(
   let names: string[];
   try {
     names = readdirSync(dir);
-  } catch {
+  } catch (error) {
+    // This runs before every write: an empty folder is listed far faster
+    // than a missing one is reported (a thrown error each time), so the
+    // folder is made once the state folder exists.
+    if (errnoOf(error) === "ENOENT") {
+      try {
+        mkdirSync(dir);
+      } catch {
+        // No state folder yet, or one that cannot be written: nothing to recover.
+      }
+    }
     return report;
   }
   const me = processId();
