@@ -77,8 +77,9 @@ export interface StageEntry {
    * Whether the file on disk still holds exactly what was validated, checked
    * with the identity right before the rename (some runtimes report change
    * times in whole seconds, so identity alone can miss a quick rewrite).
+   * It reads the file through `pin`, the folder the rename goes through.
    */
-  verify?(): Promise<boolean>;
+  verify?(pin: Pin): Promise<boolean>;
 }
 
 type JournalState = "staging" | "committing" | "rolling-back";
@@ -306,7 +307,7 @@ function stageBytes(s: Staged, bytes: Uint8Array): number {
 /** The last check before a rename: the folder is still inside the root and the target is the version validated. */
 async function recheck(s: Staged): Promise<void> {
   checkIdentity(s);
-  if (s.entry.verify && !(await s.entry.verify())) {
+  if (s.entry.verify && !(await s.entry.verify(s.pin))) {
     throw changed(
       s.entry.target.display,
       "the file changed on disk while the patch was being applied",

@@ -31,7 +31,7 @@ import { Confinement, type Target } from "./_confine.ts";
 import { readWhole, statTarget } from "./_io.ts";
 import { LineIndexes } from "./_line_index.ts";
 import { lockFiles, type LockSpec } from "./_lock.ts";
-import { partsUnder } from "./_pin.ts";
+import { partsUnder, type Pin } from "./_pin.ts";
 import { checkSession, LineMemory, SessionRecords } from "./_records.ts";
 import {
   firstStaleLine,
@@ -256,7 +256,7 @@ interface Prepared {
   write(handle: FileHandle): Promise<void>;
   unchanged: boolean;
   bytes?: Uint8Array;
-  verify?(): Promise<boolean>;
+  verify?(pin: Pin): Promise<boolean>;
 }
 
 function positive(name: string, value: unknown, fallback: number): number {
@@ -823,7 +823,7 @@ class FileWorkspace implements Workspace {
       oldLine: (n) => lines[n - 1],
       write: (h) => writeAll(h, next),
       bytes: next,
-      verify: () => stillHolds(read, bytes),
+      verify: (pin) => stillHolds(read, bytes, pin),
       unchanged: out.content === text,
     };
   }
@@ -951,7 +951,7 @@ class FileWorkspace implements Workspace {
       }
       let oldLines: string[] | null = [];
       let entryTarget = target;
-      let verify: (() => Promise<boolean>) | undefined;
+      let verify: ((pin: Pin) => Promise<boolean>) | undefined;
       if (target.exists) {
         refuseReadOnly(target);
         const memory = known ?? await this.records.get(session, target.real);
@@ -980,7 +980,7 @@ class FileWorkspace implements Workspace {
             }
           }
           entryTarget = { ...target, stat: id };
-          verify = () => stillHolds(entryTarget, old);
+          verify = (pin) => stillHolds(entryTarget, old, pin);
         }
         if (stale > 0) {
           throw new PatchRefusedError([{
@@ -1119,9 +1119,13 @@ function ambiguousAnchors(
   return problems;
 }
 
-async function stillHolds(target: Target, bytes: Uint8Array): Promise<boolean> {
+async function stillHolds(
+  target: Target,
+  bytes: Uint8Array,
+  pin: Pin,
+): Promise<boolean> {
   try {
-    const now = (await readWhole(target)).bytes;
+    const now = (await readWhole(target, pin)).bytes;
     if (now.length !== bytes.length) return false;
     for (let i = 0; i < now.length; i++) if (now[i] !== bytes[i]) return false;
     return true;
