@@ -440,23 +440,28 @@ export class SessionRecords {
     if (this.dir === null) return;
     const file = await this.fileOf(session, real);
     const body = encodeRecord(real, mem);
-    const onDisk = prev !== undefined && typeof prev.stamp === "string" &&
+    // What this process last read or wrote there (the caller's get has just
+    // checked that it is still what the file holds).
+    const known = prev !== undefined && typeof prev.stamp === "string" &&
         prev.saved !== undefined
-      ? generationOf(file) === prev.stamp
-      : false;
-    if (onDisk && sameBytes(prev!.saved!, body)) {
+      ? prev
+      : undefined;
+    if (known && sameBytes(known.saved!, body)) {
       // A read that shows nothing new (the common re-read before an edit)
-      // leaves the file, which holds these very bytes, as it is.
-      cached.stamp = prev!.stamp;
-      cached.saved = prev!.saved;
-      cached.size = prev!.size;
+      // leaves the file, which holds these very bytes, as it is. Had another
+      // process saved the file since, its save is the later one and stands.
+      cached.stamp = known.stamp;
+      cached.saved = known.saved;
+      cached.size = known.size;
     } else {
       const generation = randomGeneration();
       const bytes = wrapRecord(body, generation);
-      // Updated in place when the file is the one this process knows and the
-      // record does not shrink; else written beside it and renamed over it.
+      // Updated in place when the file exists and the record does not
+      // shrink; else written beside it and renamed over it. (What another
+      // process saved meanwhile is overwritten either way: the later save
+      // wins, and bytes past the record's length are ignored.)
       if (
-        !(onDisk && bytes.length >= (prev!.size ?? Infinity) &&
+        !(known && bytes.length >= (known.size ?? Infinity) &&
           overwrite(file, bytes))
       ) {
         const tmp = `${file}.${processId()}.${
