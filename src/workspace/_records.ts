@@ -440,8 +440,8 @@ export class SessionRecords {
     if (this.dir === null) return;
     const file = await this.fileOf(session, real);
     const body = encodeRecord(real, mem);
-    // What this process last read or wrote there (the caller's get has just
-    // checked that it is still what the file holds).
+    // What this process last read or wrote there (a read or patch has just
+    // checked, with its get, that the file still holds it).
     const known = prev !== undefined && typeof prev.stamp === "string" &&
         prev.saved !== undefined
       ? prev
