@@ -77,8 +77,9 @@ export interface StageEntry {
    * Whether the file on disk still holds exactly what was validated, checked
    * with the identity right before the rename (some runtimes report change
    * times in whole seconds, so identity alone can miss a quick rewrite).
+   * It reads the file through `pin`, the folder the rename goes through.
    */
-  verify?(): Promise<boolean>;
+  verify?(pin: Pin): Promise<boolean>;
 }
 
 type JournalState = "staging" | "committing" | "rolling-back";
@@ -276,9 +277,14 @@ function stageBytes(s: Staged, bytes: Uint8Array): number {
     while (at < bytes.length) {
       at += writeSync(fd, bytes, at, bytes.length - at);
     }
+    const st = fstatSync(fd);
     if (target.stat) {
       fchmodSync(fd, target.stat.mode);
-      if (target.stat.uid !== undefined) {
+      // The temporary is already owned as the file was (the usual case): no call needed.
+      if (
+        target.stat.uid !== undefined &&
+        (st.uid !== target.stat.uid || st.gid !== target.stat.gid)
+      ) {
         try {
           fchownSync(fd, target.stat.uid, target.stat.gid!);
         } catch {
@@ -287,7 +293,7 @@ function stageBytes(s: Staged, bytes: Uint8Array): number {
       }
     }
     fsyncSync(fd);
-    return fstatSync(fd).ino;
+    return st.ino;
   } catch (error) {
     closeSync(fd);
     fd = -1;
@@ -301,7 +307,7 @@ function stageBytes(s: Staged, bytes: Uint8Array): number {
 /** The last check before a rename: the folder is still inside the root and the target is the version validated. */
 async function recheck(s: Staged): Promise<void> {
   checkIdentity(s);
-  if (s.entry.verify && !(await s.entry.verify())) {
+  if (s.entry.verify && !(await s.entry.verify(s.pin))) {
     throw changed(
       s.entry.target.display,
       "the file changed on disk while the patch was being applied",
@@ -653,7 +659,17 @@ export async function recoverJournals(
   let names: string[];
   try {
     names = readdirSync(dir);
-  } catch {
+  } catch (error) {
+    // This runs before every write: an empty folder is listed far faster
+    // than a missing one is reported (a thrown error each time), so the
+    // folder is made once the state folder exists.
+    if (errnoOf(error) === "ENOENT") {
+      try {
+        mkdirSync(dir);
+      } catch {
+        // No state folder yet, or one that cannot be written: nothing to recover.
+      }
+    }
     return report;
   }
   const me = processId();

@@ -17,7 +17,7 @@ import {
 import { setImmediate } from "node:timers";
 import { NotAFileError, PatchRefusedError } from "../errors.ts";
 import { errnoOf, mapFsError } from "../_internal/errno.ts";
-import { partsUnder, pinFolder } from "./_pin.ts";
+import { partsUnder, type Pin, pinFolder } from "./_pin.ts";
 import {
   type FileIdentity,
   identityOf,
@@ -97,15 +97,17 @@ export async function openTarget(
 }
 
 /**
- * Reads a whole checked file through its pinned folder. Synchronous system
- * calls: for files small enough to load whole they cost far less than the
- * hand-offs of asynchronous ones.
+ * Reads a whole checked file through its pinned folder (`pin`, when the
+ * caller already holds the folder's pin, as a commit does for its last
+ * check). Synchronous system calls: for files small enough to load whole
+ * they cost far less than the hand-offs of asynchronous ones.
  */
 export function readWhole(
   target: Target,
+  pin?: Pin,
 ): Promise<{ bytes: Uint8Array; id: FileIdentity }> {
   try {
-    return Promise.resolve(readWholeSync(target));
+    return Promise.resolve(readWholeSync(target, pin));
   } catch (error) {
     return Promise.reject(error);
   }
@@ -113,8 +115,9 @@ export function readWhole(
 
 function readWholeSync(
   target: Target,
+  pin?: Pin,
 ): { bytes: Uint8Array; id: FileIdentity } {
-  const fd = openPinned(target);
+  const fd = openPinned(target, pin);
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) {
@@ -191,8 +194,9 @@ export function statTarget(target: Target): FileIdentity {
 }
 
 /** Opens a checked target through its pinned folder (no symlink followed, never blocking). */
-function openPinned(target: Target): number {
+function openPinned(target: Target, held?: Pin): number {
   try {
+    if (held) return openSync(held.path(basename(target.real)), READ_FLAGS);
     const pin = pinFolder(target.root, partsUnder(target.root, target.dir));
     try {
       return openSync(pin.path(basename(target.real)), READ_FLAGS);

@@ -13,18 +13,23 @@
  */
 import { join } from "node:path";
 import {
+  closeSync,
+  constants,
   mkdirSync,
+  openSync,
   readdir,
   readFileSync,
+  readSync,
   renameSync,
   rm,
   rmSync,
   stat,
-  statSync,
   unlink,
   writeFileSync,
+  writeSync,
 } from "../_runtime/fs.ts";
 import { processAlive, processId } from "../_runtime/process.ts";
+import { sameBytes } from "./_io.ts";
 import type { PlannedEdit, ReadMemory } from "../patch/types.ts";
 
 interface Run {
@@ -293,10 +298,65 @@ export function decodeRecord(
   return mem;
 }
 
+/**
+ * A record file is the encoded record behind a 4-word header: magic,
+ * generation (random per save), the record's length in words, and a
+ * checksum of the record. A file that already holds a record is updated in
+ * place (one write into the existing file, no new file and no rename, which
+ * on ext4 costs a flush of the new data); the generation tells a reader in
+ * another process that it changed, and the checksum lets a reader that met
+ * a half-done update (or a crash mid-way) treat it as unreadable rather
+ * than trust it. Bytes past the record's length are ignored.
+ */
+const FILE_MAGIC = 0x3252_4c48; // "HLR2" read little-endian
+const HEAD_BYTES = 16;
+
+function checksum(body: Uint8Array): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < body.length; i++) {
+    h = Math.imul(h ^ body[i], 0x01000193);
+  }
+  return h >>> 0;
+}
+
+function randomGeneration(): number {
+  return (crypto.getRandomValues(new Uint32Array(1))[0] | 1) >>> 0;
+}
+
+/** The whole file for one record: header, then the record. */
+function wrapRecord(body: Uint8Array, generation: number): Uint8Array {
+  const out = new Uint8Array(HEAD_BYTES + body.length);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, FILE_MAGIC, true);
+  view.setUint32(4, generation, true);
+  view.setUint32(8, body.length / 4, true);
+  view.setUint32(12, checksum(body), true);
+  out.set(body, HEAD_BYTES);
+  return out;
+}
+
+/** The record inside a file's bytes, or null when the header or checksum does not hold. */
+function unwrapRecord(
+  bytes: Uint8Array,
+): { body: Uint8Array; generation: number } | null {
+  if (bytes.length < HEAD_BYTES) return null;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+  if (view.getUint32(0, true) !== FILE_MAGIC) return null;
+  const end = HEAD_BYTES + view.getUint32(8, true) * 4;
+  if (end > bytes.length) return null;
+  const body = bytes.subarray(HEAD_BYTES, end);
+  if (checksum(body) !== view.getUint32(12, true)) return null;
+  return { body, generation: view.getUint32(4, true) };
+}
+
 interface Cached {
   mem: LineMemory;
-  /** Identity of the record file as last read or written (null: not on disk). */
+  /** Generation of the record file as last read or written (null: not on disk). */
   stamp: string | null | undefined;
+  /** The record the file held at `stamp`, when this process read or wrote it. */
+  saved?: Uint8Array;
+  /** The file's length then. */
+  size?: number;
 }
 
 /** Read records of every session of a workspace. */
@@ -305,6 +365,8 @@ export class SessionRecords {
   private readonly maxFiles: number;
   private readonly sessions = new Map<string, Map<string, Cached>>();
   private readonly names = new Map<string, string>();
+  /** Session folders this process made or found (made again if one is removed). */
+  private readonly made = new Set<string>();
   private added = 0;
 
   /**
@@ -325,7 +387,7 @@ export class SessionRecords {
       return cached?.mem;
     }
     const file = await this.fileOf(session, real);
-    const stamp = stampOf(file);
+    const stamp = generationOf(file);
     // A state folder that cannot be looked at keeps what this process knows.
     if (cached && (cached.stamp === stamp || stamp === undefined)) {
       this.touch(files, real, cached);
@@ -341,12 +403,24 @@ export class SessionRecords {
     } catch {
       // Gone since the look: the session did not read it (any more).
     }
-    const mem = bytes ? decodeRecord(bytes, real) : null;
-    if (!mem) {
+    const record = bytes ? unwrapRecord(bytes) : null;
+    const mem = record ? decodeRecord(record.body, real) : null;
+    if (!mem || !record) {
+      // Met mid-update by another process, or damaged: what this process
+      // knows still holds; without it, the file must be read again.
+      if (cached && bytes) {
+        this.touch(files, real, cached);
+        return cached.mem;
+      }
       files.delete(real);
       return undefined;
     }
-    this.touch(files, real, { mem, stamp });
+    this.touch(files, real, {
+      mem,
+      stamp: String(record.generation),
+      saved: record.body,
+      size: bytes!.length,
+    });
     this.trim(session, files);
     return mem;
   }
@@ -354,34 +428,83 @@ export class SessionRecords {
   /** Replaces the record of one file for a session (in memory, and on disk when persisted). */
   async put(session: string, real: string, mem: LineMemory): Promise<void> {
     const files = this.files(session);
+    const prev = files.get(real);
     const cached: Cached = { mem, stamp: null };
     this.touch(files, real, cached);
     const dropped = this.trim(session, files);
     if (this.dir === null) return;
     const file = await this.fileOf(session, real);
-    mkdirSync(join(this.dir, session), { recursive: true });
-    const tmp = `${file}.${processId()}.${
-      Math.random().toString(36).slice(2)
-    }.tmp`;
-    const fresh = stampOf(file) === null;
-    try {
-      writeFileSync(tmp, encodeRecord(real, mem));
-      renameSync(tmp, file);
-    } catch (error) {
-      rmSync(tmp, { force: true });
-      throw error;
+    const body = encodeRecord(real, mem);
+    // What this process last read or wrote there (a read or patch has just
+    // checked, with its get, that the file still holds it).
+    const known = prev !== undefined && typeof prev.stamp === "string" &&
+        prev.saved !== undefined
+      ? prev
+      : undefined;
+    if (known && sameBytes(known.saved!, body)) {
+      // A read that shows nothing new (the common re-read before an edit)
+      // leaves the file, which holds these very bytes, as it is. Had another
+      // process saved the file since, its save is the later one and stands.
+      cached.stamp = known.stamp;
+      cached.saved = known.saved;
+      cached.size = known.size;
+    } else {
+      const generation = randomGeneration();
+      const bytes = wrapRecord(body, generation);
+      // Updated in place when the file exists and the record does not
+      // shrink; else written beside it and renamed over it. (What another
+      // process saved meanwhile is overwritten either way: the later save
+      // wins, and bytes past the record's length are ignored.)
+      if (
+        !(known && bytes.length >= (known.size ?? Infinity) &&
+          overwrite(file, bytes))
+      ) {
+        const tmp = `${file}.${processId()}.${
+          Math.random().toString(36).slice(2)
+        }.tmp`;
+        try {
+          this.writeTemp(session, tmp, bytes);
+          renameSync(tmp, file);
+        } catch (error) {
+          rmSync(tmp, { force: true });
+          throw error;
+        }
+      }
+      cached.stamp = String(generation);
+      cached.saved = body;
+      cached.size = bytes.length;
     }
-    cached.stamp = stampOf(file);
     for (const gone of dropped) {
       await unlink(await this.fileOf(session, gone)).catch(() => {});
     }
-    if (fresh && ++this.added % 64 === 0) await this.prune(session);
+    // Counted once per file this process adds (the cap is enforced on disk every 64).
+    if (!prev && ++this.added % 64 === 0) await this.prune(session);
+  }
+
+  /**
+   * Writes a temporary record file, making the session's folder first only
+   * when this process has not made or found it yet (or it was removed since).
+   */
+  private writeTemp(session: string, tmp: string, bytes: Uint8Array): void {
+    const dir = join(this.dir!, session);
+    if (!this.made.has(dir)) {
+      mkdirSync(dir, { recursive: true });
+      this.made.add(dir);
+    }
+    try {
+      writeFileSync(tmp, bytes);
+    } catch (error) {
+      if ((error as { code?: string }).code !== "ENOENT") throw error;
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(tmp, bytes);
+    }
   }
 
   /** Forgets everything a session read, in memory and on disk. */
   async forget(session: string): Promise<void> {
     this.sessions.delete(session);
     if (this.dir === null) return;
+    this.made.delete(join(this.dir, session));
     await rm(join(this.dir, session), { recursive: true, force: true });
     await rm(join(this.dir, `${session}.json`), { force: true });
   }
@@ -470,12 +593,46 @@ export class SessionRecords {
   }
 }
 
-/** The record file's identity; null when it does not exist, undefined when the folder cannot be looked at. */
-function stampOf(file: string): string | null | undefined {
+/**
+ * The generation in a record file's header: null when the file does not
+ * exist, undefined when it cannot be looked at, `"?"` when it holds no
+ * readable header (then the whole file is read, and judged, on the next get).
+ */
+function generationOf(file: string): string | null | undefined {
+  let fd: number;
   try {
-    const st = statSync(file);
-    return `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
   } catch (error) {
     return (error as { code?: string }).code === "ENOENT" ? null : undefined;
   }
+  try {
+    const head = new Uint8Array(8);
+    if (readSync(fd, head, 0, 8, 0) < 8) return "?";
+    const view = new DataView(head.buffer);
+    if (view.getUint32(0, true) !== FILE_MAGIC) return "?";
+    return String(view.getUint32(4, true));
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Writes `bytes` over the start of an existing file; false when it is not there to update. */
+function overwrite(file: string, bytes: Uint8Array): boolean {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_WRONLY | constants.O_NOFOLLOW);
+  } catch {
+    return false;
+  }
+  try {
+    let at = 0;
+    while (at < bytes.length) {
+      at += writeSync(fd, bytes, at, bytes.length - at, at);
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return true;
 }

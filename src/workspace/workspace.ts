@@ -32,7 +32,7 @@ import { Confinement, type Target } from "./_confine.ts";
 import { readWhole, sameBytes, statTarget } from "./_io.ts";
 import { LineIndexes } from "./_line_index.ts";
 import { lockFiles, type LockSpec } from "./_lock.ts";
-import { partsUnder } from "./_pin.ts";
+import { partsUnder, type Pin } from "./_pin.ts";
 import { checkSession, LineMemory, SessionRecords } from "./_records.ts";
 import {
   firstStaleLine,
@@ -264,7 +264,7 @@ interface Prepared {
   write(handle: FileHandle): Promise<void>;
   unchanged: boolean;
   bytes?: Uint8Array;
-  verify?(): Promise<boolean>;
+  verify?(pin: Pin): Promise<boolean>;
 }
 
 function positive(name: string, value: unknown, fallback: number): number {
@@ -843,7 +843,7 @@ class FileWorkspace implements Workspace {
       oldLine: (n) => (old.has(n) ? old.text(n) : undefined),
       write: (h) => writeAll(h, next),
       bytes: next,
-      verify: () => stillHolds(read, bytes),
+      verify: (pin) => stillHolds(read, bytes, pin),
       unchanged: out.content === text,
     };
   }
@@ -971,7 +971,7 @@ class FileWorkspace implements Workspace {
       }
       let oldLines: string[] | null = [];
       let entryTarget = target;
-      let verify: (() => Promise<boolean>) | undefined;
+      let verify: ((pin: Pin) => Promise<boolean>) | undefined;
       if (target.exists) {
         refuseReadOnly(target);
         const memory = known ?? await this.records.get(session, target.real);
@@ -1000,7 +1000,7 @@ class FileWorkspace implements Workspace {
             }
           }
           entryTarget = { ...target, stat: id };
-          verify = () => stillHolds(entryTarget, old);
+          verify = (pin) => stillHolds(entryTarget, old, pin);
         }
         if (stale > 0) {
           throw new PatchRefusedError([{
@@ -1142,9 +1142,13 @@ function ambiguousAnchors(
   return problems;
 }
 
-async function stillHolds(target: Target, bytes: Uint8Array): Promise<boolean> {
+async function stillHolds(
+  target: Target,
+  bytes: Uint8Array,
+  pin: Pin,
+): Promise<boolean> {
   try {
-    return sameBytes((await readWhole(target)).bytes, bytes);
+    return sameBytes((await readWhole(target, pin)).bytes, bytes);
   } catch {
     return false;
   }
