@@ -10,6 +10,7 @@ export {
   closeSync,
   constants,
   createReadStream,
+  existsSync,
   fchmodSync,
   fchownSync,
   fstatSync,

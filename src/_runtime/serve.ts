@@ -187,3 +187,44 @@ export interface StandardStreams {
 export function standardStreams(): StandardStreams {
   return { stdin: process.stdin, stdout: process.stdout };
 }
+
+/** Standard input and output as Web byte streams (Deno's own, where it runs). */
+export interface ByteStdio {
+  /** Standard input. */
+  readable: ReadableStream<Uint8Array>;
+  /** Writes all of `bytes` to standard output. */
+  write(bytes: Uint8Array): Promise<void>;
+}
+
+/** The part of Deno's standard streams used here, declared structurally. */
+interface DenoStdio {
+  stdin: { readable: ReadableStream<Uint8Array> };
+  stdout: { write(bytes: Uint8Array): Promise<number> };
+}
+
+/**
+ * Deno's own standard input and output, or null on other runtimes. They skip
+ * the Node stream objects that `node:process` builds over the same pipes,
+ * which an MCP server pays for on every message.
+ *
+ * @returns The byte streams, or null outside Deno.
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { byteStdio } from "./serve.ts";
+ * const io = byteStdio();
+ * assert.equal(io === null, !("Deno" in globalThis));
+ * ```
+ */
+export function byteStdio(): ByteStdio | null {
+  const deno = (globalThis as { Deno?: DenoStdio }).Deno;
+  if (!deno) return null;
+  return {
+    readable: deno.stdin.readable,
+    async write(bytes: Uint8Array): Promise<void> {
+      while (bytes.length > 0) {
+        bytes = bytes.subarray(await deno.stdout.write(bytes));
+      }
+    },
+  };
+}

@@ -6,12 +6,13 @@
  */
 // @ts-types="@modelcontextprotocol/sdk/server/stdio"
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { standardStreams } from "../_runtime/serve.ts";
+import { byteStdio, standardStreams } from "../_runtime/serve.ts";
 import type { RevisionStore } from "../store/types.ts";
 import { createToolRegistry } from "../tools/registry.ts";
 import { lazyResources } from "../tools/resources.ts";
 import type { EditFormat, ToolRegistry } from "../tools/types.ts";
 import type { Workspace } from "../workspace/mod.ts";
+import { ByteStreamTransport } from "./_byte_transport.ts";
 import { mcpServer } from "./_server.ts";
 
 /** Options of the stdio server. */
@@ -71,14 +72,23 @@ export async function runMcpStdio(
       rebase: options.rebase,
     });
   }
-  const { stdin, stdout } = standardStreams();
   const server = mcpServer(registry, () => session);
-  const transport = new StdioServerTransport(stdin, stdout);
   let done!: () => void;
   const closed = new Promise<void>((resolve) => (done = resolve));
   const finish = () => done();
-  stdin.once("end", finish);
-  stdin.once("close", finish);
+  // Deno's own byte streams where it runs (its Node stream layer costs every
+  // message); the SDK's Node-stream transport elsewhere. Either ends the
+  // server when the client closes standard input.
+  const bytes = byteStdio();
+  let transport: ByteStreamTransport | StdioServerTransport;
+  if (bytes) {
+    transport = new ByteStreamTransport(bytes);
+  } else {
+    const { stdin, stdout } = standardStreams();
+    transport = new StdioServerTransport(stdin, stdout);
+    stdin.once("end", finish);
+    stdin.once("close", finish);
+  }
   server.onclose = finish;
   await server.connect(transport);
   return {

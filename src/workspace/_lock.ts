@@ -19,6 +19,7 @@ import { join } from "node:path";
 import {
   closeSync,
   constants,
+  existsSync,
   fstatSync,
   openSync,
   readdirSync,
@@ -184,6 +185,9 @@ function clearDeadBreaker(
   folder: (name: string) => string,
   breaker: string,
 ): boolean {
+  // Almost always there is none: a look that throws nothing is far cheaper
+  // than an open that fails (the holder is then read without following links).
+  if (!existsSync(folder(breaker))) return true;
   const holder = readHolder(folder(breaker));
   if (holder === null) return true;
   const dead = holder.pid === null
