@@ -12,13 +12,21 @@ import type { HttpEnv } from "../_env.ts";
 import { lateBody } from "./body_deadline.ts";
 
 const strict = new TextDecoder("utf-8", { fatal: true });
+const lenient = new TextDecoder("utf-8");
 
 /**
  * Decodes a request body strictly.
  *
+ * The lenient decoder is several times faster than the strict one, and
+ * turns every ill-formed sequence into U+FFFD: text without U+FFFD came
+ * from well-formed bytes and is exactly what the strict decoder returns.
+ * Only a body holding U+FFFD (sent, or made up) is decoded again strictly.
+ *
  * @throws {TypeError} Bytes that are not UTF-8 (the message names the offset).
  */
 export function decodeBody(bytes: Uint8Array): string {
+  const text = lenient.decode(bytes);
+  if (!text.includes("\uFFFD")) return text;
   try {
     return strict.decode(bytes);
   } catch {
