@@ -38,23 +38,23 @@ export function decodeBody(bytes: Uint8Array): string {
 }
 
 /** The body's bytes, refused with 408 when they are not all in by `deadline`. */
-async function readBytes(
+function readBytes(
   request: Request,
   deadline: number | undefined,
 ): Promise<Uint8Array> {
   const reading = request.arrayBuffer();
-  if (deadline === undefined) return new Uint8Array(await reading);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => {
-    const left = Math.max(0, deadline - Date.now());
-    timer = setTimeout(() => reject(lateBody(left)), left);
+  if (deadline === undefined) return reading.then((b) => new Uint8Array(b));
+  const left = Math.max(0, deadline - Date.now());
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(lateBody(left)), left);
+    reading.then((b) => {
+      clearTimeout(timer);
+      resolve(new Uint8Array(b));
+    }, (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
   });
-  try {
-    return new Uint8Array(await Promise.race([reading, late]));
-  } finally {
-    clearTimeout(timer);
-    reading.catch(() => {});
-  }
 }
 
 /**
