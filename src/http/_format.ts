@@ -5,7 +5,8 @@
  * bytes; the lines come from one native split, get their `LINE:HH|` prefix
  * from tables of ready-made pieces, and the joined text is escaped once.
  * Per-character work stays in the engine and in the runtime's own
- * `split`/`JSON.stringify`, which on this path beat any loop written here.
+ * `split`/`join`/`JSON.stringify`: a byte-by-byte escaping loop in
+ * JavaScript measured slower than the request's whole native share.
  *
  * @module
  */
