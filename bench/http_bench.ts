@@ -3,9 +3,11 @@
  * by the real app, against a bare Hono app that reads the same request body
  * and answers the same bytes, both under this runtime's own server on
  * 127.0.0.1:0. Each is driven by sequential requests, then by concurrent
- * ones; the figure is requests per second, and the ratio real / bare.
+ * ones; the figure is requests per second, and the ratio real / bare. The
+ * two servers take turns round after round, so the noise of a shared
+ * machine falls on both.
  *
- *   node_modules/.bin/deno run -A bench/http_bench.ts [--requests N] [--concurrency C] [--lines L] [--json]
+ *   node_modules/.bin/deno run -A bench/http_bench.ts [--requests N] [--concurrency C] [--lines L] [--rounds R] [--json]
  *   node_modules/.bin/bun run bench/http_bench.ts
  *   node --import tsx bench/http_bench.ts
  *
@@ -13,7 +15,7 @@
  */
 import process from "node:process";
 import { Hono } from "hono";
-import { serveHttp } from "../src/_runtime/serve.ts";
+import { type FetchHandler, serveHttp } from "../src/_runtime/serve.ts";
 import { createApp } from "../src/http/app.ts";
 import { printSummary } from "./_summary.ts";
 
@@ -25,7 +27,7 @@ const flag = (name: string, fallback: number): number => {
 const REQUESTS = flag("requests", 2000);
 const CONCURRENCY = flag("concurrency", 16);
 const LINES = flag("lines", 1000);
-const ROUNDS = 3;
+const ROUNDS = flag("rounds", 5);
 
 const content = Array.from(
   { length: LINES },
@@ -71,26 +73,74 @@ async function drive(
   return count / ((performance.now() - start) / 1000);
 }
 
+interface Rates {
+  sequential: number;
+  concurrent: number;
+}
+
+/**
+ * Both servers run side by side and take turns, round after round (the one
+ * that goes first alternating), so a busy moment of a shared machine lands
+ * on both rather than on one.
+ */
 async function measure(
-  handler: (r: Request) => Response | Promise<Response>,
-): Promise<{ sequential: number; concurrent: number }> {
-  const server = await serveHttp(handler, { hostname: "127.0.0.1", port: 0 });
-  const url = `http://127.0.0.1:${server.port}/v1/format`;
+  handlers: { app: FetchHandler; bare: FetchHandler },
+): Promise<{ app: Rates; bare: Rates; ratios: Rates[] }> {
+  const servers = {
+    app: await serveHttp(handlers.app, { hostname: "127.0.0.1", port: 0 }),
+    bare: await serveHttp(handlers.bare, { hostname: "127.0.0.1", port: 0 }),
+  };
+  const url = (name: "app" | "bare") =>
+    `http://127.0.0.1:${servers[name].port}/v1/format`;
   try {
-    await drive(url, 200, 4); // warm-up
-    let sequential = 0;
-    let concurrent = 0;
-    for (let r = 0; r < ROUNDS; r++) {
-      sequential = Math.max(sequential, await drive(url, REQUESTS / 4, 1));
-      concurrent = Math.max(
-        concurrent,
-        await drive(url, REQUESTS, CONCURRENCY),
-      );
+    for (const name of ["app", "bare"] as const) {
+      await drive(url(name), 200, 4); // warm-up
     }
-    return { sequential, concurrent };
+    const best = {
+      app: { sequential: 0, concurrent: 0 },
+      bare: { sequential: 0, concurrent: 0 },
+    };
+    const ratios: Rates[] = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      const order = r % 2 === 0
+        ? (["app", "bare"] as const)
+        : (["bare", "app"] as const);
+      const round = {
+        app: { sequential: 0, concurrent: 0 },
+        bare: { sequential: 0, concurrent: 0 },
+      };
+      for (const name of order) {
+        round[name].sequential = await drive(url(name), REQUESTS / 4, 1);
+      }
+      for (const name of order) {
+        round[name].concurrent = await drive(url(name), REQUESTS, CONCURRENCY);
+      }
+      for (const name of order) {
+        best[name].sequential = Math.max(
+          best[name].sequential,
+          round[name].sequential,
+        );
+        best[name].concurrent = Math.max(
+          best[name].concurrent,
+          round[name].concurrent,
+        );
+      }
+      ratios.push({
+        sequential: round.app.sequential / round.bare.sequential,
+        concurrent: round.app.concurrent / round.bare.concurrent,
+      });
+    }
+    return { ...best, ratios };
   } finally {
-    await server.close();
+    await servers.app.close();
+    await servers.bare.close();
   }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 const runtime = (globalThis as { Deno?: unknown; Bun?: unknown }).Deno
@@ -98,23 +148,26 @@ const runtime = (globalThis as { Deno?: unknown; Bun?: unknown }).Deno
   : (globalThis as { Bun?: unknown }).Bun
   ? "bun"
   : "node";
-const app = await measure(real.fetch);
-const baseline = await measure(bare.fetch);
-const row = (name: string, a: number, b: number) =>
+const { app, bare: baseline, ratios } = await measure({
+  app: real.fetch,
+  bare: bare.fetch,
+});
+const row = (name: string, a: number, b: number, mid: number) =>
   `${name.padEnd(34)} ${a.toFixed(0).padStart(8)} ${b.toFixed(0).padStart(8)} ${
     (a / b).toFixed(2).padStart(6)
-  }×`;
+  }× ${mid.toFixed(2).padStart(6)}×`;
 console.log(
-  `POST /v1/format, ${LINES} lines (${body.length} bytes in, ${answer.length} out), ${runtime}, best of ${ROUNDS}`,
+  `POST /v1/format, ${LINES} lines (${body.length} bytes in, ${answer.length} out), ${runtime}, best of ${ROUNDS} interleaved rounds (and the median of each round's ratio)`,
 );
 console.log(
-  `${"".padEnd(34)} ${"app".padStart(8)} ${"bare".padStart(8)}  ratio`,
+  `${"".padEnd(34)} ${"app".padStart(8)} ${"bare".padStart(8)}  ratio median`,
 );
 console.log(
   row(
     `sequential req/s (${REQUESTS / 4})`,
     app.sequential,
     baseline.sequential,
+    median(ratios.map((r) => r.sequential)),
   ),
 );
 console.log(
@@ -122,6 +175,7 @@ console.log(
     `concurrent req/s (${REQUESTS}, ${CONCURRENCY} at once)`,
     app.concurrent,
     baseline.concurrent,
+    median(ratios.map((r) => r.concurrent)),
   ),
 );
 printSummary("http", {

@@ -14,7 +14,7 @@ import type { Patch, PatchOp } from "../patch/types.ts";
 import { MAX_READ_LINES } from "../tools/inputs.ts";
 import { parseInput } from "../tools/validate.ts";
 import type { HttpEnv } from "./_env.ts";
-import { formatView } from "./_format.ts";
+import { formatAnswer } from "./_format.ts";
 import { json, jsonText } from "./_respond.ts";
 import { jsonBody } from "./middleware/json_body.ts";
 
@@ -50,16 +50,10 @@ export function statelessRoutes(): Hono<HttpEnv> {
 
   app.post("/v1/format", jsonBody(), (c) => {
     const input = parseInput(FormatBody, c.var.body, "request body");
-    const view = formatView(input.content, {
+    return jsonText(formatAnswer(input.content, {
       offset: input.offset,
       limit: input.limit,
-    });
-    // Assembled by hand: the view's text is the bulk, and is escaped once.
-    return jsonText(
-      `{"ok":true,"text":${
-        JSON.stringify(view.text)
-      },"totalLines":${view.totalLines},"startLine":${view.startLine},"endLine":${view.endLine},"nextOffset":${view.nextOffset}}`,
-    );
+    }));
   });
 
   app.post("/v1/apply", jsonBody(), (c) => {

@@ -1,43 +1,175 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { formatHashlines } from "../../src/anchor/format.ts";
-import { formatView } from "../../src/http/_format.ts";
+import { formatAnswer } from "../../src/http/_format.ts";
+import { createApp } from "../../src/http/app.ts";
 
-describe("the /v1/format view agrees with formatHashlines", () => {
+/** The answer the route documents: `{ ok: true, ...view }`, as JSON.stringify writes it. */
+function expectedAnswer(
+  content: string,
+  window: { offset?: number; limit?: number },
+): string {
+  return JSON.stringify({ ok: true, ...formatHashlines(content, window) });
+}
+
+describe("the /v1/format answer is the JSON of formatHashlines, byte for byte", () => {
+  const everyByte = Array.from(
+    { length: 0x80 },
+    (_, b) => String.fromCharCode(b),
+  ).join("");
   const contents = [
     "",
     "\n",
     "a",
     "a\n",
     "\uFEFFbom\r\nline\rwith lone CR\n",
+    "\uFEFF",
+    "\uFEFF\n",
     "x\n\ny",
     "\r\n\r\n",
+    "ends in a lone CR\r",
     "😀 é ü\n漢字\n",
     "lone \ud800 surrogate\n",
+    'quotes " and \\ backslashes \\n \\" and /slashes/\n',
+    `every ASCII byte: ${everyByte}\nagain ${everyByte}`,
+    "\u2028 line and \u2029 paragraph separators, \u007f, \u0000 NUL\n",
     "long " + "y".repeat(2500) + "\nshort\n",
+    "exactly " + "z".repeat(1992) + "\n" + "é".repeat(2000) + "\n",
+    "😀".repeat(2001) + "\n" + "é".repeat(1999) + '"\\\n',
+    "\t".repeat(2100) + "\n",
+    "a\\r\nb\r\n",
+    "a\\\r\nb\\\\r\r\nc\\",
+    "a\\\nb\\\\nc\\\\\n",
+    "x".repeat(1000) + '"'.repeat(1200) + "\n",
+    "under the cut, over it once escaped " + '"'.repeat(1900) + "\nend",
     Array.from({ length: 50 }, (_, i) => `line ${i}`).join("\n"),
   ];
-  const windows = [{}, { offset: 2 }, { offset: 1, limit: 1 }, {
-    offset: 3,
-    limit: 20,
-  }];
+  const windows = [
+    {},
+    { offset: 2 },
+    { offset: 1, limit: 1 },
+    {
+      offset: 3,
+      limit: 20,
+    },
+    { offset: 50 },
+    { offset: 51 },
+  ];
   for (const content of contents) {
     for (const window of windows) {
       it(`${JSON.stringify(content.slice(0, 24))} ${JSON.stringify(window)}`, () => {
-        let expected: unknown;
+        let expected: string;
         try {
-          expected = formatHashlines(content, window);
+          expected = expectedAnswer(content, window);
         } catch (error) {
           assert.throws(
-            () => formatView(content, window),
+            () => formatAnswer(content, window),
             (e: Error) =>
               e.constructor === (error as Error).constructor &&
               e.message === (error as Error).message,
           );
           return;
         }
-        assert.deepEqual(formatView(content, window), expected);
+        assert.equal(formatAnswer(content, window), expected);
       });
     }
+  }
+
+  // Backslashes next to "n" and "r", CRs, BOMs and characters JSON writes
+  // as \u escapes are where a hand-made answer would part from JSON.stringify.
+  const plain = [
+    "a",
+    "bc",
+    " ",
+    "\n",
+    "\r",
+    "\r\n",
+    '"',
+    "\\",
+    "\\n",
+    "\\r",
+    "\\\\",
+    "n",
+    "r",
+    "\t",
+    "é",
+    "😀",
+    "\uFEFF",
+    "\u2028",
+  ];
+  for (
+    const [pool, pieces] of [
+      ["plain", plain],
+      ["with control characters", [...plain, "\u0000", "\u001f", "\b"]],
+    ] as const
+  ) {
+    it(`agrees on 3000 random contents and windows (${pool})`, () => {
+      let seed = 11;
+      const next = (n: number): number => {
+        seed = (seed + 0x6d2b79f5) | 0;
+        let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+        t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+        return ((t ^ (t >>> 14)) >>> 0) % n;
+      };
+      for (let k = 0; k < 3000; k++) {
+        let content = "";
+        for (let len = next(40); len > 0; len--) {
+          content += pieces[next(pieces.length)];
+        }
+        const window = { offset: 1 + next(4), limit: 1 + next(6) };
+        let expected: string;
+        try {
+          expected = expectedAnswer(content, window);
+        } catch {
+          assert.throws(() => formatAnswer(content, window), RangeError);
+          continue;
+        }
+        const shown = JSON.stringify(content);
+        assert.equal(formatAnswer(content, window), expected, shown);
+      }
+    });
+  }
+
+  it("refuses a bad window as formatHashlines does", () => {
+    for (const window of [{ offset: 0 }, { limit: 0 }, { offset: 1.5 }]) {
+      assert.throws(() => formatHashlines("a\n", window), RangeError);
+      assert.throws(() => formatAnswer("a\n", window), RangeError);
+    }
+  });
+});
+
+describe("POST /v1/format answers the same bytes however the request escaped the content", () => {
+  const app = createApp({ root: "/nonexistent", stateDir: "/nonexistent" });
+  const bodies = [
+    '{"content":"a\\nb \\"q\\" \\\\n\\r\\n"}',
+    '{"content":"\\u0061\\/b\\nc\\u000a"}',
+    '{"content":"\\u00e9\\ud83d\\ude00\\n"}',
+    '{"content":"x\\ny","content":"z\\\\n\\n"}',
+    '{"content":"a\\n","meta":{"content":"b\\n"}}',
+    '{"meta":{"content":"b\\n"},"content":"a\\nb\\n"}',
+    '{ "offset" : 2 , "content" : "a\\nb\\nc" , "limit": 1 }',
+    '{"content":"\uFEFFbom\\r\\n\u2028 sep\\n"}',
+    '\uFEFF{"content":"after a BOM of the body\\n"}',
+    '{"content":"' + "q".repeat(1990) +
+    '\\"\\"\\"\\"\\"\\"\\"\\"\\"\\"\\"\\"\\n"}',
+  ];
+  for (const body of bodies) {
+    it(body.slice(0, 60), async () => {
+      const parsed = JSON.parse(body.replace(/^\uFEFF/, ""));
+      const expected = JSON.stringify({
+        ok: true,
+        ...formatHashlines(parsed.content, {
+          offset: parsed.offset,
+          limit: parsed.limit,
+        }),
+      });
+      const res = await app.request("http://127.0.0.1/v1/format", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: new TextEncoder().encode(body),
+      });
+      assert.equal(res.status, 200);
+      assert.equal(await res.text(), expected);
+    });
   }
 });

@@ -50,13 +50,16 @@ export function bodyDeadline(ms: number): MiddlewareHandler<HttpEnv> {
   const late = (): HTTPException => lateBody(ms);
   return async function bodyDeadline(c, next) {
     const raw = c.req.raw;
-    if (raw.body === null) return await next();
+    // Judged from the headers first: asking for `body` makes it a JavaScript
+    // stream on some runtimes (Deno), and the one reader of a declared
+    // length then pulls it chunk by chunk instead of taking it whole.
     if (
       raw.headers.has("content-length") && !raw.headers.has("transfer-encoding")
     ) {
       c.set("bodyDeadline", Date.now() + ms);
       return await next();
     }
+    if (raw.body === null) return await next();
     const reader = raw.body.getReader();
     let timer: ReturnType<typeof setTimeout> | undefined;
     let expired = false;

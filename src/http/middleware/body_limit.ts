@@ -1,7 +1,14 @@
 /**
- * Request body size limit: Hono's own `bodyLimit`, answering in the app's
- * error shape (413 `TOO_LARGE`) before anything is parsed, whether the size
- * is declared by `Content-Length` or only seen while streaming.
+ * Request body size limit (Hono middleware), answering in the app's error
+ * shape (413 `TOO_LARGE`) before anything is parsed, whether the size is
+ * declared by `Content-Length` or only seen while streaming.
+ *
+ * A declared size is judged from the header alone: asking a request for its
+ * `body` turns it into a JavaScript stream on some runtimes (Deno), and the
+ * body's one reader then pulls it chunk by chunk through that stream instead
+ * of taking it whole — on a large body that costs more than the rest of the
+ * request. Bodies without a declared size go through Hono's own `bodyLimit`,
+ * which counts them as they stream.
  *
  * @module
  */
@@ -31,13 +38,23 @@ export function bodySizeLimit(maxBytes: number): MiddlewareHandler {
       `maxBodyBytes must be a whole number of bytes ≥ 1, got ${maxBytes}.`,
     );
   }
-  return bodyLimit({
-    maxSize: maxBytes,
-    onError: () =>
-      errorJson({
-        code: "TOO_LARGE",
-        message:
-          `Request body is over the limit of ${maxBytes} bytes: send less (a smaller patch, or a window of the content).`,
-      }),
-  });
+  const tooLarge = (): Response =>
+    errorJson({
+      code: "TOO_LARGE",
+      message:
+        `Request body is over the limit of ${maxBytes} bytes: send less (a smaller patch, or a window of the content).`,
+    });
+  const streamed = bodyLimit({ maxSize: maxBytes, onError: tooLarge });
+  return async function bodySizeLimit(c, next) {
+    const headers = c.req.raw.headers;
+    const declared = headers.get("content-length");
+    if (declared === null || headers.has("transfer-encoding")) {
+      return await streamed(c, next);
+    }
+    // Only an oversized declaration needs to know whether a body came at all.
+    if (parseInt(declared, 10) > maxBytes && c.req.raw.body !== null) {
+      return tooLarge();
+    }
+    await next();
+  };
 }

@@ -19,6 +19,9 @@ export interface HostGuardOptions {
   allowedOrigins?: readonly string[];
 }
 
+/** How many accepted `Host` values each guard remembers. */
+const GOOD_HOSTS_KEPT = 16;
+
 function hostnameOf(hostHeader: string): string | null {
   try {
     return new URL(`http://${hostHeader}`).hostname;
@@ -75,19 +78,29 @@ export function hostGuard(options: HostGuardOptions = {}): MiddlewareHandler {
     name !== null &&
     (isLoopback(name) || hosts.has(name.replace(/^\[(.*)\]$/, "$1")));
 
+  // A client sends the same Host on every request: the few Host values
+  // already found good are remembered, which spares a URL parse per request
+  // (the verdict depends on the value alone; foreign values are never kept).
+  const goodHosts = new Set<string>();
+
   return async function hostGuard(c, next) {
     const header = c.req.header("host");
-    const host = header === undefined
-      ? new URL(c.req.url).hostname
-      : hostnameOf(header);
-    if (!hostOk(host)) {
-      return errorJson({
-        code: "FORBIDDEN",
-        message:
-          `This server only answers requests addressed to this machine (Host ${
-            JSON.stringify(header ?? host)
-          } is not): connect to 127.0.0.1 or localhost, or start it with a token or with allowedHosts.`,
-      });
+    if (header === undefined || !goodHosts.has(header)) {
+      const host = header === undefined
+        ? new URL(c.req.url).hostname
+        : hostnameOf(header);
+      if (!hostOk(host)) {
+        return errorJson({
+          code: "FORBIDDEN",
+          message:
+            `This server only answers requests addressed to this machine (Host ${
+              JSON.stringify(header ?? host)
+            } is not): connect to 127.0.0.1 or localhost, or start it with a token or with allowedHosts.`,
+        });
+      }
+      if (header !== undefined && goodHosts.size < GOOD_HOSTS_KEPT) {
+        goodHosts.add(header);
+      }
     }
     const origin = c.req.header("origin");
     if (origin !== undefined) {

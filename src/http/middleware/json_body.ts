@@ -12,13 +12,21 @@ import type { HttpEnv } from "../_env.ts";
 import { lateBody } from "./body_deadline.ts";
 
 const strict = new TextDecoder("utf-8", { fatal: true });
+const lenient = new TextDecoder("utf-8");
 
 /**
  * Decodes a request body strictly.
  *
+ * The lenient decoder is several times faster than the strict one, and
+ * turns every ill-formed sequence into U+FFFD: text without U+FFFD came
+ * from well-formed bytes and is exactly what the strict decoder returns.
+ * Only a body holding U+FFFD (sent, or made up) is decoded again strictly.
+ *
  * @throws {TypeError} Bytes that are not UTF-8 (the message names the offset).
  */
 export function decodeBody(bytes: Uint8Array): string {
+  const text = lenient.decode(bytes);
+  if (!text.includes("\uFFFD")) return text;
   try {
     return strict.decode(bytes);
   } catch {
@@ -30,23 +38,23 @@ export function decodeBody(bytes: Uint8Array): string {
 }
 
 /** The body's bytes, refused with 408 when they are not all in by `deadline`. */
-async function readBytes(
+function readBytes(
   request: Request,
   deadline: number | undefined,
 ): Promise<Uint8Array> {
   const reading = request.arrayBuffer();
-  if (deadline === undefined) return new Uint8Array(await reading);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => {
-    const left = Math.max(0, deadline - Date.now());
-    timer = setTimeout(() => reject(lateBody(left)), left);
+  if (deadline === undefined) return reading.then((b) => new Uint8Array(b));
+  const left = Math.max(0, deadline - Date.now());
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(lateBody(left)), left);
+    reading.then((b) => {
+      clearTimeout(timer);
+      resolve(new Uint8Array(b));
+    }, (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
   });
-  try {
-    return new Uint8Array(await Promise.race([reading, late]));
-  } finally {
-    clearTimeout(timer);
-    reading.catch(() => {});
-  }
 }
 
 /**

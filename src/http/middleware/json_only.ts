@@ -14,6 +14,7 @@ const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
 /** Whether a `Content-Type` value is JSON in UTF-8 (`application/json`, any charset parameter other than UTF-8 refused). */
 export function isJsonType(value: string | undefined): boolean {
   if (value === undefined) return false;
+  if (value === "application/json") return true;
   const [type, ...params] = value.split(";");
   if (type.trim().toLowerCase() !== "application/json") return false;
   for (const p of params) {

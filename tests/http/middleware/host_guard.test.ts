@@ -61,6 +61,31 @@ describe("hostGuard", () => {
     assert.equal((await status(app, { host: "other.internal" })).status, 403);
   });
 
+  it("judges every request alike, however many hosts one guard has seen", async () => {
+    // One app, so the guard's memory of good Host values is in play.
+    const app = appWith();
+    const good = Array.from({ length: 40 }, (_, i) => `127.0.0.1:${8000 + i}`);
+    for (let round = 0; round < 2; round++) {
+      for (const host of good) {
+        assert.equal((await status(app, { host })).status, 200, host);
+        assert.equal(
+          (await status(app, { host, origin: "http://evil.example" })).status,
+          403,
+        );
+        for (
+          const bad of [
+            "evil.example",
+            "127.0.0.1.evil.example",
+            "127.0.0.1:99999",
+          ]
+        ) {
+          const got = await status(app, { host: bad });
+          assert.deepEqual(got, { status: 403, code: "FORBIDDEN" }, bad);
+        }
+      }
+    }
+  });
+
   it("refuses an allowed origin that is not an origin", () => {
     assert.throws(
       () => hostGuard({ allowedOrigins: ["not a url"] }),
