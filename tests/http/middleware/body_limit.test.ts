@@ -39,6 +39,26 @@ describe("bodySizeLimit", () => {
     assert.match((await streamed.json()).error.message, /8 bytes/);
   });
 
+  it("refuses a declared length that is not a plain number with 400 BAD_INPUT", async () => {
+    // Through app.fetch no server in front checks the header, and a length
+    // that cannot be judged must not let the body through uncounted.
+    for (const header of ["abc", "1e2", "5, 5", "-1"]) {
+      const res = await app.fetch(
+        new Request("http://localhost/", {
+          method: "POST",
+          body: stream(new TextEncoder().encode("123456789")),
+          headers: { "content-length": header },
+          // @ts-ignore: needed by Node's fetch for a stream body
+          duplex: "half",
+        }),
+      );
+      assert.equal(res.status, 400, `content-length ${header}`);
+      const body = await res.json();
+      assert.equal(body.error.code, "BAD_INPUT");
+      assert.match(body.error.message, /Content-Length/);
+    }
+  });
+
   it("passes a body at the limit through whole", async () => {
     const res = await app.fetch(
       new Request("http://localhost/", {
