@@ -45,6 +45,7 @@ import {
   M_HASH,
   NLPOS,
   NONE,
+  OUT,
   S_CARRY,
   S_CARRY_LEN,
   S_FLAGS,
@@ -298,6 +299,12 @@ export function push(n: u32, mode: u32, base: f64): u32 {
 }
 
 export { countLines } from "./count";
+export { formatView } from "./format";
+
+/** Address of what formatView writes. */
+export function outPtr(): usize {
+  return OUT;
+}
 
 /** Address of what countLines reports. */
 export function countsPtr(): usize {

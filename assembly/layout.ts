@@ -87,5 +87,11 @@ export const PIN: usize = SCRATCH + 256;
 export const CONSTS: usize = PIN + 64;
 /** What countLines reports: see assembly/count.ts. */
 export const COUNTS: usize = CONSTS + 128;
+/** The line number formatView is at, as decimal digits. */
+export const DIGITS: usize = COUNTS + 32;
+/** What formatView writes: JSON string content of a read view (see assembly/format.ts). */
+export const OUT: usize = (DIGITS + 16 + 63) & ~63;
+/** Room at OUT; a view that needs more is formatted by the host. */
+export const OUT_CAP: usize = 8 << 20;
 /** First byte past the layout. */
-export const LAYOUT_END: usize = COUNTS + 32;
+export const LAYOUT_END: usize = OUT + OUT_CAP;

@@ -60,6 +60,10 @@ export interface ScannerExports {
   countsPtr(): number;
   /** Address of the checkpoints countLines writes (i32 each). */
   checksPtr(): number;
+  /** Writes a window of the read view as JSON string content (see assembly/format.ts). */
+  formatView(n: number, first: number, last: number, maxChars: number): number;
+  /** Address of what formatView writes. */
+  outPtr(): number;
 }
 
 /** Whoever's state currently sits in the instance's state block. */
@@ -426,4 +430,54 @@ export function wasmHashAll(bytes: Uint8Array, out: BatchBuffer): number {
     engine.release(owner);
   }
   return -1;
+}
+
+/**
+ * The read view of lines `first`..`last` (a window past the end is cut to
+ * it) of well-formed UTF-8 `bytes`, as the UTF-8 bytes of JSON string
+ * content (what `JSON.stringify(view.text)` gives between its quotes), with
+ * the total line count. The scanner hashes every line, then one pass
+ * splits, prefixes and escapes the window. Null when the engine cannot
+ * load, the input is over one chunk, a window line is longer than
+ * `maxBytes` bytes (it may need the cut marker, which is the caller's), or
+ * the answer would not fit the engine's output buffer.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { wasmFormatView } from "./wasm.ts";
+ * const got = wasmFormatView(new TextEncoder().encode('a\r\n"b"\n'), 1, 9, 2000);
+ * assert.equal(new TextDecoder().decode(got!.text), '1:ed|a\\n2:60|\\"b\\"');
+ * assert.equal(got!.total, 2);
+ * ```
+ */
+export function wasmFormatView(
+  bytes: Uint8Array,
+  first: number,
+  last: number,
+  maxBytes: number,
+): { text: Uint8Array; total: number } | null {
+  const engine = wasmEngine();
+  if (engine === null || bytes.length > engine.capacity) return null;
+  const owner: StateOwner = { state: engine.initialState.slice() };
+  owner.state[S_FLAGS] |= F_NUL_SEEN;
+  engine.claim(owner);
+  let total: number;
+  try {
+    total = engine.run(bytes, M_HASH | M_FOLD | M_FINAL, 0);
+    if (engine.state[S_INVALID] !== NONE) return null;
+  } finally {
+    engine.release(owner);
+  }
+  const to = Math.min(last, total);
+  if (first > to) return { text: new Uint8Array(0), total };
+  const n = engine.exports.formatView(
+    bytes.length,
+    first,
+    to,
+    Math.min(maxBytes, 0xffffffff) >>> 0,
+  );
+  if (n < 0) return null;
+  const at = engine.exports.outPtr();
+  return { text: engine.bytes.slice(at, at + n), total };
 }

@@ -19,6 +19,17 @@ export function json(
   return jsonText(JSON.stringify(body), status, headers);
 }
 
+/** A JSON answer from UTF-8 bytes that are already JSON. */
+export function jsonBytes(
+  bytes: Uint8Array<ArrayBuffer>,
+  status = 200,
+): Response {
+  return new Response(bytes, {
+    status,
+    headers: { "content-type": JSON_TYPE },
+  });
+}
+
 /** A JSON answer from text that is already JSON. */
 export function jsonText(
   text: string,

@@ -14,8 +14,8 @@ import type { Patch, PatchOp } from "../patch/types.ts";
 import { MAX_READ_LINES } from "../tools/inputs.ts";
 import { parseInput } from "../tools/validate.ts";
 import type { HttpEnv } from "./_env.ts";
-import { formatAnswer } from "./_format.ts";
-import { json, jsonText } from "./_respond.ts";
+import { formatAnswerBytes } from "./_format.ts";
+import { json, jsonBytes } from "./_respond.ts";
 import { jsonBody } from "./middleware/json_body.ts";
 
 const FormatBody = z.object({
@@ -50,7 +50,7 @@ export function statelessRoutes(): Hono<HttpEnv> {
 
   app.post("/v1/format", jsonBody(), (c) => {
     const input = parseInput(FormatBody, c.var.body, "request body");
-    return jsonText(formatAnswer(input.content, {
+    return jsonBytes(formatAnswerBytes(input.content, {
       offset: input.offset,
       limit: input.limit,
     }));

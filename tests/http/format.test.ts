@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { formatHashlines } from "../../src/anchor/format.ts";
-import { formatAnswer } from "../../src/http/_format.ts";
+import { formatAnswer, formatAnswerBytes } from "../../src/http/_format.ts";
 import { createApp } from "../../src/http/app.ts";
 
 /** The answer the route documents: `{ ok: true, ...view }`, as JSON.stringify writes it. */
@@ -10,6 +10,44 @@ function expectedAnswer(
   window: { offset?: number; limit?: number },
 ): string {
   return JSON.stringify({ ok: true, ...formatHashlines(content, window) });
+}
+
+const decoder = new TextDecoder();
+
+/**
+ * Every way the answer is built gives the same text: the string path, the
+ * Wasm pass (where it loads) and the bytes of the string path.
+ */
+function answers(
+  content: string,
+  window: { offset?: number; limit?: number },
+): string[] {
+  return [
+    formatAnswer(content, window),
+    decoder.decode(formatAnswerBytes(content, window, "wasm")),
+    decoder.decode(formatAnswerBytes(content, window, "ts")),
+  ];
+}
+
+function assertAnswers(
+  content: string,
+  window: { offset?: number; limit?: number },
+  expected: string,
+  note = "",
+): void {
+  for (const got of answers(content, window)) {
+    assert.equal(got, expected, note);
+  }
+}
+
+function assertRefused(
+  content: string,
+  window: { offset?: number; limit?: number },
+  check: (e: Error) => boolean,
+): void {
+  assert.throws(() => formatAnswer(content, window), check);
+  assert.throws(() => formatAnswerBytes(content, window, "wasm"), check);
+  assert.throws(() => formatAnswerBytes(content, window, "ts"), check);
 }
 
 describe("the /v1/format answer is the JSON of formatHashlines, byte for byte", () => {
@@ -43,6 +81,12 @@ describe("the /v1/format answer is the JSON of formatHashlines, byte for byte", 
     "x".repeat(1000) + '"'.repeat(1200) + "\n",
     "under the cut, over it once escaped " + '"'.repeat(1900) + "\nend",
     Array.from({ length: 50 }, (_, i) => `line ${i}`).join("\n"),
+    // Runs of plain text around the 16-byte steps, a byte to escape at each place.
+    ...[15, 16, 17, 31, 32, 33].flatMap((n) => [
+      "p".repeat(n) + "\n",
+      "p".repeat(n) + '"' + "q".repeat(n) + "\r\n",
+      "p".repeat(n) + "\u0001" + "é".repeat(n) + "\r",
+    ]),
   ];
   const windows = [
     {},
@@ -62,15 +106,16 @@ describe("the /v1/format answer is the JSON of formatHashlines, byte for byte", 
         try {
           expected = expectedAnswer(content, window);
         } catch (error) {
-          assert.throws(
-            () => formatAnswer(content, window),
+          assertRefused(
+            content,
+            window,
             (e: Error) =>
               e.constructor === (error as Error).constructor &&
               e.message === (error as Error).message,
           );
           return;
         }
-        assert.equal(formatAnswer(content, window), expected);
+        assertAnswers(content, window, expected);
       });
     }
   }
@@ -121,19 +166,42 @@ describe("the /v1/format answer is the JSON of formatHashlines, byte for byte", 
         try {
           expected = expectedAnswer(content, window);
         } catch {
-          assert.throws(() => formatAnswer(content, window), RangeError);
+          assertRefused(content, window, (e) => e instanceof RangeError);
           continue;
         }
-        const shown = JSON.stringify(content);
-        assert.equal(formatAnswer(content, window), expected, shown);
+        assertAnswers(content, window, expected, JSON.stringify(content));
       }
     });
   }
 
+  it("numbers lines across digit boundaries, deep windows and content over one engine chunk", () => {
+    const many = Array.from({ length: 10_050 }, (_, i) => `row ${i} "${i}"`)
+      .join("\n") + "\n";
+    for (
+      const window of [
+        { offset: 8, limit: 4 },
+        { offset: 98, limit: 4 },
+        { offset: 995, limit: 10 },
+        { offset: 9_990, limit: 20 },
+        { offset: 10_050 },
+        {},
+      ]
+    ) {
+      assertAnswers(many, window, expectedAnswer(many, window));
+    }
+    // Over 1 MiB: the string path answers.
+    const big = "b".repeat(700) + "\n" + "c".repeat(1 << 20) + "\nend\n";
+    assertAnswers(
+      big,
+      { offset: 1, limit: 1 },
+      expectedAnswer(big, { limit: 1 }),
+    );
+  });
+
   it("refuses a bad window as formatHashlines does", () => {
     for (const window of [{ offset: 0 }, { limit: 0 }, { offset: 1.5 }]) {
       assert.throws(() => formatHashlines("a\n", window), RangeError);
-      assert.throws(() => formatAnswer("a\n", window), RangeError);
+      assertRefused("a\n", window, (e) => e instanceof RangeError);
     }
   });
 });
