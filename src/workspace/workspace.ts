@@ -250,7 +250,8 @@ function loadEditing(): Promise<Editing> {
 /**
  * Size past which reads stream (see {@link FileWorkspace.streamsRead}): on a
  * 1 MiB source file the two paths cost about the same, and past it the
- * streamed one pulls ahead (a 16 MiB window read: about 11 ms against 90).
+ * streamed one pulls ahead (`bench/workspace_huge.ts --size=16` compares a
+ * read of 16 MiB with reading it whole and splitting it).
  */
 const READ_STREAM_BYTES = 1024 ** 2;
 
