@@ -9,6 +9,8 @@
 import process from "node:process";
 import { pathToFileURL } from "node:url";
 
+import { concatBytes } from "../_internal/bytes.ts";
+
 export { getEnv } from "./config.ts";
 
 /** The command-line arguments after the script name. */
@@ -45,9 +47,8 @@ const encoder = new TextEncoder();
 
 async function writeAll(
   sink: { write(bytes: Uint8Array): Promise<number> },
-  text: string,
+  bytes: Uint8Array,
 ): Promise<void> {
-  let bytes = encoder.encode(text);
   while (bytes.length > 0) bytes = bytes.subarray(await sink.write(bytes));
 }
 
@@ -62,12 +63,16 @@ function nodeWrite(
 
 /** Writes text to standard output. */
 export function writeStdout(text: string): Promise<void> {
-  return deno ? writeAll(deno.stdout, text) : nodeWrite(process.stdout, text);
+  return deno
+    ? writeAll(deno.stdout, encoder.encode(text))
+    : nodeWrite(process.stdout, text);
 }
 
 /** Writes text to standard error. */
 export function writeStderr(text: string): Promise<void> {
-  return deno ? writeAll(deno.stderr, text) : nodeWrite(process.stderr, text);
+  return deno
+    ? writeAll(deno.stderr, encoder.encode(text))
+    : nodeWrite(process.stderr, text);
 }
 
 /** Reads all of standard input as bytes (empty when it is closed). */
@@ -79,13 +84,37 @@ export async function readStdin(): Promise<Uint8Array> {
   }
   const parts: Uint8Array[] = [];
   for await (const part of process.stdin) parts.push(part as Uint8Array);
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concatBytes(parts);
+}
+
+/** Standard input and output as Web byte streams (Deno's own, where it runs). */
+export interface ByteStdio {
+  /** Standard input. */
+  readable: ReadableStream<Uint8Array>;
+  /** Writes all of `bytes` to standard output. */
+  write(bytes: Uint8Array): Promise<void>;
+}
+
+/**
+ * Deno's own standard input and output, or null on other runtimes. They skip
+ * the Node stream objects that `node:process` builds over the same pipes,
+ * which an MCP server pays for on every message.
+ *
+ * @returns The byte streams, or null outside Deno.
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { byteStdio } from "./env.ts";
+ * assert.equal(byteStdio() === null, !("Deno" in globalThis));
+ * ```
+ */
+export function byteStdio(): ByteStdio | null {
+  if (!deno) return null;
+  const { stdin, stdout } = deno;
+  return {
+    readable: stdin.readable,
+    write: (bytes) => writeAll(stdout, bytes),
+  };
 }
 
 /** Registers a handler for SIGINT/SIGTERM (no-op where signals are not available). */

@@ -20,6 +20,7 @@ import { formatHashlines, formatLine, readWindow } from "../anchor/format.ts";
 import type { HashlineView } from "../anchor/format.ts";
 import { type HashEngine, hashEngine, hashLines } from "../hash/mod.ts";
 import { wasmFormatView } from "../hash/wasm.ts";
+import { concatBytes } from "../_internal/bytes.ts";
 
 const encoder = new TextEncoder();
 
@@ -87,16 +88,23 @@ export function formatAnswer(content: string, window: FormatWindow): string {
       ? formatLine(n, line, max, folds[n - 1])
       : numberText(n) + ANCHOR_PIECES[folds[n - 1]] + line;
   }
-  return `{"ok":true,"text":${
-    JSON.stringify(shown.join("\n"))
-  },"totalLines":${total},"startLine":${startLine},"endLine":${endLine},"nextOffset":${nextOffset}}`;
+  return answerText({
+    text: shown.join("\n"),
+    totalLines: total,
+    startLine,
+    endLine,
+    nextOffset,
+  });
+}
+
+/** What follows the text in an answer: `,"totalLines":…,"nextOffset":…}`. */
+function answerTail(view: Omit<HashlineView, "text">): string {
+  return `,"totalLines":${view.totalLines},"startLine":${view.startLine},"endLine":${view.endLine},"nextOffset":${view.nextOffset}}`;
 }
 
 /** The answer text of a view already rendered. */
 function answerText(view: HashlineView): string {
-  return `{"ok":true,"text":${
-    JSON.stringify(view.text)
-  },"totalLines":${view.totalLines},"startLine":${view.startLine},"endLine":${view.endLine},"nextOffset":${view.nextOffset}}`;
+  return `{"ok":true,"text":${JSON.stringify(view.text)}${answerTail(view)}`;
 }
 
 const HEAD = encoder.encode('{"ok":true,"text":"');
@@ -127,14 +135,14 @@ export function formatAnswerBytes(
     );
     if (got !== null) {
       const { startLine, endLine, nextOffset } = readWindow(got.total, window);
-      const tail = encoder.encode(
-        `","totalLines":${got.total},"startLine":${startLine},"endLine":${endLine},"nextOffset":${nextOffset}}`,
-      );
-      const out = new Uint8Array(HEAD.length + got.text.length + tail.length);
-      out.set(HEAD);
-      out.set(got.text, HEAD.length);
-      out.set(tail, HEAD.length + got.text.length);
-      return out;
+      const tail = answerTail({
+        totalLines: got.total,
+        startLine,
+        endLine,
+        nextOffset,
+      });
+      // The text's closing quote opens the tail.
+      return concatBytes([HEAD, got.text, encoder.encode(`"${tail}`)]);
     }
   }
   return encoder.encode(formatAnswer(content, window));

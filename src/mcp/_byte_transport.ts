@@ -15,7 +15,8 @@ import {
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import type { ByteStdio } from "../_runtime/serve.ts";
+import { concatBytes } from "../_internal/bytes.ts";
+import type { ByteStdio } from "../_runtime/env.ts";
 
 /** Largest message accepted, as the SDK's stdio transport caps it. */
 const MAX_BUFFER = 10 * 1024 * 1024;
@@ -91,15 +92,9 @@ export class ByteStreamTransport implements Transport {
     const parts = this.pending;
     this.pending = [];
     this.pendingBytes = 0;
-    if (parts.length === 1) return this.decoder.decode(parts[0]);
-    const size = parts.reduce((n, p) => n + p.length, 0);
-    const all = new Uint8Array(size);
-    let at = 0;
-    for (const p of parts) {
-      all.set(p, at);
-      at += p.length;
-    }
-    return this.decoder.decode(all);
+    return this.decoder.decode(
+      parts.length === 1 ? parts[0] : concatBytes(parts),
+    );
   }
 
   private deliver(line: string): void {

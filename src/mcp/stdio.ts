@@ -6,7 +6,8 @@
  */
 // @ts-types="@modelcontextprotocol/sdk/server/stdio"
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { byteStdio, standardStreams } from "../_runtime/serve.ts";
+import { byteStdio } from "../_runtime/env.ts";
+import { standardStreams } from "../_runtime/serve.ts";
 import type { RevisionStore } from "../store/types.ts";
 import { createToolRegistry } from "../tools/registry.ts";
 import { lazyResources } from "../tools/resources.ts";

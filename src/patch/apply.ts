@@ -99,7 +99,7 @@ export function editIndexed(
   content: string,
   ops: PatchOp[],
   options: EditOptions = {},
-): { outcome: EditOutcome; old: OldLines } {
+): { outcome: EditOutcome; old: LineLookup } {
   if (typeof content !== "string") {
     throw new TypeError(
       `Cannot edit: content must be a string, got ${typeof content}.`,
@@ -117,18 +117,6 @@ export function editIndexed(
   if (problems.length > 0) throw new PatchRefusedError(problems);
   const out = splicePlan(idx, planEdits(checked, () => idx.lineCount));
   return { outcome: { ...out, rebased, ops: checked }, old: idx };
-}
-
-/** The old content's lines as {@link editIndexed} indexed them. */
-export interface OldLines {
-  /** Number of lines. */
-  readonly lineCount: number;
-  /** Whether line n exists. */
-  has(n: number): boolean;
-  /** Text of line n, without its terminator. */
-  text(n: number): string;
-  /** Full 32-bit hash of line n. */
-  hash32(n: number): number;
 }
 
 /**

@@ -213,6 +213,30 @@ function render(now: LineLookup, listing: [number, number][]): string {
     .join("\n");
 }
 
+/**
+ * Lines `at - 2` to `at + 2` of `now` (clipped to the file) as a refusal
+ * shows them: the `LINE:HH|text` rows, and the runs of full hashes shown.
+ *
+ * @param now The file as it is now.
+ * @param at The line the refusal is about.
+ * @returns The rows joined by `\n`, and what they show.
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { freshAround, lookupFromLines } from "./validate.ts";
+ * const { text, shown } = freshAround(lookupFromLines(["a", "b"]), 1);
+ * assert.equal(text, "1:ed|a\n2:23|b");
+ * assert.equal(shown[0].start, 1);
+ * ```
+ */
+export function freshAround(
+  now: LineLookup,
+  at: number,
+): { text: string; shown: Shown[] } {
+  const listing = window(existsIn(now), now, at - CONTEXT, at + CONTEXT);
+  return { text: render(now, listing), shown: runsOf(listing) };
+}
+
 function runsOf(listing: [number, number][]): Shown[] {
   const out: Shown[] = [];
   for (const [n, h] of listing) {

@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { concatBytes } from "../_internal/bytes.ts";
 import {
   DEFAULT_LIMIT,
   DEFAULT_MAX_LINE_CHARS,
@@ -69,23 +70,11 @@ function splitWindow(text: string, count: number): string[] {
   return lines;
 }
 
-function concat(parts: Uint8Array[], total: number): Uint8Array {
-  if (parts.length === 1) return parts[0];
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
-
 /** Collects the bytes of lines `first..last` while a scanner reports line ends. */
 class WindowBytes {
   private readonly first: number;
   private readonly last: number;
   private readonly parts: Uint8Array[] = [];
-  private kept = 0;
   /** Lines counted so far. */
   lines: number;
   /** File offset where line `first` starts, or -1 while unknown. */
@@ -131,7 +120,6 @@ class WindowBytes {
           : chunkPos + chunk.length;
         if (to > from) {
           this.parts.push(chunk.slice(from - chunkPos, to - chunkPos));
-          this.kept += to - from;
         }
       }
     }
@@ -140,7 +128,7 @@ class WindowBytes {
 
   /** The window's bytes. */
   bytes(): Uint8Array {
-    return concat(this.parts, this.kept);
+    return this.parts.length === 1 ? this.parts[0] : concatBytes(this.parts);
   }
 }
 

@@ -20,9 +20,18 @@ import {
   TooLargeError,
 } from "../errors.ts";
 import { foldHash, lineHash32 } from "../hash/fnv.ts";
-import type { OldLines } from "../patch/apply.ts";
-import type { Patch, PatchOp, PlannedEdit } from "../patch/types.ts";
-import { anchorsOf, planOps, validateOps } from "../patch/validate.ts";
+import type {
+  LineLookup,
+  Patch,
+  PatchOp,
+  PlannedEdit,
+} from "../patch/types.ts";
+import {
+  anchorsOf,
+  freshAround,
+  planOps,
+  validateOps,
+} from "../patch/validate.ts";
 import {
   commitFiles,
   recoverJournals,
@@ -841,7 +850,7 @@ class FileWorkspace implements Workspace {
       target: read,
       plan: planOps(applied, old.lineCount),
       oldCount: old.lineCount,
-      oldLine: (n) => (old.has(n) ? old.text(n) : undefined),
+      oldLine: (n) => (n <= old.lineCount ? old.text(n) : undefined),
       write: (h) => writeAll(h, next),
       bytes: next,
       verify: (pin) => stillHolds(read, bytes, pin),
@@ -1105,7 +1114,7 @@ function replacedLines(
 function ambiguousAnchors(
   ops: PatchOp[],
   memory: LineMemory,
-  lines: OldLines,
+  lines: LineLookup,
   display: string,
 ): Problem[] {
   const replaced = memory.replaced;
@@ -1115,28 +1124,17 @@ function ambiguousAnchors(
     for (const text of anchorsOf(op)) {
       const a = parseAnchor(text);
       const old = replaced.get(a.line);
-      if (old === undefined || !lines.has(a.line)) continue;
+      if (old === undefined || a.line > lines.lineCount) continue;
       const now = lines.hash32(a.line);
       if (foldHash(old) !== foldHash(now) || old === now) continue;
-      const from = Math.max(1, a.line - 2);
-      let to = a.line;
-      while (to < a.line + 2 && lines.has(to + 1)) to++;
-      const hashes: number[] = [];
-      const view: string[] = [];
-      for (let n = from; n <= to; n++) {
-        const h = lines.hash32(n);
-        hashes.push(h);
-        view.push(formatLine(n, lines.text(n), 2000, foldHash(h)));
-      }
+      const fresh = freshAround(lines, a.line);
       problems.push({
         code: "STALE_ANCHOR",
         path: display,
         line: a.line,
         message:
-          `Anchor ${a.line}:${a.hash} is ambiguous: this session's last edit replaced line ${a.line}, and the line it replaced had the same short hash, so this anchor may come from the read before that edit. Resend with these anchors:\n${
-            view.join("\n")
-          }`,
-        shown: [{ start: from, hashes }],
+          `Anchor ${a.line}:${a.hash} is ambiguous: this session's last edit replaced line ${a.line}, and the line it replaced had the same short hash, so this anchor may come from the read before that edit. Resend with these anchors:\n${fresh.text}`,
+        shown: fresh.shown,
       });
     }
   }

@@ -4,6 +4,7 @@ import fc from "fast-check";
 import { lineHash32 } from "../../src/hash/mod.ts";
 import { scanChunked } from "./_engines.ts";
 import { createLineCounter } from "../../src/hash/_count.ts";
+import { concatBytes } from "../../src/_internal/bytes.ts";
 
 const RUNS = 200;
 const encoder = new TextEncoder();
@@ -72,15 +73,7 @@ const bytesArb = fc.array(
     },
   ),
   { maxLength: 30 },
-).map((parts) => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-});
+).map(concatBytes);
 
 /** Sorted distinct cut offsets inside `length`, drawn from fractions. */
 const cutsArb = fc.array(fc.double({ min: 0, max: 1, noNaN: true }), {

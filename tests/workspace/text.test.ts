@@ -5,6 +5,7 @@ import { describe, it } from "node:test";
 import fc from "fast-check";
 import { invalidUtf8At } from "../../src/_internal/utf8.ts";
 import { makeTree } from "./_helpers.ts";
+import { concatBytes } from "../../src/_internal/bytes.ts";
 
 const fatal = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
@@ -30,15 +31,7 @@ const mixed = fc.array(
     fc.uint8Array({ minLength: 1, maxLength: 4 }),
   ),
   { maxLength: 30 },
-).map((parts) => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-});
+).map(concatBytes);
 
 describe("UTF-8 checks of file text", () => {
   it("agree with the platform's strict decoder at every alignment", () => {
