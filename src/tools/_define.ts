@@ -41,6 +41,14 @@ export const READ_ONLY: ToolAnnotations = {
   openWorldHint: false,
 };
 
+/** Annotations of a tool that changes files in place (an edit, run again, edits again). */
+export const EDITS_FILES: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: false,
+  openWorldHint: false,
+};
+
 /**
  * Builds the definition.
  *

@@ -6,7 +6,7 @@
  * @module
  */
 import type { Workspace } from "../workspace/mod.ts";
-import { defineTool, READ_ONLY } from "./_define.ts";
+import { defineTool, EDITS_FILES, READ_ONLY } from "./_define.ts";
 import {
   HashlineEditInputSchema,
   ReadFileInputSchema,
@@ -65,12 +65,7 @@ export function fileTools(options: FileToolOptions): ToolDefinition[] {
       description: DESCRIPTIONS.editHashline,
       input: HashlineEditInputSchema,
       output: PatchOutput,
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: true,
-        idempotentHint: false,
-        openWorldHint: false,
-      },
+      annotations: EDITS_FILES,
       run: async (input, session) => {
         const patch = patchFromInput(input, "edit_file");
         const outcome = await (await ws()).patch(patch, {
@@ -87,12 +82,7 @@ export function fileTools(options: FileToolOptions): ToolDefinition[] {
       description: DESCRIPTIONS.editStrReplace,
       input: StrReplaceEditInputSchema,
       output: StrReplaceOutput,
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: true,
-        idempotentHint: false,
-        openWorldHint: false,
-      },
+      annotations: EDITS_FILES,
       run: async (input, session) => {
         const outcome = await strReplaceInWorkspace(await ws(), {
           path: input.path,
@@ -111,12 +101,8 @@ export function fileTools(options: FileToolOptions): ToolDefinition[] {
     description: DESCRIPTIONS.write,
     input: WriteFileInputSchema,
     output: WriteOutput,
-    annotations: {
-      readOnlyHint: false,
-      destructiveHint: true,
-      idempotentHint: true,
-      openWorldHint: false,
-    },
+    // Writing the same content twice leaves the same file.
+    annotations: { ...EDITS_FILES, idempotentHint: true },
     run: async (input, session) => {
       const result = await (await ws()).write(input.path, input.content, {
         session,
