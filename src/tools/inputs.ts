@@ -88,15 +88,17 @@ export interface StrReplaceEditInput {
   new_string: string;
   replace_all?: boolean;
 }
+/** The camelCase spellings of a string replacement's fields, for aliasKeys. */
+const REPLACE_KEYS = {
+  oldString: "old_string",
+  newString: "new_string",
+  replaceAll: "replace_all",
+};
+
 /** `edit_file` input schema in str_replace mode. */
 export const StrReplaceEditInputSchema: z.ZodType<StrReplaceEditInput> = z
   .preprocess(
-    (v) =>
-      aliasKeys(v, {
-        oldString: "old_string",
-        newString: "new_string",
-        replaceAll: "replace_all",
-      }),
+    (v) => aliasKeys(v, REPLACE_KEYS),
     z.object({
       path,
       old_string: z.string().min(1).describe(
@@ -169,12 +171,7 @@ export interface SourceEditInput {
 }
 /** One `source_edit` replacement, snake_case or camelCase. */
 export const EditItemSchema: z.ZodType<SourceEditItem> = z.preprocess(
-  (v) =>
-    aliasKeys(v, {
-      oldString: "old_string",
-      newString: "new_string",
-      replaceAll: "replace_all",
-    }),
+  (v) => aliasKeys(v, REPLACE_KEYS),
   z.object({
     old_string: z.string().min(1).describe(
       "Exact text to replace; it must occur exactly once unless replace_all is true.",
