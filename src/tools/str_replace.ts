@@ -18,7 +18,7 @@ import {
 import { foldHash, hex2, lineHash32 } from "../hash/fnv.ts";
 import { editContent } from "../patch/apply.ts";
 import type { PatchOp } from "../patch/types.ts";
-import type { PatchResult, Workspace, WriteResult } from "../workspace/mod.ts";
+import type { Workspace } from "../workspace/mod.ts";
 
 /** One replacement request. */
 export interface StrReplaceRequest {
@@ -185,36 +185,19 @@ export async function strReplaceInWorkspace(
   // Line ops keep the file's final-newline state; when the replacement itself
   // changes it (text at the very end of the file), the exact new content is
   // written whole instead.
-  if (ops.length === 0 || editContent(content, ops).content !== exact) {
-    let written: WriteResult;
-    try {
-      written = await workspace.write(display, exact, { session });
-    } catch (error) {
-      if (isStale(error)) throw changed(display);
-      throw error;
-    }
-    const head =
-      `Edited ${written.path} (+${written.added} -${written.removed}): ${counted}.`;
-    return {
-      path: written.path,
-      replaced: n,
-      added: written.added,
-      removed: written.removed,
-      diff: written.diff,
-      summary: written.diff ? `${head}\n${written.diff}` : head,
-    };
-  }
-
-  let outcome: PatchResult;
+  const whole = ops.length === 0 ||
+    editContent(content, ops).content !== exact;
+  let edited: { path: string; added: number; removed: number; diff: string };
   try {
-    outcome = await workspace.patch({ files: [{ path: display, ops }] }, {
-      session,
-    });
+    edited = whole
+      ? await workspace.write(display, exact, { session })
+      : (await workspace.patch({ files: [{ path: display, ops }] }, {
+        session,
+      })).files[0];
   } catch (error) {
     if (isStale(error)) throw changed(display);
     throw error;
   }
-  const edited = outcome.files[0];
   const head =
     `Edited ${edited.path} (+${edited.added} -${edited.removed}): ${counted}.`;
   return {
