@@ -342,22 +342,20 @@ async function main(): Promise<void> {
     console.log(
       `${"operation".padEnd(34)}  wall ms  in-process ms  peak MiB   detail`,
     );
-    for (
-      const r of [
-        wc,
-        start,
-        bytes,
-        apiCold,
-        apiWarm,
-        cliCold,
-        cliWarm,
-        patch,
-        floor,
-        naive,
-      ]
-    ) {
-      console.log(row(r));
-    }
+    // One list for the table and the summary, in the order printed.
+    const measures = {
+      wc,
+      start,
+      bytes,
+      apiCold,
+      apiWarm,
+      cliCold,
+      cliWarm,
+      patch,
+      floor,
+      naive,
+    };
+    for (const r of Object.values(measures)) console.log(row(r));
     const inner = (m: Measure) => m.innerMs ?? m.wallMs;
     const ratio = (a: number, b: number) => (a / b).toFixed(1);
     console.log(
@@ -400,18 +398,7 @@ async function main(): Promise<void> {
       fileBytes: statSync(FILE).size,
       offset: OFFSET,
       limit: LIMIT,
-      measures: {
-        wc,
-        start,
-        bytes,
-        apiCold,
-        apiWarm,
-        cliCold,
-        cliWarm,
-        patch,
-        floor,
-        naive,
-      },
+      measures,
     });
   } finally {
     await rm(cold, { recursive: true, force: true });
