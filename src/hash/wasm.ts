@@ -382,6 +382,13 @@ export class WasmLineScanner implements LineScanner {
   }
 }
 
+/** A fresh input's state for a caller that hashes whole inputs and reports no NUL. */
+function wholeInputOwner(engine: WasmEngine): StateOwner {
+  const owner: StateOwner = { state: engine.initialState.slice() };
+  owner.state[S_FLAGS] |= F_NUL_SEEN;
+  return owner;
+}
+
 /**
  * Hashes every line of a whole buffer, 1 MiB at a time through the
  * instance, into `out` (its hashes, or its folds when it keeps folds),
@@ -404,8 +411,7 @@ export class WasmLineScanner implements LineScanner {
  */
 export function wasmHashAll(bytes: Uint8Array, out: BatchBuffer): number {
   const engine = requireEngine();
-  const owner: StateOwner = { state: engine.initialState.slice() };
-  owner.state[S_FLAGS] |= F_NUL_SEEN;
+  const owner = wholeInputOwner(engine);
   engine.claim(owner);
   const capacity = engine.capacity;
   const total = bytes.length;
@@ -459,8 +465,7 @@ export function wasmFormatView(
 ): { text: Uint8Array; total: number } | null {
   const engine = wasmEngine();
   if (engine === null || bytes.length > engine.capacity) return null;
-  const owner: StateOwner = { state: engine.initialState.slice() };
-  owner.state[S_FLAGS] |= F_NUL_SEEN;
+  const owner = wholeInputOwner(engine);
   engine.claim(owner);
   let total: number;
   try {
