@@ -2,7 +2,7 @@
  * Checks the import graph of `src/` (read from `deno info --json`): no
  * import cycle, and no import up the layers
  *
- *   cli, http, mcp, adapters → tools → workspace, store → patch → anchor → hash
+ *   cli, http, mcp, adapters → tools → workspace, store, check → patch → anchor → hash
  *
  * where `_runtime/`, `_internal/` and `errors.ts` may be imported by anyone
  * and import only each other. Type-only and dynamic imports count too: a
@@ -53,6 +53,7 @@ const RANKS: Record<string, number> = {
   anchor: 1,
   patch: 2,
   workspace: 3,
+  check: 3,
   store: 3,
   tools: 4,
   adapters: 5,

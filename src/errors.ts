@@ -38,6 +38,7 @@ export const ERROR_CODES = {
   MANY_MATCHES: "MANY_MATCHES",
   EXISTS: "EXISTS",
   NO_CHANGE: "NO_CHANGE",
+  SYNTAX: "SYNTAX",
   BUSY: "BUSY",
   INTERNAL: "INTERNAL",
 } as const;

@@ -1,0 +1,190 @@
+/**
+ * The tree-sitter side of a check: loads `web-tree-sitter` and a grammar's
+ * Wasm on first use (bytes read through the runtime's package resolution, so
+ * Deno, Bun and Node load them alike), parses under a deadline and lists the
+ * syntax errors of the tree.
+ *
+ * @module
+ */
+import type { Grammar } from "./languages.ts";
+
+/** One syntax error of a parse, as a receipt keeps it. */
+export interface RawError {
+  /** 1-based line where the error starts. */
+  line: number;
+  /** 1-based column (UTF-16 code units) where it starts. */
+  column: number;
+  /** A node the grammar required but the text lacks, or text that fits nowhere. */
+  kind: "missing" | "unexpected";
+  /** What is missing, or the start of the unexpected text. */
+  token: string;
+}
+
+/** A parse's answer: its errors, or why there is none. */
+export type ParseAnswer =
+  | { kind: "parsed"; errors: RawError[] }
+  | { kind: "timeout" }
+  | { kind: "unavailable"; note: string };
+
+/** A grammar ready to parse, with the identity its receipts are keyed by. */
+export interface LoadedGrammar {
+  /** `package@version/language`. */
+  identity: string;
+  /** Parses `text` and lists its errors; `timeout` when it ran past the deadline. */
+  parse(text: string, timeoutMs: number): ParseAnswer;
+}
+
+/** Most errors kept from one parse (the first ones, in text order). */
+const MAX_ERRORS = 50;
+
+interface TreeNode {
+  readonly type: string;
+  readonly isError: boolean;
+  readonly isMissing: boolean;
+  readonly hasError: boolean;
+  readonly startPosition: { row: number; column: number };
+  readonly text: string;
+  readonly children: (TreeNode | null)[];
+}
+
+interface TreeSitter {
+  Parser: {
+    init(options?: object): Promise<void>;
+    new (): {
+      setLanguage(language: unknown): unknown;
+      parse(
+        text: string,
+        old?: null,
+        options?: { progressCallback?: (state: unknown) => boolean },
+      ): { rootNode: TreeNode; delete(): void } | null;
+      reset(): void;
+    };
+  };
+  Language: { load(bytes: Uint8Array): Promise<unknown> };
+}
+
+const RUNTIME_PACKAGE = "web-tree-sitter";
+
+let runtime: Promise<TreeSitter | null> | undefined;
+const grammars = new Map<string, Promise<LoadedGrammar | string>>();
+
+async function packageVersion(name: string): Promise<string | null> {
+  const { readPackageFile } = await import("../_runtime/packages.ts");
+  const bytes = await readPackageFile(`${name}/package.json`);
+  if (!bytes) return null;
+  try {
+    const v = JSON.parse(new TextDecoder().decode(bytes)).version;
+    return typeof v === "string" ? v : "unknown";
+  } catch {
+    return "unknown";
+  }
+}
+
+function loadRuntime(): Promise<TreeSitter | null> {
+  return runtime ??= (async () => {
+    try {
+      const { readPackageFile } = await import("../_runtime/packages.ts");
+      const wasm = await readPackageFile(
+        `${RUNTIME_PACKAGE}/web-tree-sitter.wasm`,
+      );
+      if (!wasm) return null;
+      const mod = await import("web-tree-sitter") as unknown as TreeSitter;
+      await mod.Parser.init({ wasmBinary: wasm });
+      return mod;
+    } catch {
+      return null;
+    }
+  })();
+}
+
+function firstLine(text: string): string {
+  const nl = text.indexOf("\n");
+  const line = (nl === -1 ? text : text.slice(0, nl)).trim();
+  return line.length > 24 ? `${line.slice(0, 24)}…` : line;
+}
+
+/** The outermost error and missing nodes, in text order; subtrees without errors are skipped. */
+export function errorsOf(root: TreeNode): RawError[] {
+  const out: RawError[] = [];
+  if (!root.hasError) return out;
+  const stack: TreeNode[] = [root];
+  while (stack.length > 0 && out.length < MAX_ERRORS) {
+    const node = stack.pop()!;
+    if (node.isMissing || node.isError) {
+      const at = node.startPosition;
+      out.push({
+        line: at.row + 1,
+        column: at.column + 1,
+        kind: node.isMissing ? "missing" : "unexpected",
+        token: node.isMissing ? node.type : firstLine(node.text),
+      });
+      continue;
+    }
+    if (!node.hasError) continue;
+    const kids = node.children;
+    for (let i = kids.length - 1; i >= 0; i--) {
+      const kid = kids[i];
+      if (kid) stack.push(kid);
+    }
+  }
+  return out;
+}
+
+/**
+ * Loads a grammar (and `web-tree-sitter` itself) on first use.
+ *
+ * @param grammar Which grammar.
+ * @returns The loaded grammar, or a note naming the package to install.
+ */
+export function loadGrammar(grammar: Grammar): Promise<LoadedGrammar | string> {
+  const key = `${grammar.package}/${grammar.wasm}`;
+  let found = grammars.get(key);
+  if (!found) {
+    found = loadUncached(grammar);
+    grammars.set(key, found);
+  }
+  return found;
+}
+
+async function loadUncached(grammar: Grammar): Promise<LoadedGrammar | string> {
+  const ts = await loadRuntime();
+  if (!ts) {
+    return `not checked: install the npm package ${RUNTIME_PACKAGE} (and ${grammar.package}) to check ${grammar.language} syntax`;
+  }
+  const { readPackageFile } = await import("../_runtime/packages.ts");
+  const bytes = await readPackageFile(`${grammar.package}/${grammar.wasm}`);
+  const version = bytes ? await packageVersion(grammar.package) : null;
+  if (!bytes || !version) {
+    return `not checked: install the npm package ${grammar.package} to check ${grammar.language} syntax`;
+  }
+  let language: unknown;
+  try {
+    language = await ts.Language.load(bytes);
+  } catch (error) {
+    return `not checked: the grammar in ${grammar.package}@${version} did not load (${
+      String((error as Error)?.message || error)
+    }); install a version built for ${RUNTIME_PACKAGE}`;
+  }
+  const parser = new ts.Parser();
+  parser.setLanguage(language);
+  const runtimeVersion = await packageVersion(RUNTIME_PACKAGE);
+  return {
+    identity:
+      `${grammar.package}@${version}/${grammar.language}+${RUNTIME_PACKAGE}@${runtimeVersion}`,
+    parse(text: string, timeoutMs: number): ParseAnswer {
+      const deadline = performance.now() + timeoutMs;
+      const tree = parser.parse(text, null, {
+        progressCallback: () => performance.now() > deadline,
+      });
+      if (!tree) {
+        parser.reset();
+        return { kind: "timeout" };
+      }
+      try {
+        return { kind: "parsed", errors: errorsOf(tree.rootNode) };
+      } finally {
+        tree.delete();
+      }
+    },
+  };
+}

@@ -1,0 +1,130 @@
+/**
+ * Receipts of syntax checks, as Kiln keeps builds: the errors a grammar found
+ * in some content, keyed by the content's sha256, the checker's identity
+ * (grammar package, version, language) and the options. Kept in memory
+ * (least recently used first out) and, given a state folder, one small JSON
+ * file each under `<state>/checks/`, so a later process reuses them too.
+ *
+ * @module
+ */
+import type { RawError } from "./_engine.ts";
+
+/** What a receipt holds. */
+export interface Receipt {
+  /** The key it was stored under. */
+  key: string;
+  /** Errors of the parse (empty when it parsed clean). */
+  errors: RawError[];
+}
+
+const encoder = new TextEncoder();
+
+function hex(bytes: ArrayBuffer): string {
+  return Array.from(
+    new Uint8Array(bytes),
+    (b) => b.toString(16).padStart(2, "0"),
+  )
+    .join("");
+}
+
+/**
+ * The sha256 of a text, as hex.
+ *
+ * @param text Any text (hashed as UTF-8).
+ * @returns 64 hex digits.
+ */
+export async function sha256Hex(text: string): Promise<string> {
+  return hex(await crypto.subtle.digest("SHA-256", encoder.encode(text)));
+}
+
+function isErrors(value: unknown): value is RawError[] {
+  return Array.isArray(value) &&
+    value.every((e) =>
+      e !== null && typeof e === "object" &&
+      Number.isSafeInteger(e.line) && Number.isSafeInteger(e.column) &&
+      (e.kind === "missing" || e.kind === "unexpected") &&
+      typeof e.token === "string"
+    );
+}
+
+/** Receipts in memory and, optionally, in a folder. */
+export class Receipts {
+  private readonly memory = new Map<string, RawError[]>();
+  private readonly folder: string | null;
+  private readonly maxEntries: number;
+
+  /**
+   * @param folder Where receipt files live (`<state>/checks`), or null for memory only.
+   * @param maxEntries Most receipts kept in memory.
+   */
+  constructor(folder: string | null, maxEntries: number) {
+    this.folder = folder;
+    this.maxEntries = maxEntries;
+  }
+
+  /**
+   * The key of a check.
+   *
+   * @param contentSha The content's sha256.
+   * @param identity The checker's identity.
+   * @param options The options that change the answer.
+   */
+  async keyOf(
+    contentSha: string,
+    identity: string,
+    options: string,
+  ): Promise<string> {
+    return await sha256Hex(`${identity}\n${options}\n${contentSha}`);
+  }
+
+  /** The stored errors under `key`, from memory or the folder; null when none. */
+  async get(key: string): Promise<RawError[] | null> {
+    const hit = this.memory.get(key);
+    if (hit) {
+      this.memory.delete(key);
+      this.memory.set(key, hit);
+      return hit;
+    }
+    if (!this.folder) return null;
+    try {
+      const { readFile } = await import("../_runtime/fs.ts");
+      const { join } = await import("node:path");
+      const body = JSON.parse(
+        await readFile(join(this.folder, `${key}.json`), "utf8"),
+      );
+      if (body?.key !== key || !isErrors(body.errors)) return null;
+      this.remember(key, body.errors);
+      return body.errors;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Stores errors under `key`; a receipt that cannot be saved only stays in memory. */
+  async put(key: string, errors: RawError[]): Promise<void> {
+    this.remember(key, errors);
+    if (!this.folder) return;
+    try {
+      const { mkdir, rename, writeFile } = await import("../_runtime/fs.ts");
+      const { join } = await import("node:path");
+      await mkdir(this.folder, { recursive: true });
+      const file = join(this.folder, `${key}.json`);
+      const temp = `${file}.${crypto.randomUUID()}.tmp`;
+      const receipt: Receipt = { key, errors };
+      await writeFile(temp, JSON.stringify(receipt));
+      await rename(temp, file);
+    } catch {
+      // A receipt is a cache: losing one costs a parse, never a wrong answer.
+    }
+  }
+
+  private remember(key: string, errors: RawError[]): void {
+    this.memory.delete(key);
+    this.memory.set(key, errors);
+    while (this.memory.size > this.maxEntries) {
+      const oldest = this.memory.keys().next().value;
+      if (oldest === undefined) break;
+      this.memory.delete(oldest);
+    }
+  }
+}

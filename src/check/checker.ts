@@ -1,0 +1,311 @@
+/**
+ * Syntax checks after edits (DESIGN §11): the new content is parsed with the
+ * file's tree-sitter grammar and every syntax error the edit introduced is
+ * reported with its anchor and the lines around it; answers are kept as
+ * receipts so unchanged content is never parsed twice.
+ *
+ * @module
+ */
+import { formatLine } from "../anchor/format.ts";
+import { splitLines } from "../anchor/split.ts";
+import type { Problem } from "../errors.ts";
+import { type LoadedGrammar, loadGrammar, type RawError } from "./_engine.ts";
+import { introducedErrors } from "./_introduced.ts";
+import { Receipts, sha256Hex } from "./_receipts.ts";
+import { grammarFor } from "./languages.ts";
+
+/** What a check does with an edit that introduces a syntax error. */
+export type CheckMode = "warn" | "refuse" | "off";
+
+/** Every {@link CheckMode}, in one closed list. */
+export const CHECK_MODES: readonly CheckMode[] = ["warn", "refuse", "off"];
+
+/** One syntax error an edit introduced. */
+export interface SyntaxIssue {
+  /** 1-based line in the new content. */
+  line: number;
+  /** 1-based column (UTF-16 code units). */
+  column: number;
+  /** The line's anchor in the new content, `LINE:HH`. */
+  anchor: string;
+  /** `missing "}"` or `unexpected "foo"`. */
+  message: string;
+  /** The new lines around it (±2) as `LINE:HH|content`, joined with `\n`. */
+  context: string;
+}
+
+/** The answer of one check. */
+export interface SyntaxCheck {
+  /** The file checked (as the caller named it). */
+  path: string;
+  /** The grammar's language (`typescript`, `python`, …). */
+  language: string;
+  /** `ok`: no error introduced; `broken`: see `errors`; `skipped`: not checked, see `note`. */
+  status: "ok" | "broken" | "skipped";
+  /** The errors the edit introduced (errors the old content had are left out). */
+  errors: SyntaxIssue[];
+  /** Why the content was not checked (too large, too slow, grammar not installed). */
+  note?: string;
+  /** The new content's parse came from a receipt, without parsing. */
+  reused: boolean;
+}
+
+/** Options of {@link createChecker}. */
+export interface CheckerOptions {
+  /** State folder; receipts are kept in `<stateDir>/checks/` (default: memory only). */
+  stateDir?: string | null;
+  /** Largest content checked, in UTF-8 bytes (default 2 MiB). */
+  maxBytes?: number;
+  /** Longest parse, in milliseconds, before it is abandoned (default 1000). */
+  timeoutMs?: number;
+  /** Most receipts kept in memory (default 512). */
+  memoryEntries?: number;
+}
+
+/** One edit to check. */
+export interface CheckInput {
+  /** The file's path; its extension picks the grammar. */
+  path: string;
+  /** The content before the edit, or null for a new file (or when unknown). */
+  before: string | null;
+  /** The content as the edit leaves it, or null when it is not at hand (see `bytes`). */
+  after: string | null;
+  /** Size of the new content in bytes, when `after` is null (a streamed file). */
+  bytes?: number;
+}
+
+/** Parses edited content and reports the syntax errors each edit introduced. */
+export interface Checker {
+  /**
+   * Checks one edit.
+   *
+   * @returns The answer, or null when no grammar covers the file's extension.
+   */
+  check(input: CheckInput): Promise<SyntaxCheck | null>;
+  /** Parses run so far (a receipt hit runs none). */
+  readonly parses: number;
+}
+
+const MiB = 1024 ** 2;
+const BOM = "\uFEFF";
+
+/**
+ * Reads a check mode from an option or parameter.
+ *
+ * @param value `"warn"`, `"refuse"`, `"off"` or undefined.
+ * @param fallback The mode when `value` is undefined (default `"warn"`).
+ * @returns The mode.
+ * @throws {TypeError} When `value` is something else.
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { checkMode } from "./checker.ts";
+ * assert.equal(checkMode(undefined), "warn");
+ * assert.equal(checkMode("refuse"), "refuse");
+ * assert.throws(() => checkMode("strict"), TypeError);
+ * ```
+ */
+export function checkMode(
+  value: unknown,
+  fallback: CheckMode = "warn",
+): CheckMode {
+  if (value === undefined || value === null) return fallback;
+  if (CHECK_MODES.includes(value as CheckMode)) return value as CheckMode;
+  throw new TypeError(
+    `Cannot check syntax: check must be "warn", "refuse" or "off", got ${
+      JSON.stringify(value)
+    }.`,
+  );
+}
+
+function utf8Length(text: string, over: number): number {
+  if (text.length * 3 <= over) return text.length;
+  return new TextEncoder().encode(text).length;
+}
+
+function messageOf(e: RawError): string {
+  if (e.kind === "missing") return `missing "${e.token}"`;
+  return e.token === "" ? "unexpected text" : `unexpected "${e.token}"`;
+}
+
+function issueOf(e: RawError, lines: readonly string[]): SyntaxIssue {
+  const line = Math.max(1, Math.min(e.line, lines.length));
+  const shown: string[] = [];
+  for (
+    let n = Math.max(1, line - 2);
+    n <= Math.min(lines.length, line + 2);
+    n++
+  ) {
+    shown.push(formatLine(n, lines[n - 1]));
+  }
+  const here = lines.length > 0 ? formatLine(line, lines[line - 1]) : "1:00|";
+  return {
+    line,
+    column: e.column,
+    anchor: here.slice(0, here.indexOf("|")),
+    message: messageOf(e),
+    context: shown.join("\n"),
+  };
+}
+
+class TreeSitterChecker implements Checker {
+  parses = 0;
+  private readonly receipts: Receipts;
+  private readonly maxBytes: number;
+  private readonly timeoutMs: number;
+  private readonly options: string;
+
+  constructor(options: CheckerOptions) {
+    this.maxBytes = options.maxBytes ?? 2 * MiB;
+    this.timeoutMs = options.timeoutMs ?? 1000;
+    this.options = `maxBytes=${this.maxBytes}`;
+    const folder = options.stateDir
+      ? `${options.stateDir.replace(/[\\/]+$/, "")}/checks`
+      : null;
+    this.receipts = new Receipts(folder, options.memoryEntries ?? 512);
+  }
+
+  private async answer(
+    grammar: LoadedGrammar,
+    text: string,
+  ): Promise<{ errors: RawError[]; reused: boolean } | null> {
+    const key = await this.receipts.keyOf(
+      await sha256Hex(text),
+      grammar.identity,
+      this.options,
+    );
+    const kept = await this.receipts.get(key);
+    if (kept) return { errors: kept, reused: true };
+    this.parses++;
+    const parsed = grammar.parse(text, this.timeoutMs);
+    if (parsed.kind !== "parsed") return null;
+    await this.receipts.put(key, parsed.errors);
+    return { errors: parsed.errors, reused: false };
+  }
+
+  async check(input: CheckInput): Promise<SyntaxCheck | null> {
+    const grammar = grammarFor(input.path);
+    if (!grammar) return null;
+    const result = (
+      status: SyntaxCheck["status"],
+      extra: Partial<SyntaxCheck> = {},
+    ): SyntaxCheck => ({
+      path: input.path,
+      language: grammar.language,
+      status,
+      errors: [],
+      reused: false,
+      ...extra,
+    });
+    const size = input.after === null
+      ? input.bytes ?? Infinity
+      : utf8Length(input.after, this.maxBytes);
+    if (input.after === null || size > this.maxBytes) {
+      return result("skipped", {
+        note: `not checked: the file is ${
+          Number.isFinite(size) ? `${size} bytes` : "too large"
+        }, over the ${this.maxBytes}-byte limit of syntax checks`,
+      });
+    }
+    const loaded = await loadGrammar(grammar);
+    if (typeof loaded === "string") return result("skipped", { note: loaded });
+    const after = input.after.startsWith(BOM)
+      ? input.after.slice(1)
+      : input.after;
+    const now = await this.answer(loaded, after);
+    if (!now) {
+      return result("skipped", {
+        note:
+          `not checked: parsing took over ${this.timeoutMs} ms and was stopped`,
+      });
+    }
+    if (now.errors.length === 0) return result("ok", { reused: now.reused });
+    const before = input.before === null ||
+        utf8Length(input.before, this.maxBytes) > this.maxBytes
+      ? null
+      : input.before.startsWith(BOM)
+      ? input.before.slice(1)
+      : input.before;
+    const then = before === null ? null : await this.answer(loaded, before);
+    const afterLines = splitLines(after).lines;
+    const found = introducedErrors(
+      then && before !== null
+        ? { lines: splitLines(before).lines, errors: then.errors }
+        : null,
+      { lines: afterLines, errors: now.errors },
+    );
+    return result(found.length > 0 ? "broken" : "ok", {
+      errors: found.map((e) => issueOf(e, afterLines)),
+      reused: now.reused,
+    });
+  }
+}
+
+/**
+ * Creates a syntax checker. Nothing is loaded until the first check of a file
+ * with a grammar: then `web-tree-sitter` and that grammar's Wasm (optional
+ * npm peers) are read through the runtime's package resolution.
+ *
+ * @param options Receipt folder, size and time limits.
+ * @returns The checker.
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createChecker } from "./checker.ts";
+ * const checker = createChecker();
+ * assert.equal(
+ *   await checker.check({ path: "notes.md", before: null, after: "# hi" }),
+ *   null,
+ * );
+ * ```
+ */
+export function createChecker(options: CheckerOptions = {}): Checker {
+  return new TreeSitterChecker(options);
+}
+
+/**
+ * The text a model reads about a check: the introduced errors, each with its
+ * anchor and the lines around it, or why the file was not checked; `""` when
+ * the edit broke nothing.
+ *
+ * @param check A check's answer.
+ * @param written False when the content was refused (the lines shown are as
+ *   the edit would have left them).
+ * @returns The text (no leading path; callers prefix it).
+ */
+export function describeCheck(check: SyntaxCheck, written = true): string {
+  if (check.status === "skipped") {
+    return `syntax ${check.note ?? "not checked"}.`;
+  }
+  if (check.status === "ok") return "";
+  const n = check.errors.length;
+  const head = `the edit introduces ${n} ${check.language} syntax ${
+    n === 1 ? "error" : "errors"
+  }${check.reused ? " (receipt reused)" : ""}${
+    written
+      ? "; fix it with a patch built from these fresh anchors:"
+      : ", so nothing was written; the lines as the edit would have left them:"
+  }`;
+  const body = check.errors.map((e) =>
+    `- line ${e.line} (${e.anchor}): ${e.message}\n${
+      e.context.split("\n").map((l) => `  ${l}`).join("\n")
+    }`
+  );
+  return [head, ...body].join("\n");
+}
+
+/**
+ * The problems a refusal under `check: "refuse"` lists: one `SYNTAX`
+ * problem per file whose edit introduced errors.
+ *
+ * @param checks The answers of the edit's checks.
+ * @returns The problems (empty when no edit broke the syntax).
+ */
+export function syntaxProblems(checks: readonly SyntaxCheck[]): Problem[] {
+  return checks.filter((c) => c.status === "broken").map((c) => ({
+    code: "SYNTAX",
+    path: c.path,
+    line: c.errors[0]?.line,
+    message: describeCheck(c, false),
+  }));
+}
