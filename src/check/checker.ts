@@ -12,7 +12,7 @@ import type { Problem } from "../errors.ts";
 import { type LoadedGrammar, loadGrammar, type RawError } from "./_engine.ts";
 import { introducedErrors } from "./_introduced.ts";
 import { Receipts, sha256Hex } from "./_receipts.ts";
-import { grammarFor } from "./languages.ts";
+import { type Grammar, grammarFor, GRAMMARS } from "./languages.ts";
 
 /** What a check does with an edit that introduces a syntax error. */
 export type CheckMode = "warn" | "refuse" | "off";
@@ -72,6 +72,12 @@ export interface CheckInput {
   after: string | null;
   /** Size of the new content in bytes, when `after` is null (a streamed file). */
   bytes?: number;
+  /**
+   * When no grammar covers `path` (a stored revision has no file name), use
+   * the first installed grammar under which the old content (else the new
+   * one) parses without error.
+   */
+  sniff?: boolean;
 }
 
 /** Parses edited content and reports the syntax errors each edit introduced. */
@@ -87,6 +93,20 @@ export interface Checker {
 }
 
 const MiB = 1024 ** 2;
+/** Largest content whose language is guessed by parsing it. */
+const SNIFF_BYTES = 256 * 1024;
+/** Grammars tried when guessing, strictest first (YAML and Bash accept much). */
+const SNIFF_ORDER: readonly Grammar[] = [
+  ".json",
+  ".ts",
+  ".py",
+  ".go",
+  ".rs",
+  ".css",
+  ".toml",
+  ".yaml",
+  ".sh",
+].map((ext) => GRAMMARS[ext]);
 const BOM = "\uFEFF";
 
 /**
@@ -183,8 +203,23 @@ class TreeSitterChecker implements Checker {
     return { errors: parsed.errors, reused: false };
   }
 
+  private async sniff(text: string): Promise<Grammar | null> {
+    if (utf8Length(text, SNIFF_BYTES) > SNIFF_BYTES) return null;
+    for (const g of SNIFF_ORDER) {
+      const loaded = await loadGrammar(g);
+      if (typeof loaded === "string") continue;
+      const a = await this.answer(loaded, text.replace(/^\uFEFF/, ""));
+      if (a && a.errors.length === 0) return g;
+    }
+    return null;
+  }
+
   async check(input: CheckInput): Promise<SyntaxCheck | null> {
-    const grammar = grammarFor(input.path);
+    let grammar = grammarFor(input.path);
+    if (!grammar && input.sniff) {
+      const basis = input.before ?? input.after;
+      if (basis !== null) grammar = await this.sniff(basis);
+    }
     if (!grammar) return null;
     const result = (
       status: SyntaxCheck["status"],
@@ -202,9 +237,9 @@ class TreeSitterChecker implements Checker {
       : utf8Length(input.after, this.maxBytes);
     if (input.after === null || size > this.maxBytes) {
       return result("skipped", {
-        note: `not checked: the file is ${
-          Number.isFinite(size) ? `${size} bytes` : "too large"
-        }, over the ${this.maxBytes}-byte limit of syntax checks`,
+        note: `not checked: the file is over the ${
+          this.maxBytes / MiB
+        } MiB limit of syntax checks`,
       });
     }
     const loaded = await loadGrammar(grammar);

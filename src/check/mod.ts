@@ -19,3 +19,4 @@ export {
   syntaxProblems,
 } from "./checker.ts";
 export { type Grammar, grammarFor, GRAMMARS } from "./languages.ts";
+export { type GateOutcome, SyntaxGate } from "./gate.ts";

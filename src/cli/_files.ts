@@ -15,6 +15,8 @@ import {
 import { type CliContext, EXIT_OK, fail, intFlag } from "./_context.ts";
 import { fileSize, readInput } from "./_input.ts";
 
+import type { CheckMode } from "../check/mod.ts";
+
 /** Patch options as the command line passes them; `rebase` is opt-in, off by default. */
 interface CliPatchOptions extends PatchOptions {
   /** Apply an op whose read lines only moved where they now stand. */
@@ -61,6 +63,7 @@ export async function run(ctx: CliContext): Promise<number> {
     const ws = openWorkspace(ctx.root, {
       session: ctx.session,
       stateDir: ctx.stateDir,
+      check: ctx.values.check as CheckMode | undefined,
     });
     switch (ctx.spec.name) {
       case "read":

@@ -10,6 +10,7 @@ import { loadOptional } from "../_internal/optional.ts";
 import type { EditFormat } from "../tools/mod.ts";
 import { openFileStore } from "../store/file_store.ts";
 import { openWorkspace } from "../workspace/workspace.ts";
+import type { CheckMode } from "../check/mod.ts";
 import {
   type CliContext,
   EXIT_OK,
@@ -43,6 +44,7 @@ export async function run(ctx: CliContext): Promise<number> {
     const workspace = openWorkspace(ctx.root, {
       stateDir: ctx.stateDir,
       session: ctx.session,
+      check: ctx.values.check as CheckMode | undefined,
     });
     if (ctx.spec.name === "mcp") {
       const { runMcpStdio } = await loadOptional(

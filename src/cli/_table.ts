@@ -64,6 +64,12 @@ export const COMMON_FLAGS: Record<string, FlagSpec> = {
     help:
       'whose reads count (default "default"); kept in the state folder, so separate calls form one session',
   },
+  check: {
+    type: "string",
+    value: "MODE",
+    help:
+      'syntax check after each edit: "warn" (default) reports errors an edit introduced, "refuse" refuses such an edit (exit 1), "off"',
+  },
   json: {
     type: "boolean",
     help:

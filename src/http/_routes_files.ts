@@ -7,6 +7,7 @@
  */
 import { Hono } from "hono";
 import * as z from "zod";
+import { CHECK_MODES, type CheckMode } from "../check/mod.ts";
 import { FilePatchSchema, PatchOpSchema } from "../patch/schema.ts";
 import type { Workspace } from "../workspace/mod.ts";
 import { ReadFileInputSchema } from "../tools/inputs.ts";
@@ -24,6 +25,7 @@ const FilesPatchBody = z.object({
   ops: z.array(PatchOpSchema).optional(),
   dryRun: z.boolean().optional(),
   rebase: z.boolean().optional(),
+  check: z.enum(CHECK_MODES as [CheckMode, ...CheckMode[]]).optional(),
 });
 
 /** What the workspace routes need. */
@@ -54,6 +56,7 @@ export function fileRoutes(options: FileRouteOptions): Hono<HttpEnv> {
     const outcome = await (await options.workspace()).patch(patch, {
       dryRun: input.dryRun ?? false,
       rebase: input.rebase ?? options.rebase,
+      check: input.check,
       session,
     });
     return json({ ok: true, ...outcome });

@@ -18,12 +18,22 @@ import { parseInput } from "../tools/validate.ts";
 import type { HttpEnv } from "./_env.ts";
 import { etagMatches, json } from "./_respond.ts";
 import { jsonBody } from "./middleware/json_body.ts";
+import { CHECK_MODES, type CheckMode } from "../check/mod.ts";
 
-const PutBody = z.object({ source: z.string() });
-const EditsBody = z.object({ edits: z.array(EditItemSchema).min(1) });
+// Syntax check of a revision (src/check): a mode, and a file name naming the language.
+const checkFields = {
+  check: z.enum(CHECK_MODES as [CheckMode, ...CheckMode[]]).optional(),
+  path: z.string().min(1).optional(),
+};
+const PutBody = z.object({ source: z.string(), ...checkFields });
+const EditsBody = z.object({
+  edits: z.array(EditItemSchema).min(1),
+  ...checkFields,
+});
 const RevisionPatchBody = z.object({
   ops: z.array(PatchOpSchema).optional(),
   patch: z.unknown().optional(),
+  ...checkFields,
 });
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
@@ -73,8 +83,16 @@ export function revisionRoutes(
     const input = parseInput(PutBody, c.var.body, "request body");
     const st = await store();
     const existed = await isStored(st, input.source);
-    const id = await st.put(input.source);
-    const answer = { ok: true, ref: id.ref, handle: id.handle };
+    const id = await st.put(input.source, {
+      check: input.check,
+      path: input.path,
+    });
+    const answer = {
+      ok: true,
+      ref: id.ref,
+      handle: id.handle,
+      ...(id.check && { check: id.check }),
+    };
     if (existed) return json(answer);
     return json(answer, 201, { location: `/v1/revisions/${id.ref}` });
   });
@@ -120,6 +138,7 @@ export function revisionRoutes(
         newString: e.new_string,
         replaceAll: e.replace_all,
       })),
+      { check: input.check, path: input.path },
     );
     return json({ ok: true, ...result });
   });
@@ -127,7 +146,10 @@ export function revisionRoutes(
   app.post("/v1/revisions/:ref/patch", jsonBody(), async (c) => {
     const input = parseInput(RevisionPatchBody, c.var.body, "request body");
     const patch = revisionPatchFrom(input, "Request body");
-    const result = await (await store()).patch(c.req.param("ref"), patch);
+    const result = await (await store()).patch(c.req.param("ref"), patch, {
+      check: input.check,
+      path: input.path,
+    });
     return json({ ok: true, ...result });
   });
   return app;

@@ -12,11 +12,16 @@ import { handleCandidates, parseId, refOf, sourceBytes } from "./_ref.ts";
 import { sourceWindow } from "./_source_read.ts";
 import { applyStringEdits } from "./_string_edit.ts";
 import { HANDLE_HEX } from "./limits.ts";
+// --- syntax check (src/check) ---
+import { SyntaxGate } from "../check/gate.ts";
+// --- end syntax check ---
+import type { SyntaxCheck } from "../check/mod.ts";
 import type {
   EditResult,
   ExportResult,
   HistoryEntry,
   PutResult,
+  RevisionCheckOptions,
   RevisionId,
   RevisionOp,
   RevisionPatch,
@@ -44,16 +49,41 @@ export class StoreCore implements RevisionStore {
   readonly #handleHex: number;
   #ready: Promise<void> | undefined;
   #closed = false;
+  readonly #syntax = new SyntaxGate("warn", null);
 
   constructor(backend: Backend, options: InternalOptions = {}) {
     this.#backend = backend;
     this.#handleHex = options.handleHex ?? HANDLE_HEX;
   }
 
-  async put(source: string): Promise<PutResult> {
+  async put(
+    source: string,
+    options: RevisionCheckOptions = {},
+  ): Promise<PutResult> {
     await this.#open();
-    const rec = await this.#store(sourceBytes(source), "put", null);
-    return { ref: rec.ref, handle: rec.handle };
+    const bytes = sourceBytes(source);
+    const check = options.path === undefined
+      ? undefined
+      : await this.#check(null, source, options, "put");
+    const rec = await this.#store(bytes, "put", null);
+    return { ref: rec.ref, handle: rec.handle, ...check };
+  }
+
+  /** The syntax check of a revision, before it is stored (`refuse` throws `SYNTAX`). */
+  async #check(
+    before: string | null,
+    after: string,
+    options: RevisionCheckOptions,
+    name: string,
+  ): Promise<{ check: SyntaxCheck } | undefined> {
+    const { checks } = await this.#syntax.run([{
+      path: options.path ?? name,
+      before,
+      after,
+      sniff: options.path === undefined,
+    }], options.check);
+    const c = checks[0];
+    return c && c.status !== "ok" ? { check: c } : undefined;
   }
 
   async get(refOrHandle: string): Promise<string> {
@@ -75,14 +105,22 @@ export class StoreCore implements RevisionStore {
     return sourceWindow((await this.#load(refOrHandle)).text, options);
   }
 
-  async edit(refOrHandle: string, edits: StringEdit[]): Promise<EditResult> {
+  async edit(
+    refOrHandle: string,
+    edits: StringEdit[],
+    options: RevisionCheckOptions = {},
+  ): Promise<EditResult> {
     await this.#open();
     const base = await this.#load(refOrHandle);
     const text = applyStringEdits(base.text, edits, `revision ${refOrHandle}`);
-    return await this.#derive(base, text, "edit", refOrHandle);
+    return await this.#derive(base, text, "edit", refOrHandle, options);
   }
 
-  async patch(refOrHandle: string, patch: RevisionPatch): Promise<EditResult> {
+  async patch(
+    refOrHandle: string,
+    patch: RevisionPatch,
+    options: RevisionCheckOptions = {},
+  ): Promise<EditResult> {
     await this.#open();
     // Loaded on first use: puts and reads (and the CLI calls that only do those) skip the patch parser.
     const { editContent, parsePatch } = await import("../patch/mod.ts");
@@ -94,7 +132,7 @@ export class StoreCore implements RevisionStore {
     }
     const base = await this.#load(refOrHandle);
     const { content } = editContent(base.text, parsed.files[0].ops);
-    return await this.#derive(base, content, "patch", refOrHandle);
+    return await this.#derive(base, content, "patch", refOrHandle, options);
   }
 
   async history(refOrHandle: string): Promise<HistoryEntry[]> {
@@ -176,6 +214,7 @@ export class StoreCore implements RevisionStore {
     text: string,
     op: RevisionOp,
     name: string,
+    options: RevisionCheckOptions = {},
   ): Promise<EditResult> {
     if (text === base.text) {
       throw new EditRefusedError(
@@ -184,6 +223,7 @@ export class StoreCore implements RevisionStore {
       );
     }
     const bytes = sourceBytes(text, `The ${op}ed source`);
+    const check = await this.#check(base.text, text, options, name);
     const rec = await this.#store(bytes, op, base.ref);
     const from = await this.#record(base.ref);
     const { diff, diffTruncated } = revisionDiff(
@@ -198,6 +238,7 @@ export class StoreCore implements RevisionStore {
       parentRef: base.ref,
       diff,
       diffTruncated,
+      ...check,
     };
   }
 

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { CheckMode, SyntaxCheck } from "../check/mod.ts";
 import type { Patch, PatchOp } from "../patch/types.ts";
 
 /** A stored revision: its content address and its short handle. */
@@ -15,7 +16,22 @@ export interface RevisionId {
 }
 
 /** What `put` and `importFrom` return. */
-export type PutResult = RevisionId;
+export interface PutResult extends RevisionId {
+  /** Syntax check of the source, present when it found errors or could not run (see {@link RevisionCheckOptions}). */
+  check?: SyntaxCheck;
+}
+
+/** Syntax check of a revision (DESIGN §11). */
+export interface RevisionCheckOptions {
+  /** `warn` (default) reports introduced errors in the result, `refuse` refuses such an edit (`SYNTAX`), `off` parses nothing. */
+  check?: CheckMode;
+  /**
+   * A file name whose extension names the language (`app.ts`). Without it a
+   * put is not checked, and an edit or patch is checked with the first
+   * installed grammar under which the base revision parses without error.
+   */
+  path?: string;
+}
 
 /** A bounded window of a revision's source. */
 export interface SourceReadOptions {
@@ -59,6 +75,8 @@ export interface EditResult extends RevisionId {
   diff: string;
   /** True when `diff` was cut to fit. */
   diffTruncated: boolean;
+  /** Syntax check of the new revision, present when it found errors or could not run. */
+  check?: SyntaxCheck;
 }
 
 /** How a revision first entered the store. */
@@ -99,7 +117,7 @@ export interface RevisionStore {
    * @throws {TooLargeError} Over 1 MiB of UTF-8, or past a memory store's bound.
    * @throws {TypeError} Not a string, or holds an unpaired surrogate.
    */
-  put(source: string): Promise<PutResult>;
+  put(source: string, options?: RevisionCheckOptions): Promise<PutResult>;
   /**
    * Reads a revision's source, re-hashed against its ref.
    *
@@ -124,13 +142,21 @@ export interface RevisionStore {
    *
    * @throws {EditRefusedError} `NO_MATCH`, `MANY_MATCHES` or `NO_CHANGE`.
    */
-  edit(refOrHandle: string, edits: StringEdit[]): Promise<EditResult>;
+  edit(
+    refOrHandle: string,
+    edits: StringEdit[],
+    options?: RevisionCheckOptions,
+  ): Promise<EditResult>;
   /**
    * Applies a hashline patch to a revision as a new revision.
    *
    * @throws {PatchRefusedError} A wrong anchor, an overlap, … (nothing stored).
    */
-  patch(refOrHandle: string, patch: RevisionPatch): Promise<EditResult>;
+  patch(
+    refOrHandle: string,
+    patch: RevisionPatch,
+    options?: RevisionCheckOptions,
+  ): Promise<EditResult>;
   /** Lists a revision and its ancestors, newest first. */
   history(refOrHandle: string): Promise<HistoryEntry[]>;
   /**

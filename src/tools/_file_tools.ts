@@ -23,6 +23,7 @@ import { patchFromInput } from "./patch_input.ts";
 import { DESCRIPTIONS } from "./_prompts.ts";
 import { patchText, plainLines, readFooter } from "./_text.ts";
 import { strReplaceInWorkspace } from "./str_replace.ts";
+import type { CheckMode } from "../check/mod.ts";
 import type { EditFormat, ToolCallOptions, ToolDefinition } from "./types.ts";
 
 /** What the file tools need. */
@@ -30,6 +31,8 @@ export interface FileToolOptions {
   workspace: () => Promise<Workspace>;
   editFormat: EditFormat;
   rebase: boolean;
+  /** Default syntax check; a call's own `check` wins. */
+  check: CheckMode;
   sessionOf: (call?: ToolCallOptions) => string;
 }
 
@@ -71,6 +74,7 @@ export function fileTools(options: FileToolOptions): ToolDefinition[] {
         const outcome = await (await ws()).patch(patch, {
           dryRun: input.dryRun ?? false,
           rebase: input.rebase ?? options.rebase,
+          check: input.check ?? options.check,
           session,
         });
         return { text: patchText(outcome), data: outcome };
@@ -89,6 +93,7 @@ export function fileTools(options: FileToolOptions): ToolDefinition[] {
           oldString: input.old_string,
           newString: input.new_string,
           replaceAll: input.replace_all ?? false,
+          check: input.check ?? options.check,
           session,
         });
         return { text: outcome.summary, data: outcome };
@@ -106,6 +111,7 @@ export function fileTools(options: FileToolOptions): ToolDefinition[] {
     run: async (input, session) => {
       const result = await (await ws()).write(input.path, input.content, {
         session,
+        check: input.check ?? options.check,
       });
       return { text: result.summary, data: result };
     },

@@ -15,6 +15,13 @@ const nextOffset = z.number().int().nullable().describe(
   "Where the next window starts, or null at the end.",
 );
 const diff = z.string().describe('Unified diff ("" when nothing changed).');
+/** Syntax checks (src/check): passed through as they are. */
+const checks = z.array(z.any()).describe(
+  "Syntax checks of edited files.",
+);
+const check = z.any().optional().describe(
+  "Syntax check, when it found errors or did not run.",
+);
 
 /** An anchored window (`read_file`, and `source_read` with anchors). */
 const windowFields = {
@@ -50,6 +57,7 @@ export const PatchOutput = z.object({
   warnings: z.array(z.string()).describe(
     "Things that did not stop the commit but that the caller should know.",
   ),
+  checks,
 });
 
 /** `edit_file` result in str_replace mode. */
@@ -60,6 +68,7 @@ export const StrReplaceOutput = z.object({
   removed: z.number().int().describe("Lines removed, as the diff counts them."),
   diff,
   summary: z.string().describe("What a model reads."),
+  checks,
 });
 
 /** `write_file` result. */
@@ -71,10 +80,11 @@ export const WriteOutput = z.object({
   totalLines: z.number().int().describe("Lines in the new content."),
   diff,
   summary: z.string().describe("What a model reads."),
+  checks,
 });
 
 /** `source_put` result. */
-export const PutOutput = z.object({ ref, handle });
+export const PutOutput = z.object({ ref, handle, check });
 
 /** `source_read` result: a window of characters, or with anchors a window of lines. */
 export const SourceReadOutput = z.object({
@@ -107,6 +117,7 @@ export const RevisionOutput = z.object({
     "Unified diff from the parent (at most 8000 chars).",
   ),
   diffTruncated: z.boolean().describe("True when diff was cut to fit."),
+  check,
 });
 
 /** `source_export` result. */

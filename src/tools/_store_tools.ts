@@ -6,6 +6,11 @@
  * @module
  */
 import { revisionPatchFrom } from "./patch_input.ts";
+import {
+  type CheckMode,
+  describeCheck,
+  type SyntaxCheck,
+} from "../check/mod.ts";
 import type { RevisionStore } from "../store/types.ts";
 import type { Workspace } from "../workspace/mod.ts";
 import { defineTool, READ_ONLY } from "./_define.ts";
@@ -35,6 +40,8 @@ export interface StoreToolOptions {
   store: () => Promise<RevisionStore>;
   /** Present when `source_export` has a workspace to write to. */
   workspace?: () => Promise<Workspace>;
+  /** Default syntax check of revisions; a call's own `check` wins. */
+  check?: CheckMode;
   sessionOf: (call?: ToolCallOptions) => string;
 }
 
@@ -73,6 +80,12 @@ async function readSource(
   return { text, data: { ref: id.ref, anchors: false, ...read } };
 }
 
+/** The syntax check of a revision, as the text a model reads ("" when it broke nothing). */
+function checkNote(check: SyntaxCheck | undefined): string {
+  const text = check ? describeCheck(check) : "";
+  return text === "" ? "" : `\n\nWarning: ${text}`;
+}
+
 /** The store tools, and `source_export` when there is a workspace. */
 export function storeTools(options: StoreToolOptions): ToolDefinition[] {
   const { store: st, workspace: ws, sessionOf } = options;
@@ -92,8 +105,13 @@ export function storeTools(options: StoreToolOptions): ToolDefinition[] {
       output: PutOutput,
       annotations: revising,
       run: async (input) => {
-        const id = await (await st()).put(input.source);
-        return { text: `Stored as ${id.handle} (${id.ref}).`, data: id };
+        const id = await (await st()).put(input.source, {
+          check: input.check ?? options.check,
+        });
+        return {
+          text: `Stored as ${id.handle} (${id.ref}).${checkNote(id.check)}`,
+          data: id,
+        };
       },
     }, sessionOf),
     defineTool({
@@ -120,8 +138,12 @@ export function storeTools(options: StoreToolOptions): ToolDefinition[] {
             newString: e.new_string,
             replaceAll: e.replace_all,
           })),
+          { check: input.check ?? options.check },
         );
-        return { text: revisionSummary(result), data: result };
+        return {
+          text: revisionSummary(result) + checkNote(result.check),
+          data: result,
+        };
       },
     }, sessionOf),
     defineTool({
@@ -133,8 +155,13 @@ export function storeTools(options: StoreToolOptions): ToolDefinition[] {
       annotations: revising,
       run: async (input) => {
         const patch = revisionPatchFrom(input, "source_patch");
-        const result = await (await st()).patch(input.ref, patch);
-        return { text: revisionSummary(result), data: result };
+        const result = await (await st()).patch(input.ref, patch, {
+          check: input.check ?? options.check,
+        });
+        return {
+          text: revisionSummary(result) + checkNote(result.check),
+          data: result,
+        };
       },
     }, sessionOf),
   ];

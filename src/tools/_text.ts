@@ -61,7 +61,10 @@ export function patchText(
   if (outcome.rebased.length > 0 && !/rebased/i.test(text)) {
     text += `\n\nRebased (lines had moved): ${outcome.rebased.join("; ")}.`;
   }
-  if (outcome.warnings.length > 0) {
+  if (
+    outcome.warnings.length > 0 &&
+    !outcome.summary.includes(outcome.warnings[0])
+  ) {
     text += `\n\nWarning: ${outcome.warnings.join(" ")}`;
   }
   return text;

@@ -12,6 +12,7 @@ import {
   PatchSchema,
 } from "../patch/schema.ts";
 import type { FilePatch, Patch, PatchOp } from "../patch/types.ts";
+import { CHECK_MODES, type CheckMode } from "../check/mod.ts";
 
 /** Most lines one read window may show over the tools and HTTP. */
 export const MAX_READ_LINES = 10_000;
@@ -35,6 +36,9 @@ const patchField = z.union([
 ]).describe(
   "The whole patch, in text form (a string) or JSON form ({ files: [{ path, ops }] } or { path, ops }).",
 );
+// Syntax check after the edit (DESIGN §11); one short optional enum keeps the tool definitions small.
+const check = z.enum(CHECK_MODES as [CheckMode, ...CheckMode[]]).optional()
+  .describe("Syntax check (default warn).");
 const lineLimit = z.number().int().min(1).max(MAX_READ_LINES).describe(
   `How many lines to show (default 2000, at most ${MAX_READ_LINES}).`,
 );
@@ -62,6 +66,7 @@ export interface HashlineEditInput {
   patch?: string | Patch | FilePatch;
   dryRun?: boolean;
   rebase?: boolean;
+  check?: CheckMode;
 }
 /** `edit_file` input schema in hashline mode. */
 export const HashlineEditInputSchema: z.ZodType<HashlineEditInput> = z.object({
@@ -79,6 +84,7 @@ export const HashlineEditInputSchema: z.ZodType<HashlineEditInput> = z.object({
   rebase: z.boolean().optional().describe(
     "Apply an op whose lines only moved (lines were inserted or removed above it) where they now stand, when its read region stands unchanged at exactly one place; the result names each op it moved.",
   ),
+  check,
 });
 
 /** `edit_file` input in str_replace mode (snake_case; camelCase is accepted too). */
@@ -87,6 +93,7 @@ export interface StrReplaceEditInput {
   old_string: string;
   new_string: string;
   replace_all?: boolean;
+  check?: CheckMode;
 }
 /** The camelCase spellings of a string replacement's fields, for aliasKeys. */
 const REPLACE_KEYS = {
@@ -110,6 +117,7 @@ export const StrReplaceEditInputSchema: z.ZodType<StrReplaceEditInput> = z
       replace_all: z.boolean().optional().describe(
         "Replace every occurrence of old_string instead of requiring exactly one.",
       ),
+      check,
     }),
   ) as unknown as z.ZodType<StrReplaceEditInput>;
 
@@ -117,20 +125,24 @@ export const StrReplaceEditInputSchema: z.ZodType<StrReplaceEditInput> = z
 export interface WriteFileInput {
   path: string;
   content: string;
+  check?: CheckMode;
 }
 /** `write_file` input schema. */
 export const WriteFileInputSchema: z.ZodType<WriteFileInput> = z.object({
   path,
   content: z.string().describe("The whole new content of the file."),
+  check,
 });
 
 /** `source_put` input. */
 export interface SourcePutInput {
   source: string;
+  check?: CheckMode;
 }
 /** `source_put` input schema. */
 export const SourcePutInputSchema: z.ZodType<SourcePutInput> = z.object({
   source: z.string().describe("The full source text to store (at most 1 MiB)."),
+  check,
 });
 
 /** `source_read` input. */
@@ -168,6 +180,7 @@ export interface SourceEditItem {
 export interface SourceEditInput {
   ref: string;
   edits: SourceEditItem[];
+  check?: CheckMode;
 }
 /** One `source_edit` replacement, snake_case or camelCase. */
 export const EditItemSchema: z.ZodType<SourceEditItem> = z.preprocess(
@@ -188,6 +201,7 @@ export const SourceEditInputSchema: z.ZodType<SourceEditInput> = z.object({
   edits: z.array(EditItemSchema).min(1).describe(
     "Replacements applied in order to the revision, all or nothing; the result is a new revision and the base never changes.",
   ),
+  check,
 }) as unknown as z.ZodType<SourceEditInput>;
 
 /** `source_patch` input. */
@@ -195,6 +209,7 @@ export interface SourcePatchInput {
   ref: string;
   ops?: PatchOp[];
   patch?: string | Patch | FilePatch;
+  check?: CheckMode;
 }
 /** `source_patch` input schema. */
 export const SourcePatchInputSchema: z.ZodType<SourcePatchInput> = z.object({
@@ -203,6 +218,7 @@ export const SourcePatchInputSchema: z.ZodType<SourcePatchInput> = z.object({
     'Operations naming lines by anchor "LINE:HH" of the revision (its anchors never go stale).',
   ),
   patch: patchField.optional(),
+  check,
 });
 
 /** `source_export` input. */

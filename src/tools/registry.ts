@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { checkMode } from "../check/mod.ts";
 import type { RevisionStore } from "../store/types.ts";
 import type { Workspace } from "../workspace/mod.ts";
 import { fileTools } from "./_file_tools.ts";
@@ -108,6 +109,7 @@ export function createToolRegistry(context: ToolContext = {}): ToolRegistry {
   if (typeof rebase !== "boolean") {
     throw new TypeError(`rebase must be true or false, got ${String(rebase)}.`);
   }
+  const check = checkMode(context.check);
   const sessionOf = (call?: ToolCallOptions): string =>
     typeof call?.session === "string" && call.session !== ""
       ? call.session
@@ -122,7 +124,7 @@ export function createToolRegistry(context: ToolContext = {}): ToolRegistry {
   const tools: ToolDefinition[] = [];
   if (ws) {
     tools.push(
-      ...fileTools({ workspace: ws.get, editFormat, rebase, sessionOf }),
+      ...fileTools({ workspace: ws.get, editFormat, rebase, check, sessionOf }),
     );
   }
   if (st) {
@@ -130,6 +132,7 @@ export function createToolRegistry(context: ToolContext = {}): ToolRegistry {
       ...storeTools({
         store: st.get,
         workspace: ws?.get,
+        check,
         sessionOf,
       }),
     );

@@ -19,6 +19,7 @@ import { foldHash, hex2, lineHash32 } from "../hash/fnv.ts";
 import { editContent } from "../patch/apply.ts";
 import type { PatchOp } from "../patch/types.ts";
 import type { Workspace } from "../workspace/mod.ts";
+import type { CheckMode, SyntaxCheck } from "../check/mod.ts";
 
 /** One replacement request. */
 export interface StrReplaceRequest {
@@ -27,6 +28,8 @@ export interface StrReplaceRequest {
   newString: string;
   replaceAll: boolean;
   session: string;
+  /** Syntax check of the edit (default: the workspace's). */
+  check?: CheckMode;
 }
 
 /** What a replacement did. */
@@ -42,6 +45,10 @@ export interface StrReplaceResult {
   diff: string;
   /** What a model reads: `Edited PATH (+a -r): replaced N occurrence(s)` and the diff. */
   summary: string;
+  /** Things that did not stop the edit but that the caller should know (a syntax error it introduced). */
+  warnings: string[];
+  /** Syntax checks of the edited file. */
+  checks: SyntaxCheck[];
 }
 
 /** Files above this size are edited with anchored patches, which stream. */
@@ -188,12 +195,21 @@ export async function strReplaceInWorkspace(
   const whole = ops.length === 0 ||
     editContent(content, ops).content !== exact;
   let edited: { path: string; added: number; removed: number; diff: string };
+  let checked: { warnings: string[]; checks: SyntaxCheck[] };
   try {
-    edited = whole
-      ? await workspace.write(display, exact, { session })
-      : (await workspace.patch({ files: [{ path: display, ops }] }, {
+    if (whole) {
+      edited = checked = await workspace.write(display, exact, {
         session,
-      })).files[0];
+        check: request.check,
+      });
+    } else {
+      const r = await workspace.patch({ files: [{ path: display, ops }] }, {
+        session,
+        check: request.check,
+      });
+      edited = r.files[0];
+      checked = r;
+    }
   } catch (error) {
     if (isStale(error)) throw changed(display);
     throw error;
@@ -206,7 +222,10 @@ export async function strReplaceInWorkspace(
     added: edited.added,
     removed: edited.removed,
     diff: edited.diff,
-    summary: edited.diff ? `${head}\n${edited.diff}` : head,
+    summary: (edited.diff ? `${head}\n${edited.diff}` : head) +
+      checked.warnings.map((w) => `\n\nWarning: ${w}`).join(""),
+    warnings: checked.warnings,
+    checks: checked.checks,
   };
 }
 

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { CheckMode } from "../check/mod.ts";
 import type { Problem } from "../errors.ts";
 import type { RevisionStore } from "../store/types.ts";
 import type { Workspace } from "../workspace/mod.ts";
@@ -36,6 +37,11 @@ export interface ToolContext {
    * lines only moved where they now stand. A call's own `rebase` wins.
    */
   rebase?: boolean;
+  /**
+   * Default syntax check of edits (default `"warn"`; DESIGN §11): `refuse`
+   * refuses an edit that breaks the parse with `SYNTAX`. A call's own `check` wins.
+   */
+  check?: CheckMode;
 }
 
 /** Per-call options. */

@@ -50,6 +50,10 @@ import {
   streamRead,
 } from "./_stream.ts";
 import { fileText } from "./_text.ts";
+// --- syntax check (src/check) ---
+import type { CheckInput, CheckMode, SyntaxCheck } from "../check/mod.ts";
+import { SyntaxGate } from "../check/gate.ts";
+// --- end syntax check ---
 
 export type { RecoveryReport } from "./_commit.ts";
 
@@ -85,6 +89,12 @@ export interface WorkspaceOptions {
   maxSessionFiles?: number;
   /** How long a patch waits for another writer's lock on a file before giving up with `BUSY` (default 30 s). */
   lockTimeoutMs?: number;
+  /**
+   * Syntax check after every patch and write (DESIGN §11): `warn` (default)
+   * adds the errors an edit introduced to the result, `refuse` refuses such an
+   * edit whole with `SYNTAX`, `off` parses nothing.
+   */
+  check?: CheckMode;
 }
 
 /** A read window. */
@@ -125,6 +135,8 @@ export interface PatchOptions {
    * one place (default: the workspace's `rebase` option, else false).
    */
   rebase?: boolean;
+  /** Syntax check of this patch (default: the workspace's `check` option). */
+  check?: CheckMode;
 }
 
 /** What a patch did to one file. */
@@ -155,6 +167,8 @@ export interface PatchResult {
   rebased: string[];
   /** Things that did not stop the commit but that the caller should know (a read record not saved). */
   warnings: string[];
+  /** Syntax checks of the edited files (none with `check: "off"` or for files without a grammar). */
+  checks: SyntaxCheck[];
 }
 
 /** Whether a path names a file, and how big it is (see {@link Workspace.stat}). */
@@ -181,6 +195,8 @@ export interface TextRead {
 export interface WriteOptions {
   /** Session whose reads count (default the workspace's). */
   session?: string;
+  /** Syntax check of this write (default: the workspace's `check` option). */
+  check?: CheckMode;
 }
 
 /** The result of writing a whole file. */
@@ -201,6 +217,8 @@ export interface WriteResult {
   summary: string;
   /** Things that did not stop the write but that the caller should know. */
   warnings: string[];
+  /** Syntax check of the new content (none with `check: "off"` or without a grammar). */
+  checks: SyntaxCheck[];
 }
 
 /** Files under one root, with sessions, confinement and all-or-nothing commits. */
@@ -275,6 +293,8 @@ interface Prepared {
   unchanged: boolean;
   bytes?: Uint8Array;
   verify?(pin: Pin): Promise<boolean>;
+  /** The file before and after, for the syntax check. */
+  syntax?: CheckInput;
 }
 
 function positive(name: string, value: unknown, fallback: number): number {
@@ -336,6 +356,7 @@ class FileWorkspace implements Workspace {
   private readonly maxSessionFiles: number;
   private started?: Promise<RecoveryReport>;
   private notices: string[] = [];
+  private readonly syntax: SyntaxGate;
 
   constructor(root: string, options: WorkspaceOptions) {
     if (typeof root !== "string" || root === "") {
@@ -412,6 +433,7 @@ class FileWorkspace implements Workspace {
       this.maxSessionFiles,
     );
     this.indexes = new LineIndexes(join(this.stateDir, "lineindex"));
+    this.syntax = new SyntaxGate(options.check, this.stateDir);
   }
 
   private start(): Promise<RecoveryReport> {
@@ -644,7 +666,9 @@ class FileWorkspace implements Workspace {
         (await this.records.get(session, g.target.real))?.clone(),
       );
     }
-    const run = () => this.patchLocked(session, groups, known, dryRun, rebase);
+    const check = options.check;
+    const run = () =>
+      this.patchLocked(session, groups, known, dryRun, rebase, check);
     if (dryRun) return await run();
     return await this.locked(groups.map((g) => g.target), run);
   }
@@ -655,6 +679,7 @@ class FileWorkspace implements Workspace {
     known: Map<string, LineMemory | undefined>,
     dryRun: boolean,
     rebase: boolean,
+    check?: CheckMode,
   ): Promise<PatchResult> {
     const { summarizeEdit } = await loadEditing();
     const problems: Problem[] = [];
@@ -690,6 +715,14 @@ class FileWorkspace implements Workspace {
       await this.rememberShown(session, groups, problems);
       throw new PatchRefusedError(problems);
     }
+    // --- syntax check (src/check): the lines as they would stand, before staging ---
+    const syntax = await this.syntax.run(
+      prepared.map((p) =>
+        p.syntax ?? { path: p.target.display, before: null, after: null }
+      ),
+      check,
+    );
+    // --- end syntax check ---
     const files: FileEdit[] = [];
     const shown: { start: number; hashes: number[] }[][] = [];
     for (const p of prepared) {
@@ -711,7 +744,7 @@ class FileWorkspace implements Workspace {
       });
       shown.push(s.shown);
     }
-    const warnings = this.takeNotices();
+    const warnings = [...syntax.warnings, ...this.takeNotices()];
     if (!dryRun) {
       const entries = prepared.filter((p) => !p.unchanged);
       if (entries.length > 0) {
@@ -743,6 +776,7 @@ class FileWorkspace implements Workspace {
       summary: parts.join("\n\n"),
       rebased,
       warnings,
+      checks: syntax.checks,
     };
   }
 
@@ -801,6 +835,7 @@ class FileWorkspace implements Workspace {
         write: (h) => writeAll(h, bytes),
         bytes,
         unchanged: false,
+        syntax: { path: display, before: null, after: out.content },
       };
     }
     refuseReadOnly(target);
@@ -826,6 +861,12 @@ class FileWorkspace implements Workspace {
         oldLine: scanned.oldLine,
         write: (h) => rewrite(h, streamed, scanned, plan),
         unchanged: plan.length === 0,
+        syntax: {
+          path: display,
+          before: null,
+          after: null,
+          bytes: streamed.stat?.size,
+        },
       };
     }
     const { bytes, id } = await readWhole(target);
@@ -855,6 +896,7 @@ class FileWorkspace implements Workspace {
       bytes: next,
       verify: (pin) => stillHolds(read, bytes, pin),
       unchanged: out.content === text,
+      syntax: { path: display, before: text, after: out.content },
     };
   }
 
@@ -982,6 +1024,7 @@ class FileWorkspace implements Workspace {
       let oldLines: string[] | null = [];
       let entryTarget = target;
       let verify: ((pin: Pin) => Promise<boolean>) | undefined;
+      let before: string | null = null;
       if (target.exists) {
         refuseReadOnly(target);
         const memory = known ?? await this.records.get(session, target.real);
@@ -1001,7 +1044,8 @@ class FileWorkspace implements Workspace {
           ));
         } else {
           const { bytes: old, id } = await readWhole(target);
-          oldLines = splitLines(fileText(display, old)).lines;
+          before = fileText(display, old);
+          oldLines = splitLines(before).lines;
           total = oldLines.length;
           for (const [n, h] of memory.entries()) {
             if (n > oldLines.length || lineHash32(oldLines[n - 1]) !== h) {
@@ -1053,13 +1097,19 @@ class FileWorkspace implements Workspace {
         diff =
           `(diff not shown: the old file is over ${this.streamThreshold} bytes)`;
       }
+      // --- syntax check (src/check): before anything is staged ---
+      const syntax = await this.syntax.run(
+        [{ path: display, before, after: content }],
+        options.check,
+      );
+      // --- end syntax check ---
       await commitFiles(this.stateDir, this.conf, [{
         target: entryTarget,
         write: (h) => writeAll(h, bytes),
         bytes,
         verify,
       }]);
-      const warnings = this.takeNotices();
+      const warnings = [...syntax.warnings, ...this.takeNotices()];
       const mem = new LineMemory();
       mem.see(1, next.map(lineHash32));
       mem.lineCount = next.length;
@@ -1079,6 +1129,7 @@ class FileWorkspace implements Workspace {
         diff,
         summary: (diff ? `${head}\n${diff}` : head) + tail,
         warnings,
+        checks: syntax.checks,
       };
     });
   }

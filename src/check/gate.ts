@@ -1,0 +1,88 @@
+/**
+ * The syntax check as one step of an edit: given the files as an edit would
+ * leave them, it either lets the edit through with warnings (`warn`), refuses
+ * it whole (`refuse`, code `SYNTAX`), or does nothing (`off`). Workspaces and
+ * stores hold one gate each; the checker behind it loads nothing until the
+ * first file with a grammar is checked.
+ *
+ * @module
+ */
+import { PatchRefusedError } from "../errors.ts";
+import {
+  type Checker,
+  type CheckInput,
+  type CheckMode,
+  checkMode,
+  createChecker,
+  describeCheck,
+  type SyntaxCheck,
+  syntaxProblems,
+} from "./checker.ts";
+
+/** What a gate found: every check's answer and the warnings for the result. */
+export interface GateOutcome {
+  /** One answer per checked file (files without a grammar are left out). */
+  checks: SyntaxCheck[];
+  /** Lines for the result's warnings: introduced errors, and why a file was not checked. */
+  warnings: string[];
+}
+
+/** Syntax checks of edits under one mode, with one checker and its receipts. */
+export class SyntaxGate {
+  /** The mode when a call names none. */
+  readonly mode: CheckMode;
+  private readonly stateDir: string | null;
+  private checker?: Checker;
+  private readonly noted = new Set<string>();
+
+  /**
+   * @param mode Default mode (`warn` when undefined).
+   * @param stateDir State folder for receipts (`<stateDir>/checks/`), or null.
+   * @param checker A checker to use instead of a new one (tests count its parses).
+   * @throws {TypeError} When `mode` is not a mode.
+   */
+  constructor(mode: unknown, stateDir: string | null, checker?: Checker) {
+    this.mode = checkMode(mode);
+    this.stateDir = stateDir;
+    this.checker = checker;
+  }
+
+  /** The checker, created on first use. */
+  get engine(): Checker {
+    return this.checker ??= createChecker({ stateDir: this.stateDir });
+  }
+
+  /**
+   * Checks the files of one edit, before anything is written.
+   *
+   * @param inputs Each file as it stood and as the edit would leave it.
+   * @param mode This call's mode (default the gate's).
+   * @returns The answers and the warnings to add to the result.
+   * @throws {PatchRefusedError} With code `SYNTAX` under `refuse`, when an
+   *   edit introduces a syntax error: nothing may be written.
+   */
+  async run(inputs: CheckInput[], mode?: unknown): Promise<GateOutcome> {
+    const m = checkMode(mode, this.mode);
+    if (m === "off" || inputs.length === 0) return { checks: [], warnings: [] };
+    const checks: SyntaxCheck[] = [];
+    for (const input of inputs) {
+      const c = await this.engine.check(input);
+      if (c) checks.push(c);
+    }
+    if (m === "refuse") {
+      const problems = syntaxProblems(checks);
+      if (problems.length > 0) throw new PatchRefusedError(problems);
+    }
+    const warnings: string[] = [];
+    for (const c of checks) {
+      // A missing grammar is said once per gate, not on every edit.
+      if (c.status === "skipped" && c.note) {
+        if (this.noted.has(c.note)) continue;
+        this.noted.add(c.note);
+      }
+      const text = describeCheck(c);
+      if (text !== "") warnings.push(`${c.path}: ${text}`);
+    }
+    return { checks, warnings };
+  }
+}
