@@ -30,12 +30,83 @@ export type ParseAnswer =
 export interface LoadedGrammar {
   /** `package@version/language`. */
   identity: string;
-  /** Parses `text` and lists its errors; `timeout` when it ran past the deadline. */
-  parse(text: string, timeoutMs: number): ParseAnswer;
+  /**
+   * Parses `text` and lists its errors; `timeout` when it ran past the
+   * deadline. The tree is kept under `key` (a few, least recently used out),
+   * and when the tree of `base` is still kept, only the changed part is
+   * parsed again (tree-sitter's incremental parse).
+   */
+  parse(
+    text: string,
+    timeoutMs: number,
+    key?: string,
+    base?: { key: string; text: string },
+  ): ParseAnswer;
 }
 
 /** Most errors kept from one parse (the first ones, in text order). */
 const MAX_ERRORS = 50;
+
+interface Point {
+  row: number;
+  column: number;
+}
+
+interface Tree {
+  rootNode: TreeNode;
+  delete(): void;
+  copy(): Tree;
+  edit(edit: {
+    startIndex: number;
+    oldEndIndex: number;
+    newEndIndex: number;
+    startPosition: Point;
+    oldEndPosition: Point;
+    newEndPosition: Point;
+  }): void;
+}
+
+/** Trees kept per grammar for incremental parses. */
+const KEPT_TREES = 4;
+
+function pointAt(text: string, index: number): Point {
+  let row = 0;
+  let last = -1;
+  for (
+    let i = text.indexOf("\n");
+    i !== -1 && i < index;
+    i = text.indexOf("\n", i + 1)
+  ) {
+    row++;
+    last = i;
+  }
+  return { row, column: index - last - 1 };
+}
+
+/** The edit turning `before` into `after`, as one changed span (UTF-16 units, as web-tree-sitter counts). */
+function spanEdit(before: string, after: string): Parameters<Tree["edit"]>[0] {
+  const most = Math.min(before.length, after.length);
+  let head = 0;
+  while (head < most && before.charCodeAt(head) === after.charCodeAt(head)) {
+    head++;
+  }
+  let tail = 0;
+  while (
+    tail < most - head &&
+    before.charCodeAt(before.length - 1 - tail) ===
+      after.charCodeAt(after.length - 1 - tail)
+  ) tail++;
+  const oldEnd = before.length - tail;
+  const newEnd = after.length - tail;
+  return {
+    startIndex: head,
+    oldEndIndex: oldEnd,
+    newEndIndex: newEnd,
+    startPosition: pointAt(after, head),
+    oldEndPosition: pointAt(before, oldEnd),
+    newEndPosition: pointAt(after, newEnd),
+  };
+}
 
 interface TreeNode {
   readonly type: string;
@@ -53,10 +124,10 @@ interface TreeSitter {
     new (): {
       setLanguage(language: unknown): unknown;
       parse(
-        text: string,
-        old?: null,
+        text: string | ((index: number) => string),
+        old?: Tree | null,
         options?: { progressCallback?: (state: unknown) => boolean },
-      ): { rootNode: TreeNode; delete(): void } | null;
+      ): Tree | null;
       reset(): void;
     };
   };
@@ -167,24 +238,41 @@ async function loadUncached(grammar: Grammar): Promise<LoadedGrammar | string> {
   }
   const parser = new ts.Parser();
   parser.setLanguage(language);
+  const trees = new Map<string, Tree>();
   const runtimeVersion = await packageVersion(RUNTIME_PACKAGE);
   return {
     identity:
       `${grammar.package}@${version}/${grammar.language}+${RUNTIME_PACKAGE}@${runtimeVersion}`,
-    parse(text: string, timeoutMs: number): ParseAnswer {
+    parse(text, timeoutMs, key, base): ParseAnswer {
       const deadline = performance.now() + timeoutMs;
-      const tree = parser.parse(text, null, {
+      let old: Tree | null = null;
+      const kept = base ? trees.get(base.key) : undefined;
+      if (base && kept) {
+        old = kept.copy();
+        old.edit(spanEdit(base.text, text));
+      }
+      // Chunks, not the rest of the string on every call: long files stay linear.
+      const tree = parser.parse((i) => text.slice(i, i + 16384), old, {
         progressCallback: () => performance.now() > deadline,
       });
+      old?.delete();
       if (!tree) {
         parser.reset();
         return { kind: "timeout" };
       }
-      try {
-        return { kind: "parsed", errors: errorsOf(tree.rootNode) };
-      } finally {
-        tree.delete();
+      const errors = errorsOf(tree.rootNode);
+      if (key === undefined) tree.delete();
+      else {
+        trees.get(key)?.delete();
+        trees.delete(key);
+        trees.set(key, tree);
+        while (trees.size > KEPT_TREES) {
+          const [oldest, t] = trees.entries().next().value!;
+          t.delete();
+          trees.delete(oldest);
+        }
       }
+      return { kind: "parsed", errors };
     },
   };
 }

@@ -188,16 +188,22 @@ class TreeSitterChecker implements Checker {
   private async answer(
     grammar: LoadedGrammar,
     text: string,
+    before?: string | null,
   ): Promise<{ errors: RawError[]; reused: boolean } | null> {
-    const key = await this.receipts.keyOf(
-      await sha256Hex(text),
-      grammar.identity,
-      this.options,
-    );
+    const sha = await sha256Hex(text);
+    const key = await this.receipts.keyOf(sha, grammar.identity, this.options);
     const kept = await this.receipts.get(key);
     if (kept) return { errors: kept, reused: true };
     this.parses++;
-    const parsed = grammar.parse(text, this.timeoutMs);
+    const base = typeof before === "string"
+      ? { key: `${grammar.identity}\n${await sha256Hex(before)}`, text: before }
+      : undefined;
+    const parsed = grammar.parse(
+      text,
+      this.timeoutMs,
+      `${grammar.identity}\n${sha}`,
+      base,
+    );
     if (parsed.kind !== "parsed") return null;
     await this.receipts.put(key, parsed.errors);
     return { errors: parsed.errors, reused: false };
@@ -247,7 +253,10 @@ class TreeSitterChecker implements Checker {
     const after = input.after.startsWith(BOM)
       ? input.after.slice(1)
       : input.after;
-    const now = await this.answer(loaded, after);
+    const beforeText = input.before?.startsWith(BOM)
+      ? input.before.slice(1)
+      : input.before;
+    const now = await this.answer(loaded, after, beforeText);
     if (!now) {
       return result("skipped", {
         note:

@@ -1,0 +1,103 @@
+/**
+ * What a syntax check costs a patch: the same one-line patch of a 2,000-line
+ * TypeScript file, applied through the workspace with `check: "off"` and
+ * with `check: "warn"`, alternated run by run; prints the median of each and
+ * their ratio (the target is ≤ 1.5×). Every checked patch writes new content,
+ * so each one parses: no receipt is reused.
+ *
+ * Usage:
+ *   deno task bench:check [--runs=N]
+ *
+ * @module
+ */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import process from "node:process";
+import { openWorkspace } from "../src/workspace/mod.ts";
+
+const runs = Number(
+  process.argv.find((a) => a.startsWith("--runs="))?.slice(7) ?? 60,
+);
+
+function source(lines: number): string {
+  const out: string[] = ['import { strict as assert } from "node:assert";', ""];
+  for (let i = 0; out.length < lines - 1; i++) {
+    out.push(
+      `export function f${i}(x: number, ys: readonly number[]): number {`,
+      `  const total = ys.reduce((a, b) => a + b, 0) * ${i};`,
+      `  if (x > total) {`,
+      `    return x - total;`,
+      `  }`,
+      `  return { value: total, at: [x, ${i}] }.value;`,
+      `}`,
+      "",
+    );
+  }
+  out.length = lines - 1;
+  out.push("assert.ok(f1(1, [2]));");
+  return out.join("\n") + "\n";
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+const dir = await mkdtemp(join(tmpdir(), "hashline-bench-check-"));
+try {
+  const text = source(2000);
+  const ws = openWorkspace(dir, { stateDir: join(dir, ".hashline") });
+  const times: Record<"off" | "warn", number[]> = { off: [], warn: [] };
+  let n = 0;
+  const files = { off: "off.ts", warn: "warn.ts" } as const;
+  for (const name of Object.values(files)) {
+    await writeFile(join(dir, name), text);
+  }
+  const once = async (mode: "off" | "warn") => {
+    const path = files[mode];
+    const view = await ws.read(path, { limit: 1 });
+    const anchor = view.text.slice(0, view.text.indexOf("|"));
+    const t0 = performance.now();
+    const r = await ws.patch({
+      files: [{
+        path,
+        ops: [{
+          op: "replace",
+          start: anchor,
+          lines: [`import { strict as assert } from "node:assert"; // ${n++}`],
+        }],
+      }],
+    }, { check: mode });
+    const ms = performance.now() - t0;
+    if (mode === "warn" && r.checks[0]?.status !== "ok") {
+      throw new Error(
+        `expected a clean check, got ${JSON.stringify(r.checks)}`,
+      );
+    }
+    return ms;
+  };
+  // Warm-up: loads web-tree-sitter and the grammar once, outside the measure.
+  for (let i = 0; i < 5; i++) await once("warn"), await once("off");
+  for (let i = 0; i < runs; i++) {
+    const order: ("off" | "warn")[] = i % 2 === 0
+      ? ["off", "warn"]
+      : ["warn", "off"];
+    for (const m of order) times[m].push(await once(m));
+  }
+  const off = median(times.off);
+  const warn = median(times.warn);
+  const ratio = warn / off;
+  console.log(
+    `checked patch of a 2,000-line TypeScript file (${runs} alternated runs):`,
+  );
+  console.log(`  unchecked median ${off.toFixed(2)} ms`);
+  console.log(`  checked   median ${warn.toFixed(2)} ms`);
+  console.log(
+    `  ratio ${ratio.toFixed(2)}× (target ≤ 1.5×) ${
+      ratio <= 1.5 ? "ok" : "OVER"
+    }`,
+  );
+} finally {
+  await rm(dir, { recursive: true, force: true });
+}
