@@ -339,6 +339,7 @@ describe("tool registry, str_replace format", () => {
       required: string[];
     };
     assert.deepEqual(Object.keys(schema.properties).sort(), [
+      "check",
       "new_string",
       "old_string",
       "path",
