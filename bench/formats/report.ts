@@ -208,6 +208,36 @@ function foldSentence(result: RunResult): string {
       : "");
 }
 
+/**
+ * The drift-free broken-fix column: how many correct fixes, and fixes with a
+ * closing line dropped or duplicated, the syntax check flags.
+ */
+export function brokenFixTable(result: RunResult): string {
+  const b = result.brokenFix;
+  const row = (label: string, total: number, flagged: number) => [
+    label,
+    num(total),
+    `${num(flagged)} (${pct(flagged, total)})`,
+  ];
+  return [
+    table([
+      "fix (file as read, no drift)",
+      "fixes",
+      "flagged by the syntax check",
+    ], [
+      row("correct fix", b.correct, b.correctFlagged),
+      row("closing line dropped", b.dropped.total, b.dropped.caught),
+      row("closing line duplicated", b.duplicated.total, b.duplicated.caught),
+    ]),
+    "",
+    `Left out: ${
+      num(b.unparsable)
+    } task(s) whose correct file the grammar itself cannot parse, ${
+      num(b.noClosingLine)
+    } with no closing line (\`}\`, \`});\`, \`]\` …) at or after the fix.`,
+  ].join("\n");
+}
+
 function idealTable(): string {
   return table(
     ["drift", "what changes between read and edit", "ideal outcome"],
@@ -247,6 +277,10 @@ export function renderReadmeBlock(result: RunResult, chartDir: string): string {
     "",
     ...result.notes.flatMap((n) => [n, ""]),
     foldSentence(result),
+    "",
+    `**Broken fix** (\`src/check/\`): the correct fix, and the same fix with a closing line dropped or duplicated, each checked by the syntax check as an edit of the file as read:`,
+    "",
+    brokenFixTable(result),
     "",
     `**Output tokens per fix** (o200k; tool call = the payload inside a minimal \`{"name","arguments"}\` call):`,
     "",
@@ -307,6 +341,12 @@ export function renderResults(result: RunResult, chartDir: string): string {
     ),
     "",
     "The text and JSON forms of a hashline patch parse to the same ops, so hashline is applied once per trial (text form).",
+    "",
+    "### Broken fix",
+    "",
+    "Drift-free: each task's correct fix, and the same fix with the first closing line at or after its region dropped or duplicated (the commonest way an edit breaks a file), checked by the syntax check (`src/check/`, tree-sitter) as an edit of the file as read. Every broken one must be flagged and no correct one.",
+    "",
+    brokenFixTable(result),
     "",
     "### Output tokens per fix",
     "",

@@ -14,6 +14,12 @@ import { toLines } from "./_lines.ts";
 import { hashlineApi } from "./_hashline_api.ts";
 import { createAppliers, gnuPatchVersion, hasGnuPatch } from "./appliers.ts";
 import { type Outcome, score } from "./checker.ts";
+import {
+  type BrokenTally,
+  checkBrokenFixes,
+  emptyBrokenTally,
+} from "./broken.ts";
+import { createChecker } from "../../src/check/mod.ts";
 import { drift, DRIFT_KINDS, type Drifted, type DriftKind } from "./drift.ts";
 import { buildFix, type Fix, type FormatName, FORMATS } from "./fixes.ts";
 import type { MutationKind } from "./mutations.ts";
@@ -111,6 +117,8 @@ export interface RunResult {
     foldOnlyWrong: number;
     recordWrong: number;
   };
+  /** The drift-free broken-fix column: the syntax check on correct and broken fixes. */
+  brokenFix: BrokenTally;
   /** What this build honours (`rebase`), and tools left out. */
   notes: string[];
   /** Tool and library versions that shape the numbers. */
@@ -191,6 +199,8 @@ export async function runFormatsBench(options: RunOptions): Promise<RunResult> {
   };
 
   const skipped: Partial<Record<DriftKind, number>> = {};
+  const checker = createChecker();
+  const brokenFix = emptyBrokenTally();
   const fold = { changed: 0, foldMatched: 0, foldOnlyWrong: 0, recordWrong: 0 };
   const runTask = async (
     task: Task,
@@ -230,6 +240,7 @@ export async function runFormatsBench(options: RunOptions): Promise<RunResult> {
       read,
     };
 
+    await checkBrokenFixes(checker, task, fix.hunk, brokenFix);
     const readLines = toLines(task.buggy);
     const drifts: Drifted[] = [];
     for (const kind of DRIFT_KINDS) {
@@ -335,6 +346,7 @@ export async function runFormatsBench(options: RunOptions): Promise<RunResult> {
     trials,
     skipped,
     fold,
+    brokenFix,
     notes,
     versions,
   };
