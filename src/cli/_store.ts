@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { type CheckMode, describeCheck } from "../check/mod.ts";
 import { formatHashlines } from "../anchor/format.ts";
 import { openFileStore } from "../store/file_store.ts";
 import type { EditResult, RevisionStore } from "../store/types.ts";
@@ -143,7 +144,9 @@ async function edit(ctx: CliContext, store: RevisionStore): Promise<number> {
   const replaceAll = ctx.values["replace-all"] === true;
   await printEdit(
     ctx,
-    await store.edit(ref, [{ oldString, newString, replaceAll }]),
+    await store.edit(ref, [{ oldString, newString, replaceAll }], {
+      check: ctx.values.check as CheckMode | undefined,
+    }),
   );
   return EXIT_OK;
 }
@@ -156,7 +159,12 @@ async function patch(ctx: CliContext, store: RevisionStore): Promise<number> {
       "No patch given: pass a patch file, or send the patch (text or JSON form) on standard input; see hashline store patch --help",
     );
   }
-  await printEdit(ctx, await store.patch(ref, text));
+  await printEdit(
+    ctx,
+    await store.patch(ref, text, {
+      check: ctx.values.check as CheckMode | undefined,
+    }),
+  );
   return EXIT_OK;
 }
 
@@ -207,6 +215,6 @@ async function printEdit(ctx: CliContext, r: EditResult): Promise<void> {
   const text =
     `New revision ${r.handle} (${r.ref}) from ${r.parentRef}\n${r.diff}${
       r.diffTruncated ? "[diff cut at 8000 chars]" : ""
-    }`;
+    }${r.check ? `\n\nWarning: ${describeCheck(r.check)}` : ""}`;
   await print(ctx, { ...r }, text);
 }

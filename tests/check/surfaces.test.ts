@@ -124,7 +124,7 @@ describe("syntax checks on every surface", () => {
   });
 
   it("CLI: --check refuse exits 1 and leaves the bytes; warn prints the warning", async () => {
-    const tree = await tempTree({ "src/a.ts": SOURCE });
+    const tree = await tempTree({ "src/a.ts": SOURCE, "src/c.ts": SOURCE });
     try {
       const run = {
         cwd: tree.dir,
@@ -145,6 +145,29 @@ describe("syntax checks on every surface", () => {
       assert.match(
         warned.stdout,
         /Warning: src\/a\.ts: the edit introduces 1 typescript syntax error/,
+      );
+
+      // A revision has no file name: its language is the one its base parses under.
+      const put = await hashline(["store", "put", "src/c.ts"], run);
+      assert.equal(put.code, 0, put.stderr);
+      const handle = put.stdout.trim().split(/\s+/)[1];
+      const edit = [
+        "store",
+        "edit",
+        handle,
+        "--old",
+        "  return a - b;\n}",
+        "--new",
+        "  return a - b;",
+      ];
+      const no = await hashline([...edit, "--check", "refuse"], run);
+      assert.equal(no.code, 1, no.stderr);
+      assert.match(no.stderr + no.stdout, /missing "\}"/);
+      const yes = await hashline(edit, run);
+      assert.equal(yes.code, 0, yes.stderr);
+      assert.match(
+        yes.stdout,
+        /Warning: the edit introduces 1 typescript syntax error/,
       );
     } finally {
       await tree.cleanup();
