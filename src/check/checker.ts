@@ -12,13 +12,9 @@ import type { Problem } from "../errors.ts";
 import { type LoadedGrammar, loadGrammar, type RawError } from "./_engine.ts";
 import { introducedErrors } from "./_introduced.ts";
 import { Receipts, sha256Hex } from "./_receipts.ts";
+
+export { CHECK_MODES, type CheckMode, checkMode } from "./modes.ts";
 import { type Grammar, grammarFor, GRAMMARS } from "./languages.ts";
-
-/** What a check does with an edit that introduces a syntax error. */
-export type CheckMode = "warn" | "refuse" | "off";
-
-/** Every {@link CheckMode}, in one closed list. */
-export const CHECK_MODES: readonly CheckMode[] = ["warn", "refuse", "off"];
 
 /** One syntax error an edit introduced. */
 export interface SyntaxIssue {
@@ -108,35 +104,6 @@ const SNIFF_ORDER: readonly Grammar[] = [
   ".sh",
 ].map((ext) => GRAMMARS[ext]);
 const BOM = "\uFEFF";
-
-/**
- * Reads a check mode from an option or parameter.
- *
- * @param value `"warn"`, `"refuse"`, `"off"` or undefined.
- * @param fallback The mode when `value` is undefined (default `"warn"`).
- * @returns The mode.
- * @throws {TypeError} When `value` is something else.
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { checkMode } from "./checker.ts";
- * assert.equal(checkMode(undefined), "warn");
- * assert.equal(checkMode("refuse"), "refuse");
- * assert.throws(() => checkMode("strict"), TypeError);
- * ```
- */
-export function checkMode(
-  value: unknown,
-  fallback: CheckMode = "warn",
-): CheckMode {
-  if (value === undefined || value === null) return fallback;
-  if (CHECK_MODES.includes(value as CheckMode)) return value as CheckMode;
-  throw new TypeError(
-    `Cannot check syntax: check must be "warn", "refuse" or "off", got ${
-      JSON.stringify(value)
-    }.`,
-  );
-}
 
 function utf8Length(text: string, over: number): number {
   if (text.length * 3 <= over) return text.length;

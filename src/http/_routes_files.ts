@@ -7,7 +7,7 @@
  */
 import { Hono } from "hono";
 import * as z from "zod";
-import { CHECK_MODES, type CheckMode } from "../check/mod.ts";
+import { CHECK_MODES, type CheckMode } from "../check/modes.ts";
 import { FilePatchSchema, PatchOpSchema } from "../patch/schema.ts";
 import type { Workspace } from "../workspace/mod.ts";
 import { ReadFileInputSchema } from "../tools/inputs.ts";

@@ -18,7 +18,7 @@ import { parseInput } from "../tools/validate.ts";
 import type { HttpEnv } from "./_env.ts";
 import { etagMatches, json } from "./_respond.ts";
 import { jsonBody } from "./middleware/json_body.ts";
-import { CHECK_MODES, type CheckMode } from "../check/mod.ts";
+import { CHECK_MODES, type CheckMode } from "../check/modes.ts";
 
 // Syntax check of a revision (src/check): a mode, and a file name naming the language.
 const checkFields = {

@@ -12,7 +12,7 @@ import {
   PatchSchema,
 } from "../patch/schema.ts";
 import type { FilePatch, Patch, PatchOp } from "../patch/types.ts";
-import { CHECK_MODES, type CheckMode } from "../check/mod.ts";
+import { CHECK_MODES, type CheckMode } from "../check/modes.ts";
 
 /** Most lines one read window may show over the tools and HTTP. */
 export const MAX_READ_LINES = 10_000;

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { checkMode } from "../check/mod.ts";
+import { checkMode } from "../check/modes.ts";
 import type { RevisionStore } from "../store/types.ts";
 import type { Workspace } from "../workspace/mod.ts";
 import { fileTools } from "./_file_tools.ts";
