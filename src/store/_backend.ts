@@ -48,4 +48,6 @@ export interface Backend {
 export interface InternalOptions {
   /** Hex digits of a first handle (12; tests use fewer to force collisions). */
   handleHex?: number;
+  /** Folder whose `checks/` keeps syntax-check receipts (default: memory only). */
+  stateDir?: string;
 }

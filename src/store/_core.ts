@@ -49,11 +49,12 @@ export class StoreCore implements RevisionStore {
   readonly #handleHex: number;
   #ready: Promise<void> | undefined;
   #closed = false;
-  readonly #syntax = new SyntaxGate("warn", null);
+  readonly #syntax: SyntaxGate;
 
   constructor(backend: Backend, options: InternalOptions = {}) {
     this.#backend = backend;
     this.#handleHex = options.handleHex ?? HANDLE_HEX;
+    this.#syntax = new SyntaxGate("warn", options.stateDir ?? null);
   }
 
   async put(

@@ -48,5 +48,7 @@ export function openFileStore(dir: string): RevisionStore {
       }.`,
     );
   }
-  return new StoreCore(new FileBackend(resolve(dir)));
+  return new StoreCore(new FileBackend(resolve(dir)), {
+    stateDir: resolve(dir),
+  });
 }
