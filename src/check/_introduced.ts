@@ -36,12 +36,15 @@ function unchangedEnds(
 /**
  * The errors of `after` that `before` did not have.
  *
- * An error counts as old when the old content has one of the same kind and
- * token with the same text on its line and the lines beside it (each old
- * error excuses one new one). Failing that, an error well clear of the
- * changed lines (more than two lines away) is old when the old content has
- * an unmatched error of the same kind and token: a valid edit elsewhere can
- * move where the parser resumes after an error that was there before.
+ * Each old error excuses at most one new error, matched in three passes:
+ * 1. the same kind and token with the same text on its line and the lines
+ *    beside it;
+ * 2. the same kind, token and text on its own line, for a new error on a line
+ *    the edit left alone (an edit right beside an old error changes its
+ *    neighbours, not the error);
+ * 3. the same kind and token, for a new error well clear of the changed lines
+ *    (more than two lines away): a valid edit elsewhere can move where the
+ *    parser resumes after an error that was there before.
  *
  * @param before The old content's lines and errors (null for a new file).
  * @param after The new content's lines and errors.
@@ -53,47 +56,48 @@ export function introducedErrors(
 ): RawError[] {
   if (after.errors.length === 0) return [];
   if (!before || before.errors.length === 0) return [...after.errors];
-  const oldKeys = new Map<string, number>();
-  const oldKinds = new Map<string, number>();
-  for (const e of before.errors) {
-    const k = keyOf(e, before.lines);
-    oldKeys.set(k, (oldKeys.get(k) ?? 0) + 1);
-  }
-  const unmatched: RawError[] = [];
-  for (const e of after.errors) {
-    const k = keyOf(e, after.lines);
-    const n = oldKeys.get(k) ?? 0;
-    if (n > 0) oldKeys.set(k, n - 1);
-    else unmatched.push(e);
-  }
-  if (unmatched.length === 0) return [];
-  // Old errors no new one matched by context stay available by kind and token.
-  const matchedNew = new Map<string, number>();
-  for (const e of after.errors) {
-    if (unmatched.includes(e)) continue;
-    const k = keyOf(e, after.lines);
-    matchedNew.set(k, (matchedNew.get(k) ?? 0) + 1);
-  }
-  for (const e of before.errors) {
-    const k = keyOf(e, before.lines);
-    const used = matchedNew.get(k) ?? 0;
-    if (used > 0) {
-      matchedNew.set(k, used - 1);
-      continue;
-    }
-    const kind = `${e.kind}\0${e.token}`;
-    oldKinds.set(kind, (oldKinds.get(kind) ?? 0) + 1);
-  }
   const { head, tail } = unchangedEnds(before.lines, after.lines);
   const changedFrom = head + 1;
   const changedTo = after.lines.length - tail;
-  const out: RawError[] = [];
-  for (const e of unmatched) {
-    const clear = e.line < changedFrom - 2 || e.line > changedTo + 2;
-    const kind = `${e.kind}\0${e.token}`;
-    const n = oldKinds.get(kind) ?? 0;
-    if (clear && n > 0) oldKinds.set(kind, n - 1);
-    else out.push(e);
+  const kindOf = (e: RawError) => `${e.kind}\0${e.token}`;
+  const ownLine = (e: RawError, lines: readonly string[]) =>
+    `${kindOf(e)}\0${(lines[e.line - 1] ?? "").trim()}`;
+  const passes: {
+    key: (e: RawError, lines: readonly string[]) => string;
+    eligible: (e: RawError) => boolean;
+  }[] = [
+    { key: keyOf, eligible: () => true },
+    {
+      key: ownLine,
+      eligible: (e) => e.line < changedFrom || e.line > changedTo,
+    },
+    {
+      key: kindOf,
+      eligible: (e) => e.line < changedFrom - 2 || e.line > changedTo + 2,
+    },
+  ];
+  let olds = [...before.errors];
+  let news = [...after.errors];
+  for (const pass of passes) {
+    const pool = new Map<string, RawError[]>();
+    for (const e of olds) {
+      const k = pass.key(e, before.lines);
+      const list = pool.get(k);
+      if (list) list.push(e);
+      else pool.set(k, [e]);
+    }
+    const left: RawError[] = [];
+    const used = new Set<RawError>();
+    for (const e of news) {
+      const match = pass.eligible(e)
+        ? pool.get(pass.key(e, after.lines))?.pop()
+        : undefined;
+      if (match) used.add(match);
+      else left.push(e);
+    }
+    news = left;
+    olds = olds.filter((e) => !used.has(e));
+    if (news.length === 0 || olds.length === 0) break;
   }
-  return out;
+  return news;
 }
