@@ -20,11 +20,16 @@ export interface RawError {
   token: string;
 }
 
-/** A parse's answer: its errors, or why there is none. */
+/** A parsed tree, owned by the caller (free it with `delete`). */
+export interface ParsedTree {
+  /** Frees the tree's memory in the Wasm heap. */
+  delete(): void;
+}
+
+/** A parse's answer: its errors and tree, or why there is none. */
 export type ParseAnswer =
-  | { kind: "parsed"; errors: RawError[] }
-  | { kind: "timeout" }
-  | { kind: "unavailable"; note: string };
+  | { kind: "parsed"; errors: RawError[]; tree: ParsedTree }
+  | { kind: "timeout" };
 
 /** A grammar ready to parse, with the identity its receipts are keyed by. */
 export interface LoadedGrammar {
@@ -32,15 +37,13 @@ export interface LoadedGrammar {
   identity: string;
   /**
    * Parses `text` and lists its errors; `timeout` when it ran past the
-   * deadline. The tree is kept under `key` (a few, least recently used out),
-   * and when the tree of `base` is still kept, only the changed part is
-   * parsed again (tree-sitter's incremental parse).
+   * deadline. Given the tree of the text before an edit (`base`), only the
+   * changed part is parsed again (tree-sitter's incremental parse).
    */
   parse(
     text: string,
     timeoutMs: number,
-    key?: string,
-    base?: { key: string; text: string },
+    base?: { text: string; tree: ParsedTree },
   ): ParseAnswer;
 }
 
@@ -65,9 +68,6 @@ interface Tree {
     newEndPosition: Point;
   }): void;
 }
-
-/** Trees kept per grammar for incremental parses. */
-const KEPT_TREES = 4;
 
 function pointAt(text: string, index: number): Point {
   let row = 0;
@@ -238,17 +238,15 @@ async function loadUncached(grammar: Grammar): Promise<LoadedGrammar | string> {
   }
   const parser = new ts.Parser();
   parser.setLanguage(language);
-  const trees = new Map<string, Tree>();
   const runtimeVersion = await packageVersion(RUNTIME_PACKAGE);
   return {
     identity:
       `${grammar.package}@${version}/${grammar.language}+${RUNTIME_PACKAGE}@${runtimeVersion}`,
-    parse(text, timeoutMs, key, base): ParseAnswer {
+    parse(text, timeoutMs, base): ParseAnswer {
       const deadline = performance.now() + timeoutMs;
       let old: Tree | null = null;
-      const kept = base ? trees.get(base.key) : undefined;
-      if (base && kept) {
-        old = kept.copy();
+      if (base) {
+        old = (base.tree as Tree).copy();
         old.edit(spanEdit(base.text, text));
       }
       // Chunks, not the rest of the string on every call: long files stay linear.
@@ -260,19 +258,7 @@ async function loadUncached(grammar: Grammar): Promise<LoadedGrammar | string> {
         parser.reset();
         return { kind: "timeout" };
       }
-      const errors = errorsOf(tree.rootNode);
-      if (key === undefined) tree.delete();
-      else {
-        trees.get(key)?.delete();
-        trees.delete(key);
-        trees.set(key, tree);
-        while (trees.size > KEPT_TREES) {
-          const [oldest, t] = trees.entries().next().value!;
-          t.delete();
-          trees.delete(oldest);
-        }
-      }
-      return { kind: "parsed", errors };
+      return { kind: "parsed", errors: errorsOf(tree.rootNode), tree };
     },
   };
 }

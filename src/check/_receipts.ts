@@ -52,6 +52,8 @@ export class Receipts {
   private readonly memory = new Map<string, RawError[]>();
   private readonly folder: string | null;
   private readonly maxEntries: number;
+  private made = false;
+  private writing: Promise<void> = Promise.resolve();
 
   /**
    * @param folder Where receipt files live (`<state>/checks`), or null for memory only.
@@ -104,15 +106,28 @@ export class Receipts {
   async put(key: string, errors: RawError[]): Promise<void> {
     this.remember(key, errors);
     if (!this.folder) return;
+    // One write at a time: a burst of edits never floods the I/O threads
+    // that the edits themselves are waiting on.
+    const write = this.writing.then(() => this.write(key, errors));
+    this.writing = write;
+    await write;
+  }
+
+  private async write(key: string, errors: RawError[]): Promise<void> {
     try {
-      const { mkdir, rename, writeFile } = await import("../_runtime/fs.ts");
+      const { mkdir, writeFile } = await import("../_runtime/fs.ts");
       const { join } = await import("node:path");
-      await mkdir(this.folder, { recursive: true });
-      const file = join(this.folder, `${key}.json`);
-      const temp = `${file}.${crypto.randomUUID()}.tmp`;
+      if (!this.made) {
+        await mkdir(this.folder!, { recursive: true });
+        this.made = true;
+      }
+      // Written in place: a receipt cut short does not parse, and a receipt
+      // that does not parse (or names another key) is a miss, never an answer.
       const receipt: Receipt = { key, errors };
-      await writeFile(temp, JSON.stringify(receipt));
-      await rename(temp, file);
+      await writeFile(
+        join(this.folder!, `${key}.json`),
+        JSON.stringify(receipt),
+      );
     } catch {
       // A receipt is a cache: losing one costs a parse, never a wrong answer.
     }

@@ -9,7 +9,12 @@
 import { formatLine } from "../anchor/format.ts";
 import { splitLines } from "../anchor/split.ts";
 import type { Problem } from "../errors.ts";
-import { type LoadedGrammar, loadGrammar, type RawError } from "./_engine.ts";
+import {
+  type LoadedGrammar,
+  loadGrammar,
+  type ParsedTree,
+  type RawError,
+} from "./_engine.ts";
 import { introducedErrors } from "./_introduced.ts";
 import { Receipts, sha256Hex } from "./_receipts.ts";
 
@@ -86,9 +91,19 @@ export interface Checker {
   check(input: CheckInput): Promise<SyntaxCheck | null>;
   /** Parses run so far (a receipt hit runs none). */
   readonly parses: number;
+  /** Waits until every receipt so far is saved in the state folder. */
+  settle(): Promise<void>;
 }
 
 const MiB = 1024 ** 2;
+/** Trees kept per grammar, so the next edit of a text parses incrementally. */
+const KEPT_TREES = 4;
+
+interface Kept {
+  text: string;
+  tree: ParsedTree;
+  errors: RawError[];
+}
 /** Largest content whose language is guessed by parsing it. */
 const SNIFF_BYTES = 256 * 1024;
 /** Grammars tried when guessing, strictest first (YAML and Bash accept much). */
@@ -152,28 +167,80 @@ class TreeSitterChecker implements Checker {
     this.receipts = new Receipts(folder, options.memoryEntries ?? 512);
   }
 
+  /** The texts parsed last per grammar, with their trees and errors. */
+  private readonly kept = new Map<string, Kept[]>();
+  private readonly pending = new Set<Promise<void>>();
+
+  private find(grammar: LoadedGrammar, text: string): Kept | undefined {
+    const list = this.kept.get(grammar.identity);
+    const at = list?.findIndex((k) => k.text === text) ?? -1;
+    if (!list || at < 0) return undefined;
+    const [hit] = list.splice(at, 1);
+    list.unshift(hit);
+    return hit;
+  }
+
+  private keep(grammar: LoadedGrammar, entry: Kept): void {
+    let list = this.kept.get(grammar.identity);
+    if (!list) this.kept.set(grammar.identity, list = []);
+    list.unshift(entry);
+    for (const gone of list.splice(KEPT_TREES)) gone.tree.delete();
+  }
+
+  private later(work: () => Promise<void>): void {
+    const p: Promise<void> = work().catch(() => {}).finally(() =>
+      this.pending.delete(p)
+    );
+    this.pending.add(p);
+  }
+
+  async settle(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending]);
+  }
+
+  private async keyOf(grammar: LoadedGrammar, text: string): Promise<string> {
+    return await this.receipts.keyOf(
+      await sha256Hex(text),
+      grammar.identity,
+      this.options,
+    );
+  }
+
+  /**
+   * The errors of `text`: from a text parsed lately, else by an incremental
+   * parse when the text before the edit was parsed lately (cheaper than a
+   * lookup; its receipt is saved in the background), else from a receipt,
+   * else by a parse. Null when the parse ran past the deadline.
+   */
   private async answer(
     grammar: LoadedGrammar,
     text: string,
     before?: string | null,
   ): Promise<{ errors: RawError[]; reused: boolean } | null> {
-    const sha = await sha256Hex(text);
-    const key = await this.receipts.keyOf(sha, grammar.identity, this.options);
-    const kept = await this.receipts.get(key);
-    if (kept) return { errors: kept, reused: true };
-    this.parses++;
+    const recalled = this.find(grammar, text);
+    if (recalled) return { errors: recalled.errors, reused: true };
     const base = typeof before === "string"
-      ? { key: `${grammar.identity}\n${await sha256Hex(before)}`, text: before }
+      ? this.find(grammar, before)
       : undefined;
-    const parsed = grammar.parse(
-      text,
-      this.timeoutMs,
-      `${grammar.identity}\n${sha}`,
-      base,
-    );
+    let key: string | undefined;
+    if (!base) {
+      key = await this.keyOf(grammar, text);
+      const stored = await this.receipts.get(key);
+      if (stored) return { errors: stored, reused: true };
+    }
+    this.parses++;
+    const parsed = grammar.parse(text, this.timeoutMs, base);
     if (parsed.kind !== "parsed") return null;
-    await this.receipts.put(key, parsed.errors);
-    return { errors: parsed.errors, reused: false };
+    const errors = parsed.errors;
+    this.keep(grammar, { text, tree: parsed.tree, errors });
+    // A full parse's answer is written to the state folder too; an
+    // incremental one stays in memory with its tree: redoing it costs less
+    // than a file write, which the next edit's flush would have to carry.
+    if (key !== undefined) {
+      const stored = key;
+      this.later(() => this.receipts.put(stored, errors));
+    }
+    return { errors, reused: false };
   }
 
   private async sniff(text: string): Promise<Grammar | null> {

@@ -113,6 +113,7 @@ describe("syntax checker with the real grammars", () => {
       assert.equal(first.parses, 2, "a lookup, no parse");
       assert.equal(again?.reused, true);
       assert.deepEqual(again?.errors, a?.errors);
+      await first.settle();
       assert.ok((await readdir(join(state, "checks"))).length >= 2);
       const second = createChecker({ stateDir: state });
       const b = await second.check({
@@ -133,6 +134,43 @@ describe("syntax checker with the real grammars", () => {
       assert.equal(other.parses, 2);
     } finally {
       await rm(state, { recursive: true, force: true });
+    }
+  });
+
+  it("a chain of edits parsed incrementally finds what a fresh parse finds", async () => {
+    const chained = createChecker();
+    let text = SAMPLES[0].text;
+    await chained.check({ path: "c.ts", before: null, after: text });
+    const steps: [string, string][] = [
+      SAMPLES[0].good,
+      [
+        "export interface Point {\n",
+        "// a comment\nexport interface Point {\n",
+      ],
+      SAMPLES[0].bad,
+      ["  y: number;\n", "  y: number;\n  z?: number;\n"],
+    ];
+    for (const step of steps) {
+      const next = applyEdit(text, step);
+      const parsesBefore = chained.parses;
+      const a = await chained.check({
+        path: "c.ts",
+        before: text,
+        after: next,
+      });
+      assert.equal(
+        chained.parses - parsesBefore,
+        1,
+        "one (incremental) parse per edit",
+      );
+      const fresh = await createChecker().check({
+        path: "c.ts",
+        before: text,
+        after: next,
+      });
+      assert.deepEqual(a?.errors, fresh?.errors);
+      assert.equal(a?.status, fresh?.status);
+      text = next;
     }
   });
 
