@@ -123,6 +123,7 @@ async function patch(ctx: CliContext, ws: Ws): Promise<number> {
       dryRun: result.dryRun,
       files: result.files,
       summary: result.summary,
+      checks: result.checks,
     }));
   } else await ctx.out(result.summary);
   return EXIT_OK;
