@@ -110,13 +110,5 @@ try {
     }; median of the run-by-run ratios ${pairs.toFixed(2)}×`,
   );
 } finally {
-  // Receipts may still be being written in the background.
-  for (let i = 0; i < 5; i++) {
-    try {
-      await rm(dir, { recursive: true, force: true });
-      break;
-    } catch {
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
+  await rm(dir, { recursive: true, force: true });
 }

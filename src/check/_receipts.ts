@@ -53,7 +53,6 @@ export class Receipts {
   private readonly folder: string | null;
   private readonly maxEntries: number;
   private made = false;
-  private writing: Promise<void> = Promise.resolve();
 
   /**
    * @param folder Where receipt files live (`<state>/checks`), or null for memory only.
@@ -106,11 +105,7 @@ export class Receipts {
   async put(key: string, errors: RawError[]): Promise<void> {
     this.remember(key, errors);
     if (!this.folder) return;
-    // One write at a time: a burst of edits never floods the I/O threads
-    // that the edits themselves are waiting on.
-    const write = this.writing.then(() => this.write(key, errors));
-    this.writing = write;
-    await write;
+    await this.write(key, errors);
   }
 
   private async write(key: string, errors: RawError[]): Promise<void> {

@@ -91,8 +91,6 @@ export interface Checker {
   check(input: CheckInput): Promise<SyntaxCheck | null>;
   /** Parses run so far (a receipt hit runs none). */
   readonly parses: number;
-  /** Waits until every receipt so far is saved in the state folder. */
-  settle(): Promise<void>;
 }
 
 const MiB = 1024 ** 2;
@@ -169,7 +167,6 @@ class TreeSitterChecker implements Checker {
 
   /** The texts parsed last per grammar, with their trees and errors. */
   private readonly kept = new Map<string, Kept[]>();
-  private readonly pending = new Set<Promise<void>>();
 
   private find(grammar: LoadedGrammar, text: string): Kept | undefined {
     const list = this.kept.get(grammar.identity);
@@ -185,17 +182,6 @@ class TreeSitterChecker implements Checker {
     if (!list) this.kept.set(grammar.identity, list = []);
     list.unshift(entry);
     for (const gone of list.splice(KEPT_TREES)) gone.tree.delete();
-  }
-
-  private later(work: () => Promise<void>): void {
-    const p: Promise<void> = work().catch(() => {}).finally(() =>
-      this.pending.delete(p)
-    );
-    this.pending.add(p);
-  }
-
-  async settle(): Promise<void> {
-    while (this.pending.size > 0) await Promise.all([...this.pending]);
   }
 
   private async keyOf(grammar: LoadedGrammar, text: string): Promise<string> {
@@ -233,13 +219,11 @@ class TreeSitterChecker implements Checker {
     if (parsed.kind !== "parsed") return null;
     const errors = parsed.errors;
     this.keep(grammar, { text, tree: parsed.tree, errors });
-    // A full parse's answer is written to the state folder too; an
-    // incremental one stays in memory with its tree: redoing it costs less
-    // than a file write, which the next edit's flush would have to carry.
-    if (key !== undefined) {
-      const stored = key;
-      this.later(() => this.receipts.put(stored, errors));
-    }
+    // A full parse's answer is written to the state folder too (the write
+    // is small beside the parse); an incremental one stays in memory with its
+    // tree: redoing it costs less than a file write, which the next edit's
+    // flush would have to carry.
+    if (key !== undefined) await this.receipts.put(key, errors);
     return { errors, reused: false };
   }
 

@@ -53,7 +53,8 @@ export class SyntaxGate {
   }
 
   /**
-   * Checks the files of one edit, before anything is written.
+   * Checks the files of one edit. Under `warn` it never rejects: a check
+   * that fails is a note, never a failed edit.
    *
    * @param inputs Each file as it stood and as the edit would leave it.
    * @param mode This call's mode (default the gate's).
@@ -66,8 +67,21 @@ export class SyntaxGate {
     if (m === "off" || inputs.length === 0) return { checks: [], warnings: [] };
     const checks: SyntaxCheck[] = [];
     for (const input of inputs) {
-      const c = await this.engine.check(input);
-      if (c) checks.push(c);
+      try {
+        const c = await this.engine.check(input);
+        if (c) checks.push(c);
+      } catch (error) {
+        checks.push({
+          path: input.path,
+          language: "unknown",
+          status: "skipped",
+          errors: [],
+          note: `not checked: the checker failed (${
+            String((error as Error)?.message ?? error)
+          })`,
+          reused: false,
+        });
+      }
     }
     if (m === "refuse") {
       const problems = syntaxProblems(checks);

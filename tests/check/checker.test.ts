@@ -113,7 +113,6 @@ describe("syntax checker with the real grammars", () => {
       assert.equal(first.parses, 2, "a lookup, no parse");
       assert.equal(again?.reused, true);
       assert.deepEqual(again?.errors, a?.errors);
-      await first.settle();
       assert.ok((await readdir(join(state, "checks"))).length >= 2);
       const second = createChecker({ stateDir: state });
       const b = await second.check({
