@@ -45,7 +45,10 @@ const op: z.ZodType<PatchOp> = ShownOp.pipe(
 /** The text form, or (accepted, not advertised) the JSON form of a patch. */
 const patchField = (what: string) =>
   showAs(
-    z.union([z.string(), PatchSchema, FilePatchSchema]),
+    z.union([z.string(), PatchSchema, FilePatchSchema], {
+      error:
+        'expected the text form (a string) or the JSON form ({ "files": [{ "path", "ops" }] })',
+    }),
     { type: "string", description: what },
   );
 const lineLimit = z.number().int().min(1).max(MAX_READ_LINES);

@@ -21,7 +21,9 @@ export function parseInput<T>(
   if (result.success) return result.data;
   const parts = result.error.issues.slice(0, 8).map((issue) => {
     const field = fieldName(issue.path);
-    const text = issue.message.replace(/^Invalid input: /, "");
+    const text = issue.code === "invalid_type" && issue.input === undefined
+      ? `missing (expected ${issue.expected})`
+      : issue.message.replace(/^Invalid input: /, "");
     return field ? `field "${field}": ${text}` : text;
   });
   throw new TypeError(`Invalid ${what}: ${parts.join("; ")}.`);
