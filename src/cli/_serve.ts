@@ -7,7 +7,7 @@
  */
 import { onShutdown } from "../_runtime/env.ts";
 import { loadOptional } from "../_internal/optional.ts";
-import type { EditFormat } from "../tools/mod.ts";
+import type { EditFormat, ToolSetName } from "../tools/mod.ts";
 import { openFileStore } from "../store/file_store.ts";
 import { openWorkspace } from "../workspace/workspace.ts";
 import {
@@ -28,6 +28,12 @@ function editFormat(ctx: CliContext): EditFormat {
   return value;
 }
 
+/** `--tools files,store` as a list; the registry names an unknown set. */
+function toolSets(ctx: CliContext): ToolSetName[] | undefined {
+  return stringFlag(ctx, "tools")?.split(",").map((s) => s.trim())
+    .filter((s) => s !== "") as ToolSetName[] | undefined;
+}
+
 /**
  * Runs `serve` until SIGINT/SIGTERM, or `mcp` until the client closes
  * standard input. The token may also come from `HASHLINE_TOKEN`, which keeps
@@ -39,6 +45,7 @@ function editFormat(ctx: CliContext): EditFormat {
 export async function run(ctx: CliContext): Promise<number> {
   try {
     const format = editFormat(ctx);
+    const tools = toolSets(ctx);
     // Opening the workspace first reports a missing root before anything is served.
     const workspace = openWorkspace(ctx.root, {
       stateDir: ctx.stateDir,
@@ -55,6 +62,7 @@ export async function run(ctx: CliContext): Promise<number> {
         workspace,
         store,
         editFormat: format,
+        tools,
         session: ctx.session,
         rebase: ctx.values.rebase === true,
       });
@@ -77,6 +85,7 @@ export async function run(ctx: CliContext): Promise<number> {
       stateDir: ctx.stateDir,
       store,
       editFormat: format,
+      tools,
       session: ctx.session,
       rebase: ctx.values.rebase === true,
       allowedOrigins: stringFlag(ctx, "allow-origin")?.split(",").map((o) =>

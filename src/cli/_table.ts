@@ -117,6 +117,13 @@ const rebaseDefault: FlagSpec = {
     "edit_file applies an op whose read lines only moved where they now stand, unless a call says rebase: false",
 };
 
+const toolSets: FlagSpec = {
+  type: "string",
+  value: "SETS",
+  help:
+    'tool sets offered over MCP, comma-separated: "files", "store", "history" (default files,store)',
+};
+
 const editFormat: FlagSpec = {
   type: "string",
   value: "F",
@@ -337,6 +344,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       },
       "edit-format": editFormat,
       rebase: rebaseDefault,
+      tools: toolSets,
     },
   },
   {
@@ -344,7 +352,11 @@ export const COMMANDS: readonly CommandSpec[] = [
     family: "serve",
     summary: "MCP server on stdio until the client closes it",
     args: [],
-    flags: { "edit-format": editFormat, rebase: rebaseDefault },
+    flags: {
+      "edit-format": editFormat,
+      rebase: rebaseDefault,
+      tools: toolSets,
+    },
   },
 ];
 

@@ -30,7 +30,7 @@ import { Hono } from "hono";
 import type { RevisionStore } from "../store/types.ts";
 import { createToolRegistry } from "../tools/registry.ts";
 import { lazyResources } from "../tools/resources.ts";
-import type { EditFormat } from "../tools/types.ts";
+import type { EditFormat, ToolSetName } from "../tools/types.ts";
 import type { Workspace } from "../workspace/mod.ts";
 import type { HttpEnv } from "./_env.ts";
 import {
@@ -90,6 +90,8 @@ export interface AppOptions {
   bodyTimeoutMs?: number;
   /** Edit format of the MCP `edit_file` tool (default `"hashline"`); anything else is a `TypeError`. */
   editFormat?: EditFormat;
+  /** Tool sets served at `/mcp` (default `["files", "store"]`); an unknown one is a `TypeError`. */
+  tools?: readonly ToolSetName[];
   /** Default of `rebase` for `POST /v1/files/patch` and MCP `edit_file` (default false). */
   rebase?: boolean;
   /** State folder (default `HASHLINE_STORE`, or `.hashline/` under the working folder). */
@@ -123,7 +125,8 @@ const ROUTES: RouteTable = {
  * @returns The app; pass `app.fetch` to any Web-standard server.
  * @throws {TypeError} When `maxBodyBytes` or `bodyTimeoutMs` is not a positive
  *   whole number, `token` is empty or not a bearer token, an allowed origin
- *   is not an origin, `session` is not a safe name, or `editFormat` is unknown.
+ *   is not an origin, `session` is not a safe name, or `editFormat` or a
+ *   tool set is unknown.
  * @example
  * ```ts
  * import assert from "node:assert/strict";
@@ -159,6 +162,7 @@ export function createApp(options: AppOptions = {}): HashlineApp {
     workspace: resources.ephemeralWorkspace,
     store: resources.store,
     editFormat: options.editFormat,
+    tools: options.tools,
     session: "default",
     rebase,
   });
