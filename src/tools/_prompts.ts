@@ -40,7 +40,7 @@ A stale anchor refuses the whole edit and shows fresh ones.`,
 export const PROMPT_HASHLINE =
   `Files are edited by anchor. read_file shows each line as LINE:HH|content; "LINE:HH" (e.g. 12:a3) is the line's anchor and the prefix is not part of the file.
 - Read a file before editing it; create new files with write_file.
-- edit_file names lines only by anchors from your latest read or edit result, all as the file was read; never shift line numbers yourself, never put a LINE:HH| prefix in new lines.
+- edit_file names lines only by anchors from your latest read or edit result, all as the file was read; never shift line numbers yourself, never put a LINE:HH| prefix in new lines. Example: {"path":"a.ts","ops":[{"op":"replace","start":"12:a3","end":"14:0e","lines":["const x = 1;"]}]}
 - A stale anchor refuses the whole edit and shows the current lines with fresh anchors: resend with those. An edit result shows fresh anchors, so edits chain without reading again.`;
 
 /** The snippet for the str_replace format. */
