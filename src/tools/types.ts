@@ -19,7 +19,8 @@ export const EDIT_FORMATS: readonly EditFormat[] = ["hashline", "str_replace"];
  * A named group of tools, chosen with `tools` on the registry and `--tools`
  * on `mcp` and `serve`: `files` (`read_file`, `edit_file`, `write_file`),
  * `store` (`source_put`, `source_read`, `source_edit`, `source_patch`,
- * `source_export`), `history` (`edit_history`, `undo_edit`).
+ * `source_export`), `history` (`edit_history`, `undo_edit`; the workspace
+ * keeps no history in this version, so the set offers no tools yet).
  */
 export type ToolSetName = "files" | "store" | "history";
 

@@ -76,8 +76,9 @@ export function dropNullFields(value: unknown): unknown {
 
 /**
  * Generates the JSON Schema of a tool's input (`io: "input"`: optional and
- * defaulted fields are not required) or output, without the `$schema` key
- * and the safe-integer bounds that only add noise to a model's prompt; a
+ * defaulted fields are not required) or output, without the `$schema` key,
+ * the safe-integer bounds and the `minLength`/`minItems` that only add
+ * tokens to a model's prompt (validation still applies them); a
  * schema marked with {@link showAs} is shown as marked, and one with a
  * meta `id` is defined once under `$defs` and referenced.
  */
@@ -109,7 +110,6 @@ function prune(node: unknown): unknown {
     if (
       (key === "maximum" && value === Number.MAX_SAFE_INTEGER) ||
       (key === "minimum" && value === Number.MIN_SAFE_INTEGER) ||
-      (key === "id" && typeof value === "string") ||
       // Validation names these when broken; a model gains little from them.
       key === "minLength" || key === "minItems"
     ) continue;
