@@ -1,7 +1,10 @@
 /**
  * Zod schemas of every tool's input, the JSON Schemas shown to models are
  * generated from them, and the normalisation of the few shapes a tool
- * accepts in more than one spelling.
+ * accepts in more than one spelling. What a model is shown is kept lean
+ * (tool definitions go with every request): one op object defined once,
+ * short field descriptions, the patch field as the text form; the handler
+ * checks each op's own shape and takes the JSON form of a patch too.
  *
  * @module
  */
