@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Problem } from "../errors.ts";
+import type { ErrorCode, Problem } from "../errors.ts";
 import type { RevisionStore } from "../store/types.ts";
 import type { Workspace } from "../workspace/mod.ts";
 
@@ -68,7 +68,7 @@ export interface ToolCallOptions {
 /** What a failed call reports. */
 export interface ToolError {
   /** Stable upper-snake code (`BAD_INPUT`, `STALE_ANCHOR`, `NOT_READ`, `NO_MATCH`, `UNKNOWN_TOOL`, …). */
-  code: string;
+  code: ErrorCode;
   /** A sentence the model can act on. */
   message: string;
   /** Every problem of a refused patch. */
