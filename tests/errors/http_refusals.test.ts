@@ -11,6 +11,7 @@ import { createApp, type HashlineApp } from "../../src/http/app.ts";
 import { STATUS } from "../../src/http/_status.ts";
 import { applyPatch } from "../../src/patch/apply.ts";
 import { lineHash } from "../../src/hash/mod.ts";
+import { openWorkspace } from "../../src/workspace/mod.ts";
 import { type ErrorCode, PatchRefusedError } from "../../src/errors.ts";
 import { call, errorOf, tempTree } from "../http/_helpers.ts";
 
@@ -315,6 +316,18 @@ describe("refusals over HTTP answer their code's 4xx, never a 5xx", () => {
         assert.ok(res.status >= 400 && res.status < 500, `${res.status}`);
       });
     }
+  });
+
+  it("a file over the workspace's size limit → 413 TOO_LARGE", async () => {
+    const small = createApp({
+      workspace: openWorkspace(tree.dir, {
+        stateDir: join(tree.dir, ".hashline"),
+        maxFileBytes: 8,
+      }),
+    });
+    const res = await call(small, "POST", "/v1/files/read", { path: "a.txt" });
+    assert.equal(errorOf(res).code, "TOO_LARGE");
+    assert.equal(res.status, 413);
   });
 
   it("a request without the token → 401 UNAUTHORIZED", async () => {
