@@ -49,7 +49,7 @@ export const ERROR_ADVICE = {
   MANY_MATCHES:
     "Add surrounding text to the old string until it matches once, or set replaceAll.",
   NO_CHANGE:
-    "The new string equals the old one, so there is nothing to do: send a different new string.",
+    "The edit would leave the text exactly as it is, so nothing was made: check the old and new strings (or the patch lines) and send a change.",
   EXISTS: "Choose another target path, or remove the existing file first.",
   OUTSIDE_ROOT: "Name a path inside the workspace root.",
   DENIED:
@@ -62,7 +62,7 @@ export const ERROR_ADVICE = {
   NOT_TEXT:
     "The file is binary or not UTF-8 (the message names the byte offset): leave it alone or convert it to UTF-8.",
   NOT_FOUND:
-    "Check the path, ref or route; create a new file with write instead of patch.",
+    "Check the path, ref or route the message names; to make a new file, write it.",
   UNKNOWN_HANDLE:
     "This store never issued that handle: send the source again with put and use the handle it returns.",
   UNKNOWN_TOOL: "Call one of the tools the message lists.",
