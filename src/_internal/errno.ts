@@ -45,6 +45,17 @@ export function mapFsError(error: unknown, what: string): unknown {
       return new NotAFileError(`${what}: it is a folder, not a file.`);
     case "ENOENT":
       return new NotFoundError(`${what}: no such file or folder.`);
+    case "EMFILE":
+    case "ENFILE":
+      return new HashlineError(
+        "BUSY",
+        `${what}: too many files are open in this process or system. Nothing was changed; resend in a moment.`,
+      );
+    case "ENAMETOOLONG":
+      return new HashlineError(
+        "BAD_PATH",
+        `${what}: the path or one of its names is too long for the file system. Nothing was changed; use a shorter path.`,
+      );
     default:
       return error;
   }
