@@ -6,6 +6,7 @@
  * @module
  */
 import {
+  ERROR_CODES,
   HashlineError,
   NoSpaceError,
   NotAFileError,
@@ -45,6 +46,12 @@ export function mapFsError(error: unknown, what: string): unknown {
       return new NotAFileError(`${what}: it is a folder, not a file.`);
     case "ENOENT":
       return new NotFoundError(`${what}: no such file or folder.`);
+    case "EMFILE":
+    case "ENFILE":
+      return new HashlineError(
+        ERROR_CODES.BUSY,
+        `${what}: too many files are open at the moment. Nothing was changed; retry shortly.`,
+      );
     default:
       return error;
   }
