@@ -136,7 +136,7 @@ describe("a full disk under the store", () => {
     await rm(base, { recursive: true, force: true });
   });
 
-  it("store put answers NO_SPACE (library, CLI, HTTP 507), publishes nothing half, and works once space is freed", async (t) => {
+  it("store put answers NO_SPACE (library, CLI, HTTP 507), publishes nothing half, works once space is freed, and answers PERMISSION on a read-only mount", async (t) => {
     if (skipWhy) return t.skip(skipWhy);
     const storeDir = join(mnt, "store");
     const store = openFileStore(storeDir);
@@ -200,6 +200,28 @@ describe("a full disk under the store", () => {
       });
       assert.equal(again.status, 201);
       await assertSound(storeDir);
+
+      // A read-only file system: PERMISSION (403), nothing changed.
+      const ro = spawnSync("mount", ["-o", "remount,ro", mnt]);
+      if (ro.status === 0) {
+        try {
+          await assert.rejects(store.put("read-only\n"), {
+            code: "PERMISSION",
+          });
+          const refused = await app.request("/v1/revisions", {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ source: "read-only\n" }),
+          });
+          assert.equal(refused.status, 403);
+          const why = (await refused.json()).error;
+          assert.equal(why.code, "PERMISSION");
+          assert.doesNotMatch(why.message, /\/proc|\/fd\/|\//);
+        } finally {
+          spawnSync("mount", ["-o", "remount,rw", mnt]);
+        }
+        await assertSound(storeDir);
+      }
     } finally {
       await store.close();
     }
