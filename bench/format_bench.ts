@@ -5,7 +5,9 @@
  * this runtime's own server on 127.0.0.1:0 in this process; rounds of the
  * two alternate (the one that goes first alternating too), so a busy moment
  * of a shared machine lands on both. The figure is requests per second;
- * the ratio is app / bare per round, and its median over the rounds.
+ * the ratio is app / bare per round, and its median over the rounds. Beside
+ * it, the CPU time this process spent per request in each round (the
+ * servers' own cost, less swayed by other load than req/s).
  *
  *   deno task bench:format [--seconds S] [--connections C] [--rounds R] [--lines L] [--json]
  *   node_modules/.bin/deno run -A bench/format_bench.ts
@@ -15,6 +17,7 @@
  * @module
  */
 import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import process from "node:process";
 import { parseArgs } from "node:util";
@@ -25,9 +28,9 @@ import { printSummary } from "./_summary.ts";
 
 const { values } = parseArgs({
   options: {
-    seconds: { type: "string", default: "3" },
+    seconds: { type: "string", default: "1" },
     connections: { type: "string", default: "10" },
-    rounds: { type: "string", default: "6" },
+    rounds: { type: "string", default: "12" },
     lines: { type: "string", default: "1000" },
     json: { type: "boolean", default: false },
   },
@@ -60,53 +63,52 @@ const servers = {
   app: await serveHttp(real.fetch, { hostname: "127.0.0.1", port: 0 }),
   bare: await serveHttp(bare.fetch, { hostname: "127.0.0.1", port: 0 }),
 };
-const autocannonJs = fileURLToPath(
-  new URL("../node_modules/autocannon/autocannon.js", import.meta.url),
+const driverJs = fileURLToPath(
+  new URL("./_autocannon_driver.mjs", import.meta.url),
 );
 
 interface Run {
   rps: number;
+  /** CPU time this process spent per request, in microseconds. */
+  cpuUs: number;
   p50: number;
   p99: number;
   non2xx: number;
   errors: number;
 }
 
-/** One autocannon run in a child Node process (so the load does not share this event loop). */
-function drive(port: number, seconds: number): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn("node", [
-      autocannonJs,
-      "--json",
-      "-c",
-      String(CONNECTIONS),
-      "-d",
-      String(seconds),
-      "-m",
-      "POST",
-      "-H",
-      "content-type=application/json",
-      "-b",
+// autocannon runs in one long-lived Node process, so the load does not
+// share this event loop and each round costs no process start.
+const driver = spawn("node", [driverJs], {
+  stdio: ["pipe", "pipe", "inherit"],
+});
+const answers = createInterface({ input: driver.stdout! })[
+  Symbol.asyncIterator
+]();
+
+/** One round against one server: requests per second and this process's CPU per request. */
+async function drive(port: number, seconds: number): Promise<Run> {
+  driver.stdin!.write(
+    JSON.stringify({
+      url: `http://127.0.0.1:${port}/v1/format`,
+      seconds,
+      connections: CONNECTIONS,
       body,
-      `http://127.0.0.1:${port}/v1/format`,
-    ], { stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (d) => out += d);
-    child.stderr.on("data", (d) => err += d);
-    child.on("error", reject);
-    child.on("close", (code) => {
-      if (code !== 0) return reject(new Error(`autocannon: ${code} ${err}`));
-      const r = JSON.parse(out);
-      resolve({
-        rps: r.requests.total / (r.duration || seconds),
-        p50: r.latency.p50,
-        p99: r.latency.p99,
-        non2xx: r.non2xx,
-        errors: r.errors,
-      });
-    });
-  });
+    }) + "\n",
+  );
+  const cpu = process.cpuUsage();
+  const next = await answers.next();
+  const used = process.cpuUsage(cpu);
+  if (next.done) throw new Error("the autocannon driver stopped");
+  const r = JSON.parse(next.value);
+  return {
+    rps: r.requests / (r.duration || seconds),
+    cpuUs: (used.user + used.system) / Math.max(1, r.requests),
+    p50: r.p50,
+    p99: r.p99,
+    non2xx: r.non2xx,
+    errors: r.errors,
+  };
 }
 
 function median(values: number[]): number {
@@ -136,8 +138,8 @@ console.log(
   `POST /v1/format, ${LINES} lines (${body.length} bytes in, ${expected.length} out), ${runtime} server, autocannon ${CONNECTIONS} connections, ${ROUNDS} alternated rounds of ${SECONDS} s each`,
 );
 try {
-  await drive(servers.app.port, 1); // warm-up
-  await drive(servers.bare.port, 1);
+  await drive(servers.app.port, 2); // warm-up
+  await drive(servers.bare.port, 2);
   const rounds: { app: Run; bare: Run; ratio: number }[] = [];
   for (let r = 0; r < ROUNDS; r++) {
     const order = r % 2 === 0
@@ -155,11 +157,11 @@ try {
     const ratio = app.rps / bareRun.rps;
     rounds.push({ app, bare: bareRun, ratio });
     console.log(
-      `round ${r + 1} (${order[0]} first): app ${
-        app.rps.toFixed(0)
-      } req/s (p50 ${app.p50} ms), bare ${
-        bareRun.rps.toFixed(0)
-      } req/s (p50 ${bareRun.p50} ms), ratio ${ratio.toFixed(2)}×`,
+      `round ${r + 1} (${order[0]} first): app ${app.rps.toFixed(0)} req/s (${
+        app.cpuUs.toFixed(0)
+      } µs CPU/req, p50 ${app.p50} ms), bare ${bareRun.rps.toFixed(0)} req/s (${
+        bareRun.cpuUs.toFixed(0)
+      } µs CPU/req, p50 ${bareRun.p50} ms), ratio ${ratio.toFixed(2)}×`,
     );
   }
   const appMed = median(rounds.map((r) => r.app.rps));
@@ -172,6 +174,16 @@ try {
       rounds.map((r) => r.ratio.toFixed(2)).join(", ")
     })`,
   );
+  // Less swayed by other load on the machine than req/s: the servers' own
+  // CPU time per request, bare / app (1.0 would be as cheap as bare).
+  const cpuRatio = median(rounds.map((r) => r.bare.cpuUs / r.app.cpuUs));
+  console.log(
+    `server CPU per request (median): app ${
+      median(rounds.map((r) => r.app.cpuUs)).toFixed(0)
+    } µs, bare ${
+      median(rounds.map((r) => r.bare.cpuUs)).toFixed(0)
+    } µs, bare/app ${cpuRatio.toFixed(2)}×`,
+  );
   printSummary("format", {
     runtime,
     lines: LINES,
@@ -183,9 +195,11 @@ try {
     app: appMed,
     bare: bareMed,
     ratio: ratioMed,
+    cpuRatio,
     ratios: rounds.map((r) => r.ratio),
   });
 } finally {
+  driver.stdin!.end();
   await servers.app.close();
   await servers.bare.close();
 }
