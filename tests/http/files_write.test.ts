@@ -8,6 +8,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { createApp, type HashlineApp } from "../../src/http/app.ts";
+import { createEdgeApp } from "../../src/http/edge.ts";
 import { bytes, errorOf, type JsonAnswer, tempTree } from "./_helpers.ts";
 
 describe("POST /v1/files/write", () => {
@@ -121,6 +122,18 @@ describe("POST /v1/files/write", () => {
     );
     assert.equal(outside.status, 403);
     assert.equal(errorOf(outside).code, "OUTSIDE_ROOT");
+  });
+
+  it("is not available in the edge app (no file system): 501", async () => {
+    const res = await createEdgeApp().fetch(
+      new Request("http://127.0.0.1/v1/files/write", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ path: "a.txt", content: "x\n" }),
+      }),
+    );
+    assert.equal(res.status, 501);
+    assert.equal((await res.json()).error.code, "NOT_AVAILABLE");
   });
 
   it("answers 405 to GET with the allowed method", async () => {
