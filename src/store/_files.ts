@@ -105,18 +105,29 @@ export async function readSourceFile(filePath: unknown): Promise<string> {
     if (!info.isFile()) {
       throw new NotAFileError(
         `${what}: it is ${
-          info.isDirectory() ? "a folder" : "not a regular file"
-        } (a FIFO, device or socket). Import a regular file.`,
+          info.isDirectory()
+            ? "a folder"
+            : "not a regular file (a FIFO, device or socket)"
+        }. Import a regular file.`,
       );
     }
     if (info.size > MAX_SOURCE_BYTES) {
       throw tooLarge(path, `${info.size} bytes`);
     }
-    // One byte past the limit tells a file that grew since the check.
-    const bytes = new Uint8Array(MAX_SOURCE_BYTES + 1);
+    // The buffer never grows past one byte over the limit, which tells a
+    // file that grew since the check; the stat'ed size is only a first guess.
+    let bytes = new Uint8Array(info.size + 1);
     let got = 0;
     try {
-      while (got < bytes.length) {
+      for (;;) {
+        if (got === bytes.length) {
+          if (got > MAX_SOURCE_BYTES) break;
+          const grown = new Uint8Array(
+            Math.min(bytes.length * 2 + 4096, MAX_SOURCE_BYTES + 1),
+          );
+          grown.set(bytes);
+          bytes = grown;
+        }
         const { bytesRead } = await handle.read(
           bytes,
           got,
