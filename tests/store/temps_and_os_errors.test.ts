@@ -22,6 +22,8 @@ import { join } from "node:path";
 import process from "node:process";
 import { after, before, describe, it } from "node:test";
 import { writerMark } from "../../src/_runtime/open.ts";
+import { mapFsError } from "../../src/_internal/errno.ts";
+import { statusOf } from "../../src/http/_status.ts";
 import { main } from "../../src/cli/main.ts";
 import { createApp } from "../../src/http/app.ts";
 import { openFileStore } from "../../src/store/file_store.ts";
@@ -226,4 +228,29 @@ describe("a full disk under the store", () => {
       await store.close();
     }
   });
+});
+
+describe("the one errno map, for store writes", () => {
+  const cases: [string, string, number][] = [
+    ["ENOSPC", "NO_SPACE", 507],
+    ["EDQUOT", "NO_SPACE", 507],
+    ["EROFS", "PERMISSION", 403],
+    ["EACCES", "PERMISSION", 403],
+    ["EMFILE", "BUSY", 503],
+    ["ENFILE", "BUSY", 503],
+  ];
+  for (const [errno, code, status] of cases) {
+    it(`${errno} is ${code} (${status}), and the message names no OS path`, () => {
+      const raw = Object.assign(
+        new Error(`${errno}: failed, open '/proc/self/fd/7'`),
+        { code: errno },
+      );
+      const typed = mapFsError(raw, "Cannot save the revision to the store") as
+        & Error
+        & { code: string };
+      assert.equal(typed.code, code);
+      assert.equal(statusOf(typed.code), status);
+      assert.doesNotMatch(typed.message, /\/proc|\/fd\//);
+    });
+  }
 });
