@@ -6,6 +6,7 @@
  * @module
  */
 import {
+  ERROR_CODES,
   HashlineError,
   NoSpaceError,
   NotAFileError,

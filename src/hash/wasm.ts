@@ -462,26 +462,78 @@ export function wasmFormatView(
   last: number,
   maxBytes: number,
 ): { text: Uint8Array; total: number } | null {
+  return wasmFormatInto(bytes, first, last, maxBytes, (text, total) => ({
+    text: text.slice(),
+    total,
+  }));
+}
+
+const inputEncoder = new TextEncoder();
+
+/**
+ * {@link wasmFormatView} without copies: `content` (bytes, or a
+ * well-formed string encoded straight into the engine's input) is scanned
+ * in place, and `frame` gets the view's bytes as a window of the engine's
+ * memory, valid only during the call, to copy into the answer it builds.
+ *
+ * @param content The whole content (a string must hold no lone surrogate).
+ * @param first First line of the window, 1-based.
+ * @param last Last line of the window (cut to the total).
+ * @param maxBytes Longest window line taken, in bytes.
+ * @param frame Builds the result from the borrowed view and the line count.
+ * @returns What `frame` returned, or null as {@link wasmFormatView} is.
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { wasmFormatInto } from "./wasm.ts";
+ * const got = wasmFormatInto("x\ny", 1, 9, 2000, (text, total) =>
+ *   `${new TextDecoder().decode(text)} (${total})`);
+ * assert.equal(got, "1:26|x\\n2:4a|y (2)");
+ * ```
+ */
+export function wasmFormatInto<T>(
+  content: Uint8Array | string,
+  first: number,
+  last: number,
+  maxBytes: number,
+  frame: (text: Uint8Array, total: number) => T,
+): T | null {
   const engine = wasmEngine();
-  if (engine === null || bytes.length > engine.capacity) return null;
+  if (engine === null) return null;
+  let length: number;
+  if (typeof content === "string") {
+    // UTF-8 takes at least one byte per UTF-16 unit: a longer string cannot fit.
+    if (content.length > engine.capacity) return null;
+    const input = engine.bytes.subarray(
+      engine.input,
+      engine.input + engine.capacity,
+    );
+    const { read, written } = inputEncoder.encodeInto(content, input);
+    if (read !== content.length) return null;
+    length = written;
+  } else {
+    if (content.length > engine.capacity) return null;
+    engine.bytes.set(content, engine.input);
+    length = content.length;
+  }
   const owner = wholeInputOwner(engine);
   engine.claim(owner);
   let total: number;
   try {
-    total = engine.run(bytes, M_HASH | M_FOLD | M_FINAL, 0);
+    total = engine.exports.push(length, M_HASH | M_FOLD | M_FINAL, 0);
     if (engine.state[S_INVALID] !== NONE_I32) return null;
   } finally {
     engine.release(owner);
   }
   const to = Math.min(last, total);
-  if (first > to) return { text: new Uint8Array(0), total };
+  if (first > to) return frame(new Uint8Array(0), total);
   const n = engine.exports.formatView(
-    bytes.length,
+    length,
     first,
     to,
     Math.min(maxBytes, 0xffffffff) >>> 0,
   );
   if (n < 0) return null;
   const at = engine.exports.outPtr();
-  return { text: engine.bytes.slice(at, at + n), total };
+  return frame(engine.bytes.subarray(at, at + n), total);
 }

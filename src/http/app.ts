@@ -108,14 +108,17 @@ export interface AppOptions {
 const ROUTES: RouteTable = {
   methods: [
     [/^\/health$/, "GET"],
-    [/^\/v1\/(format|apply|files\/read|files\/patch|revisions)$/, "POST"],
+    [
+      /^\/v1\/(format|apply|files\/read|files\/patch|files\/write|revisions)$/,
+      "POST",
+    ],
     [/^\/v1\/revisions\/[^/]+$/, "GET"],
     [/^\/v1\/revisions\/[^/]+\/(source|lines)$/, "GET"],
     [/^\/v1\/revisions\/[^/]+\/(edits|patch)$/, "POST"],
     [/^\/mcp$/, "POST, DELETE"],
   ],
   list:
-    "GET /health, POST /v1/format, POST /v1/apply, POST /v1/files/read, POST /v1/files/patch, POST /v1/revisions, GET /v1/revisions/{ref}, GET /v1/revisions/{ref}/source, GET /v1/revisions/{ref}/lines, POST /v1/revisions/{ref}/edits, POST /v1/revisions/{ref}/patch, POST /mcp",
+    "GET /health, POST /v1/format, POST /v1/apply, POST /v1/files/read, POST /v1/files/patch, POST /v1/files/write, POST /v1/revisions, GET /v1/revisions/{ref}, GET /v1/revisions/{ref}/source, GET /v1/revisions/{ref}/lines, POST /v1/revisions/{ref}/edits, POST /v1/revisions/{ref}/patch, POST /mcp",
 };
 
 /**
