@@ -39,6 +39,7 @@ export const ERROR_CODES = {
   EXISTS: "EXISTS",
   NO_CHANGE: "NO_CHANGE",
   BUSY: "BUSY",
+  BAD_PATH: "BAD_PATH",
   INTERNAL: "INTERNAL",
 } as const;
 

@@ -48,6 +48,7 @@ const STATUS: Record<ErrorCode | HttpErrorCode, number> = {
   TOO_LARGE: 413,
   NO_SPACE: 507,
   BUSY: 503,
+  BAD_PATH: 400,
   INTEGRITY: 500,
   INTERNAL: 500,
   UNAUTHORIZED: 401,
