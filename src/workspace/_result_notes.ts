@@ -1,0 +1,23 @@
+/**
+ * Warnings an answer carries when something beside the operation went
+ * wrong (a read record that could not be saved), said as typed errors say
+ * them, never with a raw system message or a descriptor path.
+ *
+ * @module
+ */
+import { mapFsError } from "../_internal/errno.ts";
+
+/** The warning for a read record that could not be saved after `done`. */
+export function recordWarning(done: string, error: unknown): string {
+  const mapped = mapFsError(error, "the record could not be saved");
+  const why = mapped instanceof Error ? mapped.message : String(mapped);
+  return `${done}, but this session's read record could not be saved (${why}): read the file again before the next edit.`;
+}
+
+/** `answer` with `warnings` added when there are any. */
+export function withWarnings<T extends object>(
+  answer: T,
+  warnings: string[],
+): T & { warnings?: string[] } {
+  return warnings.length > 0 ? { ...answer, warnings } : answer;
+}
