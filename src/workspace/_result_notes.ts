@@ -7,6 +7,23 @@
  */
 import { mapFsError } from "../_internal/errno.ts";
 
+/** Most UTF-8 bytes of anchors and diff one patch result carries (shared by its files). */
+export const MAX_RESULT_BYTES = 64 * 1024;
+
+/** The share of {@link MAX_RESULT_BYTES} each of `files` files gets (never under 4 KiB). */
+export function resultShare(files: number): number {
+  return Math.max(4096, Math.floor(MAX_RESULT_BYTES / Math.max(1, files)));
+}
+
+/** The head line of one file's patch result. */
+export function editHead(
+  f: { path: string; added: number; removed: number; created: boolean },
+): string {
+  return f.created
+    ? `Created ${f.path} (+${f.added})`
+    : `Edited ${f.path} (+${f.added} -${f.removed})`;
+}
+
 /** The warning for a read record that could not be saved after `done`. */
 export function recordWarning(done: string, error: unknown): string {
   const mapped = mapFsError(error, "the record could not be saved");

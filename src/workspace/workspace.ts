@@ -5,7 +5,12 @@
  *
  * @module
  */
-import { recordWarning, withWarnings } from "./_result_notes.ts";
+import {
+  editHead,
+  recordWarning,
+  resultShare,
+  withWarnings,
+} from "./_result_notes.ts";
 import { basename, dirname, join, resolve } from "node:path";
 import { cwd, getEnv } from "../_runtime/env.ts";
 import { type FileHandle, realpathSync, statSync } from "../_runtime/fs.ts";
@@ -709,6 +714,7 @@ class FileWorkspace implements Workspace {
         plan: p.plan,
         maxLineChars: this.maxLineChars ?? 2000,
         created: !p.target.exists,
+        maxResultBytes: resultShare(prepared.length),
       });
       files.push({
         path: p.target.display,
@@ -737,7 +743,7 @@ class FileWorkspace implements Workspace {
       }
     }
     const parts = files.map((f) =>
-      [`Edited ${f.path} (+${f.added} -${f.removed})`, f.anchors, f.diff]
+      [editHead(f), f.anchors, f.diff]
         .filter((s) => s !== "")
         .join("\n")
     );

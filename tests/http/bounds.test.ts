@@ -1,8 +1,10 @@
 /**
- * A path that would cost quadratic work is refused at once over HTTP, and
- * the server keeps answering.
+ * Bounded work and answers over HTTP: a path that would cost quadratic
+ * work is refused at once and the server keeps answering; a one-line edit
+ * beside a 5 MB line answers in kilobytes.
  */
 import assert from "node:assert/strict";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { createApp, type HashlineApp } from "../../src/http/app.ts";
@@ -35,5 +37,36 @@ describe("path bounds over HTTP", () => {
     const ok = await call(app, "POST", "/v1/files/read", { path: "b" });
     assert.equal(ok.status, 200);
     assert.match(ok.body.text, /^1:[0-9a-f]{2}\|keep$/);
+  });
+
+  it("a one-line edit beside a 5 MB line answers under 80 KiB", async () => {
+    const huge = "x".repeat(5_000_000);
+    await writeFile(join(tree.dir, "min.js"), `a\n${huge}\nb\n`);
+    const as = { "hashline-session": "minified" };
+    const view = await call(app, "POST", "/v1/files/read", {
+      path: "min.js",
+    }, as);
+    assert.equal(view.status, 200);
+    const start = view.body.text.slice(0, view.body.text.indexOf("|"));
+    const res = await app.request("/v1/files/patch", {
+      method: "POST",
+      headers: { "content-type": "application/json", ...as },
+      body: JSON.stringify({
+        patch: {
+          files: [{
+            path: "min.js",
+            ops: [{ op: "replace", start, lines: ["A"] }],
+          }],
+        },
+      }),
+    });
+    const body = new Uint8Array(await res.arrayBuffer());
+    assert.equal(res.status, 200);
+    assert.ok(body.length < 80 * 1024, `answer is ${body.length} bytes`);
+    assert.match(new TextDecoder().decode(body), /\[\+4998000 chars\]/);
+    assert.equal(
+      await readFile(join(tree.dir, "min.js"), "utf8"),
+      `A\n${huge}\nb\n`,
+    );
   });
 });
