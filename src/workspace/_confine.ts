@@ -54,6 +54,8 @@ export interface FileIdentity {
   /** Owner, kept on write where the process may set it. */
   uid?: number;
   gid?: number;
+  /** Names (hard links) the file has; a commit replaces only this path's. */
+  nlink?: number;
 }
 
 export { inside };
@@ -78,6 +80,7 @@ export function identityOf(
     mode: number;
     uid?: number;
     gid?: number;
+    nlink?: number;
   },
 ): FileIdentity {
   return {
@@ -89,6 +92,7 @@ export function identityOf(
     mode: st.mode & 0o7777,
     uid: st.uid,
     gid: st.gid,
+    nlink: st.nlink,
   };
 }
 

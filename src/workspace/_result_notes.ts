@@ -38,3 +38,16 @@ export function withWarnings<T extends object>(
 ): T & { warnings?: string[] } {
   return warnings.length > 0 ? { ...answer, warnings } : answer;
 }
+
+/**
+ * The note for a file with other hard links: a commit writes a new file and
+ * renames it over this path, so only this name gets the new content.
+ */
+export function linkNote(
+  display: string,
+  stat: { nlink?: number } | undefined,
+): string | null {
+  const links = stat?.nlink ?? 1;
+  if (links <= 1) return null;
+  return `${display} had ${links} links; the others keep the old content (only this path was replaced).`;
+}

@@ -7,6 +7,7 @@
  */
 import {
   editHead,
+  linkNote,
   recordWarning,
   resultShare,
   withWarnings,
@@ -727,6 +728,12 @@ class FileWorkspace implements Workspace {
       shown.push(s.shown);
     }
     const warnings = this.takeNotices();
+    for (const p of prepared) {
+      const note = p.unchanged
+        ? null
+        : linkNote(p.target.display, p.target.stat);
+      if (note) warnings.push(note);
+    }
     if (!dryRun) {
       const entries = prepared.filter((p) => !p.unchanged);
       if (entries.length > 0) {
@@ -1085,6 +1092,8 @@ class FileWorkspace implements Workspace {
         verify,
       }]);
       const warnings = this.takeNotices();
+      const note = linkNote(display, entryTarget.stat);
+      if (note) warnings.push(note);
       const mem = new LineMemory();
       mem.see(1, next.map(lineHash32));
       mem.lineCount = next.length;
