@@ -52,7 +52,7 @@ import { processAlive, processId } from "../_runtime/process.ts";
 import { PatchRefusedError } from "../errors.ts";
 import { errnoOf, mapFsError } from "../_internal/errno.ts";
 import { cutUtf8 } from "../_internal/names.ts";
-import { tempId } from "./_holder.ts";
+import { localId, tempId, tempOwnerGone } from "./_holder.ts";
 import {
   type Confinement,
   type FileIdentity,
@@ -692,7 +692,8 @@ export async function recoverJournals(
     const file = join(dir, name);
     if (name.endsWith(".tmp")) {
       const owner = Number(name.split(".").at(-2));
-      if (owner !== me && !processAlive(owner)) await rm(file, { force: true });
+      const id = /^\d+-([0-9a-f]{16})\.json\./.exec(name)?.[1] ?? "";
+      if (tempOwnerGone(owner, id)) await rm(file, { force: true });
       continue;
     }
     if (!name.endsWith(".json")) continue;
@@ -710,7 +711,12 @@ export async function recoverJournals(
       continue;
     }
     if (journal.root !== root.real) continue;
-    if (journal.pid === me || processAlive(journal.pid)) continue;
+    // A pid means something only in this host boot and PID namespace; a
+    // journal of another is settled only once its locks can be taken (its
+    // writer holds them until the commit ends, or their lease runs out).
+    if (
+      localId(journal.id) && (journal.pid === me || processAlive(journal.pid))
+    ) continue;
     const inRoot = journal.entries.every((e) =>
       inside(e.target, root.real) && e.target !== root.real
     );

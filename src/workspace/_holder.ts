@@ -91,6 +91,10 @@ export function provablyDead(holder: Holder): boolean {
  * other namespaces or machines are never judged dead.
  */
 export function tempOwnerGone(pid: number, id: string): boolean {
-  if (!id.startsWith(hostTag()) || hostTag() === "00000000") return false;
-  return pid !== processId() && !processAlive(pid);
+  return localId(id) && pid !== processId() && !processAlive(pid);
+}
+
+/** Whether an id from {@link tempId} was made on this host boot and PID namespace. */
+export function localId(id: string): boolean {
+  return hostTag() !== "00000000" && id.startsWith(hostTag());
 }
