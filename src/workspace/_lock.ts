@@ -42,10 +42,10 @@ import {
   type Holder as Named,
   holderLine,
   LEASE_MS,
+  leaseHooks,
   local,
   parseHolder,
   provablyDead,
-  REFRESH_MS,
   tempOwnerGone,
 } from "./_holder.ts";
 
@@ -407,7 +407,10 @@ async function acquireOne(
   held.add(key);
   // The lease: the lock file's modification time, refreshed through the
   // handle it was created with while the lock is held.
-  const lease = setInterval(() => touchHandle(fd), REFRESH_MS);
+  const lease = setInterval(() => {
+    touchHandle(fd);
+    leaseHooks.afterRefresh?.();
+  }, leaseHooks.refreshMs);
   (lease as { unref?: () => void }).unref?.();
   return () => {
     clearInterval(lease);
