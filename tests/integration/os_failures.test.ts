@@ -28,7 +28,9 @@ import { main } from "../../src/cli/main.ts";
 import { createApp } from "../../src/http/app.ts";
 import { openWorkspace } from "../../src/workspace/mod.ts";
 import { call } from "../http/_helpers.ts";
-import { snapshot } from "../workspace/_helpers.ts";
+import { leftovers, snapshot } from "../workspace/_helpers.ts";
+import { bootId, pidNamespace } from "../../src/_runtime/host.ts";
+import { deadPid } from "./_util.ts";
 
 function run(cmd: string, args: string[]): string | null {
   const r = spawnSync(cmd, args);
@@ -122,6 +124,13 @@ describe("a full disk", { skip: skip ?? false }, () => {
     const cliRead = await cli(root, state, ["--session", "c", "read", "a.txt"]);
     assert.equal(cliRead.code, 0, cliRead.text);
     const app = createApp({ root, stateDir: state });
+    // A lock left by a dead writer: taking it over needs a breaker file,
+    // which a full disk must not leave behind half-made.
+    const dead = await deadPid();
+    await writeFile(
+      join(root, ".a.txt.hashline-lock"),
+      `${dead} gone ${bootId()} ${pidNamespace()}\n`,
+    );
     await fill(mnt);
     const before = await snapshot(root);
 
@@ -192,6 +201,7 @@ describe("a full disk", { skip: skip ?? false }, () => {
     const done = await ws.patch(patch);
     assert.match(done.summary, /^Edited a\.txt \(\+1 -1\)/);
     assert.equal(await readFile(join(root, "a.txt"), "utf8"), "one\n2\n");
+    assert.deepEqual(await leftovers(root), []);
   });
 });
 
