@@ -185,6 +185,12 @@ describe("a full disk", { skip: skip ?? false }, () => {
     assert.doesNotMatch(patched.body.error.message, NO_FD);
     assert.deepEqual(await snapshot(root), before);
 
+    const cliLate = await cli(root, state, ["--session", "z", "read", "a.txt"]);
+    assert.equal(cliLate.code, 0, cliLate.text);
+    assert.match(
+      JSON.parse(cliLate.text).warnings[0],
+      /record could not be saved/,
+    );
     const text = `@@ a.txt\n= ${anchorOf(first.text, 2)}\n~2\n`;
     const byCli = await cli(
       root,
