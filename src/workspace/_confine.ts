@@ -349,7 +349,12 @@ export class Confinement {
       } else {
         cur = next;
       }
-      if (i < parts.length - 1 && !statSync(cur).isDirectory()) {
+      // A plain entry's lstat already says what it is; only a symlink's
+      // target needs a second look.
+      const isDir = st.isSymbolicLink()
+        ? statSync(cur).isDirectory()
+        : st.isDirectory();
+      if (i < parts.length - 1 && !isDir) {
         throw new NotFoundError(
           `Cannot use "${input}": "${shownAt(i)}" is a file, not a folder.`,
         );
