@@ -4,17 +4,18 @@
  * A lock is a small file beside the file it guards (`.NAME.hashline-lock`,
  * naming its holder: pid, host boot id and PID namespace), created
  * exclusively through the pinned folder and kept open while held, its
- * modification time refreshed as a lease. Beside the file, not in a state folder, so that every process
- * that writes the file meets the same lock whatever state folder or root it
- * was started with. Inside one process, writers queue on a promise chain per
- * lock and never poll; across processes a waiter polls with back-off. A lock
- * whose holder died is taken over (and the dead holder's half-written
- * one-file temporaries beside it are removed; a journaled commit's are left
- * to recovery), never waited on forever: at once when the holder is provably
- * dead (same host boot and PID namespace, pid gone), otherwise once its
- * lease has run out (a holder in another container or on another machine). Locks of
- * several files are always taken in one global order (by path), so two
- * multi-file patches cannot deadlock.
+ * modification time refreshed as a lease. Beside the file, not in a state
+ * folder, so that every process that writes the file meets the same lock
+ * whatever state folder or root it was started with. Inside one process,
+ * writers queue on a promise chain per lock and never poll; across
+ * processes a waiter polls with back-off. A lock whose holder died is taken
+ * over (and the dead holder's half-written one-file temporaries beside it
+ * are removed; a journaled commit's are left to recovery), never waited on
+ * forever: at once when the holder is provably dead (same host boot and PID
+ * namespace, pid gone), otherwise once its lease has run out (a holder in
+ * another container or on another machine). Locks of several files are
+ * always taken in one global order (by path), so two multi-file patches
+ * cannot deadlock.
  *
  * @module
  */
