@@ -94,6 +94,7 @@ async function read(ctx: CliContext, ws: Ws): Promise<number> {
   } else {
     if (view.text !== "") await ctx.out(view.text);
     await ctx.err(readFooter(view));
+    for (const w of view.warnings ?? []) await ctx.err(`Warning: ${w}\n`);
   }
   return EXIT_OK;
 }

@@ -51,6 +51,8 @@ import type { FileHandle } from "../_runtime/fs.ts";
 import { processAlive, processId } from "../_runtime/process.ts";
 import { PatchRefusedError } from "../errors.ts";
 import { errnoOf, mapFsError } from "../_internal/errno.ts";
+import { cutUtf8 } from "../_internal/names.ts";
+import { localId, tempId, tempOwnerGone } from "./_holder.ts";
 import {
   type Confinement,
   type FileIdentity,
@@ -137,8 +139,9 @@ export const commitHooks: {
 } = {};
 
 function randomId(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(8));
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  // Names this host boot and PID namespace, so orphan cleanup never takes
+  // a live writer's temporary in another container for a dead one's.
+  return tempId();
 }
 
 /**
@@ -153,7 +156,7 @@ export function sideName(
   id: string,
   kind: "new" | "old" | "one",
 ): string {
-  return `.${base.slice(0, 96)}.${pid}-${id}.hashline-${kind}.tmp`;
+  return `.${cutUtf8(base, 96)}.${pid}-${id}.hashline-${kind}.tmp`;
 }
 
 const SIDE =
@@ -362,14 +365,19 @@ function install(s: Staged): void {
 
 async function writeJournal(file: string, journal: Journal): Promise<void> {
   const tmp = `${file}.${journal.pid}.tmp`;
-  const h = await open(tmp, "w");
   try {
-    await h.writeFile(JSON.stringify(journal));
-    await h.sync();
-  } finally {
-    await h.close();
+    const h = await open(tmp, "w");
+    try {
+      await h.writeFile(JSON.stringify(journal));
+      await h.sync();
+    } finally {
+      await h.close();
+    }
+    await rename(tmp, file);
+  } catch (error) {
+    await rm(tmp, { force: true }).catch(() => {});
+    throw error;
   }
-  await rename(tmp, file);
   syncPath(dirname(file));
 }
 
@@ -454,7 +462,6 @@ async function commitMany(
   step: (name: string) => Promise<void>,
 ): Promise<void> {
   const jdir = join(stateDir, "journal");
-  await mkdir(jdir, { recursive: true });
   const jfile = join(jdir, `${Date.now()}-${id}.json`);
   const journal: Journal = {
     version: 2,
@@ -484,7 +491,15 @@ async function commitMany(
       removeQuietly(s.pin, s.backup);
     }
   };
-  await writeJournal(jfile, journal);
+  try {
+    await mkdir(jdir, { recursive: true });
+    await writeJournal(jfile, journal);
+  } catch (error) {
+    throw mapFsError(
+      error,
+      `Cannot write "${staged[0].entry.target.display}" (its commit journal)`,
+    );
+  }
   await step("journal-staging");
   try {
     for (let i = 0; i < staged.length; i++) {
@@ -677,7 +692,8 @@ export async function recoverJournals(
     const file = join(dir, name);
     if (name.endsWith(".tmp")) {
       const owner = Number(name.split(".").at(-2));
-      if (owner !== me && !processAlive(owner)) await rm(file, { force: true });
+      const id = /^\d+-([0-9a-f]{16})\.json\./.exec(name)?.[1] ?? "";
+      if (tempOwnerGone(owner, id)) await rm(file, { force: true });
       continue;
     }
     if (!name.endsWith(".json")) continue;
@@ -695,7 +711,12 @@ export async function recoverJournals(
       continue;
     }
     if (journal.root !== root.real) continue;
-    if (journal.pid === me || processAlive(journal.pid)) continue;
+    // A pid means something only in this host boot and PID namespace; a
+    // journal of another is settled only once its locks can be taken (its
+    // writer holds them until the commit ends, or their lease runs out).
+    if (
+      localId(journal.id) && (journal.pid === me || processAlive(journal.pid))
+    ) continue;
     const inRoot = journal.entries.every((e) =>
       inside(e.target, root.real) && e.target !== root.real
     );

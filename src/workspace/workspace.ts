@@ -5,6 +5,13 @@
  *
  * @module
  */
+import {
+  editHead,
+  linkNote,
+  recordWarning,
+  resultShare,
+  withWarnings,
+} from "./_result_notes.ts";
 import { basename, dirname, join, resolve } from "node:path";
 import { cwd, getEnv } from "../_runtime/env.ts";
 import { type FileHandle, realpathSync, statSync } from "../_runtime/fs.ts";
@@ -111,6 +118,8 @@ export interface FileRead {
   endLine: number;
   /** Where the next window starts, or null at the end. */
   nextOffset: number | null;
+  /** Present when something went wrong beside the read (its record could not be saved). */
+  warnings?: string[];
 }
 
 /** Options of {@link Workspace.patch}. */
@@ -175,6 +184,8 @@ export interface TextRead {
   text: string;
   /** Lines in the file. */
   totalLines: number;
+  /** Present when its read record could not be saved. */
+  warnings?: string[];
 }
 
 /** Options of {@link Workspace.write}. */
@@ -511,22 +522,19 @@ class FileWorkspace implements Workspace {
       target.stat.size > Math.min(this.streamThreshold, READ_STREAM_BYTES);
   }
 
-  /** Saves a read record; a failure after a commit is a warning, never an error. */
+  /** Saves a read record; a failure after a commit or a read is a warning, never an error. */
   private async remember(
     session: string,
     real: string,
     mem: LineMemory,
     warnings?: string[],
+    done = "The edit was written",
   ): Promise<void> {
     try {
       await this.records.put(session, real, mem);
     } catch (error) {
       if (!warnings) throw error;
-      warnings.push(
-        `The edit was written, but this session's read record could not be saved (${
-          error instanceof Error ? error.message : String(error)
-        }): read the file again before the next edit.`,
-      );
+      warnings.push(recordWarning(done, error));
     }
   }
 
@@ -586,8 +594,15 @@ class FileWorkspace implements Workspace {
     // A read sees the file's length too: lines past it are gone.
     mem.forgetFrom(view.totalLines + 1);
     mem.lineCount = view.totalLines;
-    await this.remember(session, target.real, mem);
-    return { path: target.display, ...view };
+    const warnings: string[] = [];
+    await this.remember(
+      session,
+      target.real,
+      mem,
+      warnings,
+      "The file was read",
+    );
+    return withWarnings({ path: target.display, ...view }, warnings);
   }
 
   private async groupsOf(
@@ -700,6 +715,7 @@ class FileWorkspace implements Workspace {
         plan: p.plan,
         maxLineChars: this.maxLineChars ?? 2000,
         created: !p.target.exists,
+        maxResultBytes: resultShare(prepared.length),
       });
       files.push({
         path: p.target.display,
@@ -712,6 +728,12 @@ class FileWorkspace implements Workspace {
       shown.push(s.shown);
     }
     const warnings = this.takeNotices();
+    for (const p of prepared) {
+      const note = p.unchanged
+        ? null
+        : linkNote(p.target.display, p.target.stat);
+      if (note) warnings.push(note);
+    }
     if (!dryRun) {
       const entries = prepared.filter((p) => !p.unchanged);
       if (entries.length > 0) {
@@ -728,7 +750,7 @@ class FileWorkspace implements Workspace {
       }
     }
     const parts = files.map((f) =>
-      [`Edited ${f.path} (+${f.added} -${f.removed})`, f.anchors, f.diff]
+      [editHead(f), f.anchors, f.diff]
         .filter((s) => s !== "")
         .join("\n")
     );
@@ -911,8 +933,18 @@ class FileWorkspace implements Workspace {
     const mem = new LineMemory();
     mem.see(1, lines.map(lineHash32));
     mem.lineCount = lines.length;
-    await this.remember(session, target.real, mem);
-    return { path: target.display, text, totalLines: lines.length };
+    const warnings: string[] = [];
+    await this.remember(
+      session,
+      target.real,
+      mem,
+      warnings,
+      "The file was read",
+    );
+    return withWarnings(
+      { path: target.display, text, totalLines: lines.length },
+      warnings,
+    );
   }
 
   async forgetSession(session: string): Promise<void> {
@@ -1060,6 +1092,8 @@ class FileWorkspace implements Workspace {
         verify,
       }]);
       const warnings = this.takeNotices();
+      const note = linkNote(display, entryTarget.stat);
+      if (note) warnings.push(note);
       const mem = new LineMemory();
       mem.see(1, next.map(lineHash32));
       mem.lineCount = next.length;
