@@ -6,7 +6,6 @@
  * @module
  */
 import {
-  ERROR_CODES,
   HashlineError,
   NoSpaceError,
   NotAFileError,

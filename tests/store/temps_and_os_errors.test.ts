@@ -24,6 +24,7 @@ import { after, before, describe, it } from "node:test";
 import { writerMark } from "../../src/_runtime/open.ts";
 import { mapFsError } from "../../src/_internal/errno.ts";
 import { statusOf } from "../../src/http/_status.ts";
+import type { ErrorCode } from "../../src/errors.ts";
 import { main } from "../../src/cli/main.ts";
 import { createApp } from "../../src/http/app.ts";
 import { openFileStore } from "../../src/store/file_store.ts";
@@ -247,7 +248,7 @@ describe("the one errno map, for store writes", () => {
       );
       const typed = mapFsError(raw, "Cannot save the revision to the store") as
         & Error
-        & { code: string };
+        & { code: ErrorCode };
       assert.equal(typed.code, code);
       assert.equal(statusOf(typed.code), status);
       assert.doesNotMatch(typed.message, /\/proc|\/fd\//);
