@@ -39,6 +39,7 @@ export const ERROR_CODES = {
   EXISTS: "EXISTS",
   NO_CHANGE: "NO_CHANGE",
   BUSY: "BUSY",
+  MOVED_ON: "MOVED_ON",
   INTERNAL: "INTERNAL",
 } as const;
 

@@ -38,6 +38,7 @@ const STATUS: Record<ErrorCode | HttpErrorCode, number> = {
   MANY_MATCHES: 409,
   EXISTS: 409,
   NO_CHANGE: 409,
+  MOVED_ON: 409,
   OUTSIDE_ROOT: 403,
   DENIED: 403,
   PERMISSION: 403,

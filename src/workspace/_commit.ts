@@ -80,7 +80,26 @@ export interface StageEntry {
    * It reads the file through `pin`, the folder the rename goes through.
    */
   verify?(pin: Pin): Promise<boolean>;
+  // history: begin
+  /** Remove the target instead of writing it (an undo of a creation); `write` is not called. */
+  remove?: boolean;
+  // history: end
 }
+
+// history: begin
+/**
+ * A history entry committed with the files: its record rides in the
+ * journal, is appended after the last rename (a failure rolls the files
+ * back), and a recovery that finishes the commit appends it unless the log
+ * already holds it.
+ */
+export interface CommitRecord {
+  /** The entry, as the journal keeps it (JSON). */
+  record: unknown;
+  /** Appends it to the log. */
+  append(record: unknown): Promise<void>;
+}
+// history: end
 
 type JournalState = "staging" | "committing" | "rolling-back";
 
@@ -95,6 +114,8 @@ interface JournalEntry {
   old: { dev: number; ino: number; size: number; mtimeMs: number } | null;
   /** Inode of the staged new content (known once staged). */
   newIno: number | null;
+  /** The commit removes the target (history: undo of a creation). */
+  remove?: boolean;
 }
 
 interface Journal {
@@ -104,6 +125,8 @@ interface Journal {
   root: string;
   state: JournalState;
   entries: JournalEntry[];
+  /** The history entry committed with the files (history). */
+  history?: unknown;
 }
 
 /**
@@ -111,8 +134,8 @@ interface Journal {
  * that already exist), in order; a one-file commit has the steps
  * `temp-0`, `staged`, `checked`, `rename-0`, `done`.
  */
-export function commitSteps(existing: boolean[]): string[] {
-  if (existing.length === 1) {
+export function commitSteps(existing: boolean[], history = false): string[] {
+  if (existing.length === 1 && !history) {
     return ["temp-0", "staged", "checked", "rename-0", "done"];
   }
   const steps = ["journal-staging"];
@@ -121,6 +144,7 @@ export function commitSteps(existing: boolean[]): string[] {
   existing.forEach((e, i) => e && steps.push(`backup-${i}`));
   steps.push("journal-committing");
   existing.forEach((_, i) => steps.push(`rename-${i}`));
+  if (history) steps.push("history");
   steps.push("renamed", "cleaned", "done");
   return steps;
 }
@@ -342,6 +366,10 @@ function checkIdentity(s: Staged): void {
 
 /** Puts the staged file in place; a new file never replaces one that appeared meanwhile. */
 function install(s: Staged): void {
+  if (s.entry.remove) {
+    unlinkSync(s.pin.path(s.name));
+    return;
+  }
   if (s.entry.target.exists) {
     renameSync(s.pin.path(s.temp), s.pin.path(s.name));
     return;
@@ -393,12 +421,14 @@ function syncPath(dir: string): void {
  * @param stateDir The state folder (the journal of a multi-file commit goes in `journal/`).
  * @param confinement The root the targets lie under.
  * @param entries The files.
+ * @param history The history entry to commit with them (always journaled).
  * @throws {PatchRefusedError} `CHANGED` when a file changed since it was validated.
  */
 export async function commitFiles(
   stateDir: string,
   confinement: Confinement,
   entries: StageEntry[],
+  history?: CommitRecord,
 ): Promise<void> {
   const root = confinement.rootRef;
   const id = randomId();
@@ -415,12 +445,17 @@ export async function commitFiles(
         entry,
         pin: pinTargetFolder(root, entry.target),
         name,
-        temp: sideName(name, pid, id, entries.length === 1 ? "one" : "new"),
+        temp: sideName(
+          name,
+          pid,
+          id,
+          entries.length === 1 && !history ? "one" : "new",
+        ),
         backup: entry.target.exists ? sideName(name, pid, id, "old") : null,
       });
     }
-    if (staged.length === 1) await commitOne(staged[0], step);
-    else await commitMany(stateDir, root, id, staged, step);
+    if (staged.length === 1 && !history) await commitOne(staged[0], step);
+    else await commitMany(stateDir, root, id, staged, step, history);
   } finally {
     for (const s of staged) s.pin.close();
   }
@@ -452,6 +487,7 @@ async function commitMany(
   id: string,
   staged: Staged[],
   step: (name: string) => Promise<void>,
+  history?: CommitRecord,
 ): Promise<void> {
   const jdir = join(stateDir, "journal");
   await mkdir(jdir, { recursive: true });
@@ -476,7 +512,9 @@ async function commitMany(
         }
         : null,
       newIno: null,
+      ...(s.entry.remove ? { remove: true } : {}),
     })),
+    ...(history ? { history: history.record } : {}),
   };
   const cleanSides = () => {
     for (const s of staged) {
@@ -488,7 +526,9 @@ async function commitMany(
   await step("journal-staging");
   try {
     for (let i = 0; i < staged.length; i++) {
-      journal.entries[i].newIno = await stage(staged[i]);
+      if (!staged[i].entry.remove) {
+        journal.entries[i].newIno = await stage(staged[i]);
+      }
       await step(`temp-${i}`);
     }
     await step("staged");
@@ -526,6 +566,10 @@ async function commitMany(
       install(staged[i]);
       await step(`rename-${i}`);
     }
+    if (history) {
+      await history.append(history.record);
+      await step("history");
+    }
   } catch (error) {
     journal.state = "rolling-back";
     await writeJournal(jfile, journal);
@@ -549,6 +593,12 @@ async function commitMany(
 function undoOne(pin: Pin, e: JournalEntry): void {
   const name = basename(e.target);
   const now = identityAt(pin, name);
+  if (e.remove) {
+    if (!now && e.backup && identityAt(pin, e.backup)) {
+      renameSync(pin.path(e.backup), pin.path(name));
+    }
+    return;
+  }
   if (!now || e.newIno === null || now.ino !== e.newIno) return;
   if (e.existed) {
     if (e.backup && identityAt(pin, e.backup)) {
@@ -562,6 +612,19 @@ function undoOne(pin: Pin, e: JournalEntry): void {
 /** Finishes a rename a crash cut short, only over the version the commit saw. */
 function forwardOne(pin: Pin, e: JournalEntry): boolean {
   const name = basename(e.target);
+  if (e.remove) {
+    const now = identityAt(pin, name);
+    const old = e.old;
+    if (!now) return true;
+    if (
+      old && now.dev === old.dev && now.ino === old.ino &&
+      now.size === old.size && now.mtimeMs === old.mtimeMs
+    ) {
+      unlinkSync(pin.path(name));
+      return true;
+    }
+    return false;
+  }
   const temp = identityAt(pin, e.temp);
   if (!temp) return true;
   const now = identityAt(pin, name);
@@ -643,11 +706,13 @@ function parseJournal(raw: string): Journal | string {
  * @param stateDir The state folder holding `journal/`.
  * @param root The root the journals must belong to.
  * @param lock Takes the locks of a journal's targets while it is settled.
+ * @param appendHistory Appends a finished commit's history entry unless the log holds it.
  */
 export async function recoverJournals(
   stateDir: string,
   root: RootRef,
   lock: (targets: string[]) => Promise<() => void>,
+  appendHistory?: (record: unknown) => Promise<void>,
 ): Promise<RecoveryReport> {
   const report: RecoveryReport = {
     rolledForward: 0,
@@ -735,6 +800,9 @@ export async function recoverJournals(
         } finally {
           pin.close();
         }
+      }
+      if (journal.state === "committing" && journal.history !== undefined) {
+        await appendHistory?.(journal.history);
       }
       if (journal.state === "committing") report.rolledForward++;
       else report.rolledBack++;
