@@ -49,16 +49,16 @@ function movedOn(path: string, line: number, message: string): Problem {
 function standsAt(cur: string[], want: string[], q: number): boolean {
   if (q < 0 || q + want.length > cur.length) return false;
   for (let k = 0; k < want.length; k++) {
-    if (bare(cur[q + k], q + k === 0) !== bare(want[k], false)) return false;
+    if (bare(cur[q + k], true) !== bare(want[k], true)) return false;
   }
   return true;
 }
 
 function contextAt(cur: string[], h: Hunk, q: number): boolean {
   const before = q === 0 ? h.before === null : h.before !== null &&
-    bare(cur[q - 1], q - 1 === 0) === bare(h.before, false);
+    bare(cur[q - 1], true) === bare(h.before, true);
   const after = q === cur.length ? h.after === null : h.after !== null &&
-    q < cur.length && bare(cur[q], q === 0) === bare(h.after, false);
+    q < cur.length && bare(cur[q], true) === bare(h.after, true);
   return before && after;
 }
 
@@ -187,10 +187,8 @@ export function planUndo(
       } else {
         let named = 0;
         for (let k = 0; k < m && named < MAX_LINES_NAMED; k++) {
-          const now = p + k < cur.length
-            ? bare(cur[p + k], p + k === 0)
-            : undefined;
-          const wrote = bare(want[k], false);
+          const now = p + k < cur.length ? bare(cur[p + k], true) : undefined;
+          const wrote = bare(want[k], true);
           if (now === wrote) continue;
           named++;
           problems.push(
