@@ -43,6 +43,7 @@ export async function run(ctx: CliContext): Promise<number> {
     const workspace = openWorkspace(ctx.root, {
       stateDir: ctx.stateDir,
       session: ctx.session,
+      door: ctx.spec.name === "mcp" ? "mcp" : "http",
     });
     if (ctx.spec.name === "mcp") {
       const { runMcpStdio } = await loadOptional(
