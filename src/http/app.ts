@@ -30,7 +30,7 @@ import { Hono } from "hono";
 import type { RevisionStore } from "../store/types.ts";
 import { createToolRegistry } from "../tools/registry.ts";
 import { lazyResources } from "../tools/resources.ts";
-import type { EditFormat } from "../tools/types.ts";
+import type { EditFormat, ToolSet } from "../tools/types.ts";
 import type { Workspace } from "../workspace/mod.ts";
 import type { HttpEnv } from "./_env.ts";
 import {
@@ -40,6 +40,11 @@ import {
   useGuards,
 } from "./_guards.ts";
 import { fileRoutes } from "./_routes_files.ts";
+import {
+  HISTORY_ROUTE_LIST,
+  HISTORY_ROUTES,
+  historyRoutes,
+} from "./_routes_history.ts"; // history
 import { mcpRoutes } from "./_routes_mcp.ts";
 import { revisionRoutes } from "./_routes_revisions.ts";
 import { statelessRoutes } from "./_routes_stateless.ts";
@@ -90,6 +95,8 @@ export interface AppOptions {
   bodyTimeoutMs?: number;
   /** Edit format of the MCP `edit_file` tool (default `"hashline"`); anything else is a `TypeError`. */
   editFormat?: EditFormat;
+  /** Tool sets MCP offers (default `["files", "store"]`; add `"history"` for edit_history and undo_edit). */
+  tools?: readonly ToolSet[]; // history
   /** Default of `rebase` for `POST /v1/files/patch` and MCP `edit_file` (default false). */
   rebase?: boolean;
   /** State folder (default `HASHLINE_STORE`, or `.hashline/` under the working folder). */
@@ -111,9 +118,11 @@ const ROUTES: RouteTable = {
     [/^\/v1\/revisions\/[^/]+\/(source|lines)$/, "GET"],
     [/^\/v1\/revisions\/[^/]+\/(edits|patch)$/, "POST"],
     [/^\/mcp$/, "POST, DELETE"],
+    ...HISTORY_ROUTES, // history
   ],
   list:
-    "GET /health, POST /v1/format, POST /v1/apply, POST /v1/files/read, POST /v1/files/patch, POST /v1/revisions, GET /v1/revisions/{ref}, GET /v1/revisions/{ref}/source, GET /v1/revisions/{ref}/lines, POST /v1/revisions/{ref}/edits, POST /v1/revisions/{ref}/patch, POST /mcp",
+    "GET /health, POST /v1/format, POST /v1/apply, POST /v1/files/read, POST /v1/files/patch, POST /v1/revisions, GET /v1/revisions/{ref}, GET /v1/revisions/{ref}/source, GET /v1/revisions/{ref}/lines, POST /v1/revisions/{ref}/edits, POST /v1/revisions/{ref}/patch, POST /mcp, " +
+    HISTORY_ROUTE_LIST, // history
 };
 
 /**
@@ -161,6 +170,7 @@ export function createApp(options: AppOptions = {}): HashlineApp {
     editFormat: options.editFormat,
     session: "default",
     rebase,
+    tools: options.tools, // history
   });
   const app = new Hono<HttpEnv>();
   useGuards(app, options, ROUTES);
@@ -179,6 +189,11 @@ export function createApp(options: AppOptions = {}): HashlineApp {
     }),
   );
   app.route("/", revisionRoutes(resources.store));
+  // history
+  app.route(
+    "/",
+    historyRoutes({ workspace: resources.workspace, session: defaultSession }),
+  );
   app.route("/", mcp.routes);
   return app;
 }

@@ -10,6 +10,7 @@
 import type { RevisionStore } from "../store/types.ts";
 import type { Workspace } from "../workspace/mod.ts";
 import { fileTools } from "./_file_tools.ts";
+import { historyTools } from "./_history_tools.ts"; // history
 import {
   PROMPT_HASHLINE,
   PROMPT_STORE,
@@ -25,6 +26,7 @@ import {
   type ToolDefinition,
   type ToolRegistry,
   type ToolResult,
+  type ToolSet,
 } from "./types.ts";
 
 const SESSION_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -120,12 +122,18 @@ export function createToolRegistry(context: ToolContext = {}): ToolRegistry {
     : resolver<RevisionStore>(context.store);
 
   const tools: ToolDefinition[] = [];
-  if (ws) {
+  // history: tool sets (default files and store; history on request)
+  const sets = context.tools;
+  const wants = (set: ToolSet) => sets === undefined || sets.includes(set);
+  if (ws && wants("files")) {
     tools.push(
       ...fileTools({ workspace: ws.get, editFormat, rebase, sessionOf }),
     );
   }
-  if (st) {
+  if (ws && sets?.includes("history")) {
+    tools.push(...historyTools({ workspace: ws.get, sessionOf }));
+  }
+  if (st && wants("store")) {
     tools.push(
       ...storeTools({
         store: st.get,

@@ -36,7 +36,16 @@ export interface ToolContext {
    * lines only moved where they now stand. A call's own `rebase` wins.
    */
   rebase?: boolean;
+  /**
+   * Tool sets to offer (default `["files", "store"]`, each where its backing
+   * is given): `files` (read_file, edit_file, write_file), `store`
+   * (source_*), `history` (edit_history, undo_edit; needs a workspace).
+   */
+  tools?: readonly ToolSet[];
 }
+
+/** A named group of tools (see {@link ToolContext.tools}). */
+export type ToolSet = "files" | "store" | "history";
 
 /** Per-call options. */
 export interface ToolCallOptions {
