@@ -70,7 +70,10 @@ export async function run(ctx: CliContext): Promise<number> {
     const token = stringFlag(ctx, "token") ??
       (ctx.env("HASHLINE_TOKEN") || undefined);
     const store = openFileStore(ctx.stateDir);
+    const { newLoginKey } = await import("../http/_page_history.ts"); // history
+    const loginKey = token ? newLoginKey() : undefined; // history
     const server = await startServer({
+      loginKey, // history
       host,
       port,
       token,
@@ -94,12 +97,20 @@ export async function run(ctx: CliContext): Promise<number> {
         root: workspace.root,
         store: ctx.stateDir,
         mcp: `${server.url}/mcp`,
+        // history: the review page (a one-time login link with a token)
+        review: loginKey
+          ? `${server.url}/login?key=${loginKey}`
+          : `${server.url}/`,
       }));
     } else {
       await ctx.out(
         `hashline listening on ${server.url}\nworkspace: ${workspace.root}\nstore: ${ctx.stateDir}\nMCP: ${server.url}/mcp${
           token ? "\nbearer token required (except /health)" : ""
-        }`,
+        }${
+          // history
+          loginKey
+            ? `\nreview page (one-time login link): ${server.url}/login?key=${loginKey}`
+            : `\nreview page: ${server.url}/`}`,
       );
     }
     await stopped;
