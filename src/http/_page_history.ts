@@ -57,7 +57,8 @@ const HEADERS: Record<string, string> = {
     "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   "x-frame-options": "DENY",
   "x-content-type-options": "nosniff",
-  "referrer-policy": "no-referrer",
+  // Not no-referrer: then a form POST carries `Origin: null`, which the guard refuses.
+  "referrer-policy": "same-origin",
   "cache-control": "no-store",
 };
 
