@@ -26,7 +26,7 @@ h1 { font-size: 1.3rem; margin: 0 0 .25rem; }
 h2 { font-size: 1.05rem; margin: 1.25rem 0 .4rem; overflow-wrap: anywhere; }
 .muted { color: var(--muted); font-size: .9rem; overflow-wrap: anywhere; }
 ol.entries { list-style: none; padding: 0; margin: 1rem 0; }
-ol.entries li { border: 1px solid var(--line); border-radius: 6px; padding: .6rem .75rem;
+ol.entries > li { border: 1px solid var(--line); border-radius: 6px; padding: .6rem .75rem;
   margin-bottom: .5rem; background: var(--card); }
 .id { font-weight: 600; font-family: ui-monospace, monospace; }
 .files { margin: .25rem 0 0; padding: 0; list-style: none; font-family: ui-monospace,
