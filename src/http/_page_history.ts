@@ -200,7 +200,6 @@ export function pageRoutes(options: PageOptions): Hono<HttpEnv> {
   });
 
   const show = async (
-    c: Context<HttpEnv>,
     csrf: string,
     id: string,
     notice?: { ok: boolean; text: string },
@@ -236,7 +235,7 @@ export function pageRoutes(options: PageOptions): Hono<HttpEnv> {
   app.get("/history/:id", async (c) => {
     const r = await admit(c);
     if (r instanceof Response) return r;
-    return await show(c, r, c.req.param("id"));
+    return await show(r, c.req.param("id"));
   });
 
   app.post("/history/:id/undo", async (c) => {
@@ -279,7 +278,7 @@ export function pageRoutes(options: PageOptions): Hono<HttpEnv> {
       if (error.code === "NOT_FOUND") {
         return await page(messagePage("No such entry", error.message), 404);
       }
-      return await show(c, r, id, { ok: false, text: error.message }, 409);
+      return await show(r, id, { ok: false, text: error.message }, 409);
     }
   });
   return app;
