@@ -193,16 +193,43 @@ export class HistoryLog {
     return null;
   }
 
+  /**
+   * Not flushed: the rename makes it whole across a crash, and after a power
+   * cut that loses it, {@link allocate} still starts past the log's newest
+   * id (the log is flushed).
+   */
   private writeCounter(v: { next: number; count: number }): void {
     const tmp = `${this.counter}.${processId()}.tmp`;
     const fd = openSync(tmp, "w");
     try {
       writeSync(fd, encoder.encode(JSON.stringify(v)));
-      fsyncSync(fd);
     } finally {
       closeSync(fd);
     }
     renameSync(tmp, this.counter);
+  }
+
+  /** The highest id among the log's last records (its last 64 KiB). */
+  private tailMax(): number {
+    let fd: number;
+    try {
+      fd = openSync(this.file, "r");
+    } catch {
+      return 0;
+    }
+    try {
+      const size = fstatSync(fd).size;
+      const len = Math.min(size, 64 * 1024);
+      const buf = new Uint8Array(len);
+      readSync(fd, buf, 0, len, size - len);
+      let text = decoder.decode(buf);
+      if (len < size) text = text.slice(text.indexOf("\n") + 1);
+      let max = 0;
+      for (const r of parseLog(text)) max = Math.max(max, idNumber(r.id) || 0);
+      return max;
+    } finally {
+      closeSync(fd);
+    }
   }
 
   private counterNow(): { next: number; count: number } {
@@ -222,8 +249,9 @@ export class HistoryLog {
     const release = await this.lock();
     try {
       const c = this.counterNow();
-      this.writeCounter({ next: c.next + 1, count: c.count });
-      return `h_${c.next}`;
+      const next = Math.max(c.next, this.tailMax() + 1);
+      this.writeCounter({ next: next + 1, count: c.count });
+      return `h_${next}`;
     } catch (error) {
       throw mapFsError(error, "Cannot keep the edit history");
     } finally {

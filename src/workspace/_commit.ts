@@ -138,6 +138,19 @@ export function commitSteps(existing: boolean[], history = false): string[] {
   if (existing.length === 1 && !history) {
     return ["temp-0", "staged", "checked", "rename-0", "done"];
   }
+  if (existing.length === 1) {
+    return [
+      "temp-0",
+      "staged",
+      "checked",
+      "journal-committing",
+      ...(existing[0] ? ["backup-0"] : []),
+      "rename-0",
+      "history",
+      "cleaned",
+      "done",
+    ];
+  }
   const steps = ["journal-staging"];
   existing.forEach((_, i) => steps.push(`temp-${i}`));
   steps.push("staged", "checked");
@@ -181,7 +194,7 @@ export function sideName(
 }
 
 const SIDE =
-  /^\.([^/\\]{1,96})\.(\d+)-([0-9a-f]{16})\.hashline-(new|old)\.tmp$/;
+  /^\.([^/\\]{1,96})\.(\d+)-([0-9a-f]{16})\.hashline-(new|old|one)\.tmp$/;
 
 function changed(display: string, why: string): PatchRefusedError {
   return new PatchRefusedError([{
@@ -449,13 +462,15 @@ export async function commitFiles(
           name,
           pid,
           id,
-          entries.length === 1 && !history ? "one" : "new",
+          entries.length === 1 ? "one" : "new",
         ),
         backup: entry.target.exists ? sideName(name, pid, id, "old") : null,
       });
     }
     if (staged.length === 1 && !history) await commitOne(staged[0], step);
-    else await commitMany(stateDir, root, id, staged, step, history);
+    else if (staged.length === 1) {
+      await commitOneRecorded(stateDir, root, id, staged[0], step, history!);
+    } else await commitMany(stateDir, root, id, staged, step, history);
   } finally {
     for (const s of staged) s.pin.close();
   }
@@ -480,6 +495,121 @@ async function commitOne(
   s.pin.sync(fsyncSync);
   await step("done");
 }
+
+// history: begin
+function journalEntry(s: Staged, newIno: number | null): JournalEntry {
+  const st = s.entry.target.stat;
+  return {
+    target: s.entry.target.real,
+    temp: s.temp,
+    backup: s.backup,
+    existed: s.entry.target.exists,
+    old: st
+      ? { dev: st.dev, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs }
+      : null,
+    newIno,
+    ...(s.entry.remove ? { remove: true } : {}),
+  };
+}
+
+/** Links the backup of a target and checks the target is still the version validated. */
+function linkBackup(s: Staged): void {
+  if (!s.backup) return;
+  linkSync(s.pin.path(s.name), s.pin.path(s.backup));
+  const now = identityAt(s.pin, s.name);
+  const was = s.entry.target.stat!;
+  if (
+    !now || now.ino !== was.ino || now.size !== was.size ||
+    now.mtimeMs !== was.mtimeMs
+  ) {
+    throw changed(
+      s.entry.target.display,
+      "the file changed on disk while the patch was being applied",
+    );
+  }
+  s.expect = now;
+}
+
+/**
+ * One file with its history entry: staged like a one-file commit (a crash
+ * before the journal leaves only a temporary the next writer removes), then
+ * one journal in state `committing` names the temporary, the backup and the
+ * entry, so a crash after it is finished by recovery, entry included.
+ */
+async function commitOneRecorded(
+  stateDir: string,
+  root: RootRef,
+  id: string,
+  s: Staged,
+  step: (name: string) => Promise<void>,
+  history: CommitRecord,
+): Promise<void> {
+  const display = s.entry.target.display;
+  let newIno: number | null = null;
+  try {
+    if (!s.entry.remove) newIno = await stage(s);
+    await step("temp-0");
+    await step("staged");
+    await recheck(s);
+    await step("checked");
+  } catch (error) {
+    removeQuietly(s.pin, s.temp);
+    throw mapFsError(error, `Cannot write "${display}"`);
+  }
+  const jdir = join(stateDir, "journal");
+  const jfile = join(jdir, `${Date.now()}-${id}.json`);
+  const journal: Journal = {
+    version: 2,
+    id,
+    pid: processId(),
+    root: root.real,
+    state: "committing",
+    entries: [journalEntry(s, newIno)],
+    history: history.record,
+  };
+  try {
+    await mkdir(jdir, { recursive: true });
+    await writeJournal(jfile, journal);
+  } catch (error) {
+    removeQuietly(s.pin, s.temp);
+    await rm(jfile, { force: true }).catch(() => {});
+    throw mapFsError(error, `Cannot write "${display}"`);
+  }
+  await step("journal-committing");
+  try {
+    if (s.backup) {
+      linkBackup(s);
+      await step("backup-0");
+    }
+    checkIdentity(s);
+    install(s);
+    await step("rename-0");
+    await history.append(history.record);
+    await step("history");
+  } catch (error) {
+    journal.state = "rolling-back";
+    await writeJournal(jfile, journal);
+    await step("journal-rolling-back");
+    undoOne(s.pin, journal.entries[0]);
+    removeQuietly(s.pin, s.temp);
+    removeQuietly(s.pin, s.backup);
+    await rm(jfile, { force: true });
+    throw mapFsError(error, `Cannot write "${display}"`);
+  }
+  s.pin.sync(fsyncSync);
+  removeQuietly(s.pin, s.backup);
+  await step("cleaned");
+  await rm(jfile, { force: true });
+  await step("done");
+}
+
+/** Whether a journal entry's change stands on disk (the target is its new file, or gone for a removal). */
+function landed(pin: Pin, e: JournalEntry): boolean {
+  const now = identityAt(pin, basename(e.target));
+  if (e.remove) return now === null;
+  return now !== null && e.newIno !== null && now.ino === e.newIno;
+}
+// history: end
 
 async function commitMany(
   stateDir: string,
@@ -782,17 +912,21 @@ export async function recoverJournals(
       // Another process may have settled it while this one waited for the locks.
       const again = await readFile(file).catch(() => null);
       if (again === null) continue;
+      let allLanded = true; // history
       for (const e of journal.entries) {
         let pin: Pin;
         try {
           pin = pinFolder(root, partsUnder(root, dirname(e.target)));
         } catch {
           report.skipped.push(e.target);
+          allLanded = false; // history
           continue;
         }
         try {
           if (journal.state === "committing") {
             if (!forwardOne(pin, e)) report.skipped.push(e.target);
+            // history: the entry is appended only where the change stands.
+            if (!landed(pin, e)) allLanded = false;
           } else if (journal.state === "rolling-back") undoOne(pin, e);
           removeQuietly(pin, e.temp);
           removeQuietly(pin, e.backup);
@@ -801,7 +935,10 @@ export async function recoverJournals(
           pin.close();
         }
       }
-      if (journal.state === "committing" && journal.history !== undefined) {
+      if (
+        journal.state === "committing" && journal.history !== undefined &&
+        allLanded
+      ) {
         await appendHistory?.(journal.history);
       }
       if (journal.state === "committing") report.rolledForward++;

@@ -1,20 +1,20 @@
 /**
- * SIGKILL at random moments while two-file patches commit: afterwards the
+ * SIGKILL at random moments while one- and two-file patches commit (each
+ * commit journaled with its entry): afterwards the
  * history opens, lists every acknowledged edit, and holds exactly one entry
  * per edit on disk (no entry without its edit, no edit without its entry).
  */
 import assert from "node:assert/strict";
 import type { ChildProcess } from "node:child_process";
-import { readFile, writeFile } from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { collect, startTs } from "../_spawn.ts";
 import { commitSteps } from "../../src/workspace/_commit.ts";
-import { makeTree } from "../workspace/_helpers.ts";
+import { leftovers, makeTree } from "../workspace/_helpers.ts";
 
 const CHILD = new URL("./_kill_child.ts", import.meta.url).pathname;
-const ROUNDS = 8;
-const STEPS = commitSteps([true, true], true);
+const ROUNDS = 12;
 
 function acksOf(out: string): Map<number, string> {
   return new Map(
@@ -59,9 +59,12 @@ describe("SIGKILL during patches leaves a consistent history", () => {
           }
           const killGen = 1 + Math.floor(Math.random() * 3);
           const outside = r % 3 === 2;
+          // Even rounds patch two files, odd rounds one.
+          const names = r % 2 === 0 ? ["a.txt", "b.txt"] : ["a.txt"];
+          const STEPS = commitSteps(names.map(() => true), true);
           // The first rounds aim at the moments around the append: after the
           // last rename (entry not yet written) and right after it.
-          const aimed = ["rename-1", "history"];
+          const aimed = ["rename-1", "rename-0", "history", "history"];
           const killStep = outside
             ? -1
             : r < aimed.length
@@ -72,6 +75,7 @@ describe("SIGKILL during patches leaves a consistent history", () => {
             t.state,
             String(killGen),
             String(killStep),
+            names.join(","),
           ]);
           const done = collect(child);
           if (outside) {
@@ -97,7 +101,7 @@ describe("SIGKILL during patches leaves a consistent history", () => {
           const g = await genOf(t.root, "a.txt");
           assert.equal(
             await genOf(t.root, "b.txt"),
-            g,
+            names.length === 2 ? g : 0,
             `round ${r}: files at different generations`,
           );
           assert.ok(
@@ -115,7 +119,7 @@ describe("SIGKILL during patches leaves a consistent history", () => {
           const gens: number[] = [];
           for (const e of entries) {
             const d = await ws.entry(e.id);
-            assert.deepEqual(d.files.map((f) => f.path), ["a.txt", "b.txt"]);
+            assert.deepEqual(d.files.map((f) => f.path), names);
             gens.push(
               Number(/^\+a\.txt gen (\d+)$/m.exec(d.files[0].diff)![1]),
             );
@@ -140,7 +144,30 @@ describe("SIGKILL during patches leaves a consistent history", () => {
             const newest = entries[0];
             await ws.undo(newest.id);
             assert.equal(await genOf(t.root, "a.txt"), g - 1);
+          } else {
+            const view = await ws.read("a.txt", { limit: 1 });
+            await ws.patch({
+              files: [{
+                path: "a.txt",
+                ops: [{
+                  op: "replace",
+                  start: view.text.slice(0, view.text.indexOf("|")),
+                  lines: ["a.txt gen 1"],
+                }],
+              }],
+            });
           }
+          // The next write of a file leaves no temporary or backup of the
+          // killed commit behind.
+          assert.deepEqual(
+            (await leftovers(t.root)).filter((n) => !n.includes("-lock")),
+            [],
+            `round ${r}`,
+          );
+          assert.deepEqual(
+            await readdir(join(t.state, "journal")).catch(() => []),
+            [],
+          );
         } finally {
           await t.cleanup();
         }
