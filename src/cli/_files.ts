@@ -61,6 +61,7 @@ export async function run(ctx: CliContext): Promise<number> {
     const ws = openWorkspace(ctx.root, {
       session: ctx.session,
       stateDir: ctx.stateDir,
+      door: "cli",
     });
     switch (ctx.spec.name) {
       case "read":

@@ -50,6 +50,7 @@ export async function run(ctx: CliContext): Promise<number> {
     const workspace = openWorkspace(ctx.root, {
       stateDir: ctx.stateDir,
       session: ctx.session,
+      door: ctx.spec.name === "mcp" ? "mcp" : "http",
     });
     if (ctx.spec.name === "mcp") {
       const { runMcpStdio } = await loadOptional(
@@ -77,7 +78,10 @@ export async function run(ctx: CliContext): Promise<number> {
     const token = stringFlag(ctx, "token") ??
       (ctx.env("HASHLINE_TOKEN") || undefined);
     const store = openFileStore(ctx.stateDir);
+    const { newLoginKey } = await import("../http/_page_history.ts"); // history
+    const loginKey = token ? newLoginKey() : undefined; // history
     const server = await startServer({
+      loginKey, // history
       host,
       port,
       token,
@@ -102,12 +106,20 @@ export async function run(ctx: CliContext): Promise<number> {
         root: workspace.root,
         store: ctx.stateDir,
         mcp: `${server.url}/mcp`,
+        // history: the review page (a one-time login link with a token)
+        review: loginKey
+          ? `${server.url}/login?key=${loginKey}`
+          : `${server.url}/`,
       }));
     } else {
       await ctx.out(
         `hashline listening on ${server.url}\nworkspace: ${workspace.root}\nstore: ${ctx.stateDir}\nMCP: ${server.url}/mcp${
           token ? "\nbearer token required (except /health)" : ""
-        }`,
+        }${
+          // history
+          loginKey
+            ? `\nreview page (one-time login link): ${server.url}/login?key=${loginKey}`
+            : `\nreview page: ${server.url}/`}`,
       );
     }
     await stopped;

@@ -32,7 +32,7 @@ export interface ArgSpec {
 }
 
 /** Which module runs a command: each family is loaded only when one of its commands runs. */
-export type CommandFamily = "files" | "store" | "serve";
+export type CommandFamily = "files" | "store" | "serve" | "history";
 
 /** One command of the table. */
 export interface CommandSpec {
@@ -130,6 +130,8 @@ const editFormat: FlagSpec = {
   help:
     'edit tool offered to models: "hashline" (anchored patches, default) or "str_replace"',
 };
+
+import { HISTORY_COMMANDS } from "./_history_table.ts";
 
 /** Every command, in the order the help lists them. */
 export const COMMANDS: readonly CommandSpec[] = [
@@ -358,6 +360,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       tools: toolSets,
     },
   },
+  ...HISTORY_COMMANDS,
 ];
 
 /**

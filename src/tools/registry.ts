@@ -10,6 +10,7 @@
 import type { RevisionStore } from "../store/types.ts";
 import type { Workspace } from "../workspace/mod.ts";
 import { fileTools } from "./_file_tools.ts";
+import { historyTools } from "./_history_tools.ts"; // history
 import {
   PROMPT_HASHLINE,
   PROMPT_STORE,
@@ -170,9 +171,9 @@ export function createToolRegistry(context: ToolContext = {}): ToolRegistry {
       ...fileTools({ workspace: ws.get, editFormat, rebase, sessionOf }),
     );
   }
-  // The history set (edit_history, undo_edit) needs the workspace's history,
-  // which this build does not keep yet: asking for it offers nothing, as a
-  // set without its backing always does.
+  if (ws && toolSets.includes("history")) {
+    tools.push(...historyTools({ workspace: ws.get, sessionOf }));
+  }
   if (st && store) {
     tools.push(
       ...storeTools({

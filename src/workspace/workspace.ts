@@ -57,6 +57,30 @@ import {
   streamRead,
 } from "./_stream.ts";
 import { fileText } from "./_text.ts";
+// history: begin
+import {
+  checkQuery,
+  type Door,
+  DOORS,
+  type EntryDetail,
+  type EntryRecord,
+  type HistoryEntry,
+  HistoryLog,
+  type HistoryQuery,
+  listEntries,
+  makeRecord,
+  planUndo,
+  type RecordFile,
+  recordFile,
+  renderDiff,
+  sha256Hex,
+  toDetail,
+  type UndoOptions,
+  type UndoResult,
+  type UndoStep,
+} from "../history/mod.ts";
+import type { CommitRecord, StageEntry } from "./_commit.ts";
+// history: end
 
 export type { RecoveryReport } from "./_commit.ts";
 
@@ -92,6 +116,14 @@ export interface WorkspaceOptions {
   maxSessionFiles?: number;
   /** How long a patch waits for another writer's lock on a file before giving up with `BUSY` (default 30 s). */
   lockTimeoutMs?: number;
+  // history: begin
+  /** Keep the edit history in `<state>/history/` (default true). */
+  history?: boolean;
+  /** Entries the history keeps, the newest (default 10,000). */
+  historyLimit?: number;
+  /** The door changes are recorded as coming through (default `"library"`). */
+  door?: Door;
+  // history: end
 }
 
 /** A read window. */
@@ -164,6 +196,8 @@ export interface PatchResult {
   rebased: string[];
   /** Things that did not stop the commit but that the caller should know (a read record not saved). */
   warnings: string[];
+  /** The history entry of this change (absent on a dry run, with history off, or when nothing changed). */
+  entry?: string;
 }
 
 /** Whether a path names a file, and how big it is (see {@link Workspace.stat}). */
@@ -212,6 +246,8 @@ export interface WriteResult {
   summary: string;
   /** Things that did not stop the write but that the caller should know. */
   warnings: string[];
+  /** The history entry of this change (absent with history off). */
+  entry?: string;
 }
 
 /** Files under one root, with sessions, confinement and all-or-nothing commits. */
@@ -258,6 +294,18 @@ export interface Workspace {
   forgetSession(session: string): Promise<void>;
   /** Finishes or undoes commits that a crashed process left half done (also run before each write). */
   recover(): Promise<RecoveryReport>;
+  // history: begin
+  /** The history's entries, newest first (filters: session, root-relative path, limit, default 50). */
+  history(query?: HistoryQuery): Promise<HistoryEntry[]>;
+  /** One entry with each file's diff; `NOT_FOUND` when the log does not hold it. */
+  entry(id: string): Promise<EntryDetail>;
+  /**
+   * Reverts one entry as one all-or-nothing commit (itself an entry), where
+   * every line it wrote still stands as written; else refused with
+   * `MOVED_ON`, naming each file and line, and nothing is written.
+   */
+  undo(id: string, options?: UndoOptions): Promise<UndoResult>;
+  // history: end
 }
 
 const GiB = 1024 ** 3;
@@ -286,6 +334,9 @@ interface Prepared {
   unchanged: boolean;
   bytes?: Uint8Array;
   verify?(pin: Pin): Promise<boolean>;
+  /** The whole text before and after, when held in memory (history). */
+  oldText?: string;
+  newText?: string;
 }
 
 function positive(name: string, value: unknown, fallback: number): number {
@@ -347,6 +398,10 @@ class FileWorkspace implements Workspace {
   private readonly maxSessionFiles: number;
   private started?: Promise<RecoveryReport>;
   private notices: string[] = [];
+  // history: begin
+  private readonly log: HistoryLog | null;
+  private readonly door: Door;
+  // history: end
 
   constructor(root: string, options: WorkspaceOptions) {
     if (typeof root !== "string" || root === "") {
@@ -423,6 +478,19 @@ class FileWorkspace implements Workspace {
       this.maxSessionFiles,
     );
     this.indexes = new LineIndexes(join(this.stateDir, "lineindex"));
+    // history: begin
+    const door = options.door ?? "library";
+    if (!DOORS.includes(door)) {
+      throw new TypeError(
+        `Cannot open workspace: door must be one of ${DOORS.join(", ")}.`,
+      );
+    }
+    this.door = door;
+    const limit = positive("historyLimit", options.historyLimit, 10_000);
+    this.log = options.history === false || limit === 0
+      ? null
+      : new HistoryLog(this.stateDir, Math.floor(limit));
+    // history: end
   }
 
   private start(): Promise<RecoveryReport> {
@@ -438,6 +506,8 @@ class FileWorkspace implements Workspace {
       this.stateDir,
       this.conf.rootRef,
       (reals) => this.lockReals(reals),
+      // history: the entry of a commit finished here, unless the log holds it.
+      this.log ? (r) => this.log!.append(r as EntryRecord, true) : undefined,
     );
     for (const m of report.malformed) {
       this.notices.push(`A damaged commit journal was set aside: ${m}.`);
@@ -734,10 +804,34 @@ class FileWorkspace implements Workspace {
         : linkNote(p.target.display, p.target.stat);
       if (note) warnings.push(note);
     }
+    let entryId: string | undefined; // history
     if (!dryRun) {
       const entries = prepared.filter((p) => !p.unchanged);
       if (entries.length > 0) {
-        await commitFiles(this.stateDir, this.conf, entries);
+        // history: begin
+        const head = files.map((f) =>
+          `Edited ${f.path} (+${f.added} -${f.removed})`
+        )[0];
+        const record = await this.recordOf(
+          session,
+          head,
+          entries.map((p) => {
+            const f = files[prepared.indexOf(p)];
+            return recordFile({
+              path: f.path,
+              added: f.added,
+              removed: f.removed,
+              created: f.created,
+              oldText: p.oldText,
+              newText: p.newText,
+              plan: p.plan,
+              oldLine: p.oldLine,
+            });
+          }),
+        );
+        entryId = record?.id;
+        // history: end
+        await commitFiles(this.stateDir, this.conf, entries, record);
       }
       for (let i = 0; i < prepared.length; i++) {
         const p = prepared[i];
@@ -765,6 +859,7 @@ class FileWorkspace implements Workspace {
       summary: parts.join("\n\n"),
       rebased,
       warnings,
+      ...(entryId ? { entry: entryId } : {}), // history
     };
   }
 
@@ -823,6 +918,8 @@ class FileWorkspace implements Workspace {
         write: (h) => writeAll(h, bytes),
         bytes,
         unchanged: false,
+        oldText: "", // history
+        newText: out.content, // history
       };
     }
     refuseReadOnly(target);
@@ -877,6 +974,8 @@ class FileWorkspace implements Workspace {
       bytes: next,
       verify: (pin) => stillHolds(read, bytes, pin),
       unchanged: out.content === text,
+      oldText: text, // history
+      newText: out.content, // history
     };
   }
 
@@ -1012,6 +1111,7 @@ class FileWorkspace implements Workspace {
         }]);
       }
       let oldLines: string[] | null = [];
+      let oldText = ""; // history
       let entryTarget = target;
       let verify: ((pin: Pin) => Promise<boolean>) | undefined;
       if (target.exists) {
@@ -1033,7 +1133,8 @@ class FileWorkspace implements Workspace {
           ));
         } else {
           const { bytes: old, id } = await readWhole(target);
-          oldLines = splitLines(fileText(display, old)).lines;
+          oldText = fileText(display, old); // history
+          oldLines = splitLines(oldText).lines;
           total = oldLines.length;
           for (const [n, h] of memory.entries()) {
             if (n > oldLines.length || lineHash32(oldLines[n - 1]) !== h) {
@@ -1085,12 +1186,31 @@ class FileWorkspace implements Workspace {
         diff =
           `(diff not shown: the old file is over ${this.streamThreshold} bytes)`;
       }
+      // history: begin
+      const record = await this.recordOf(
+        session,
+        target.exists
+          ? `Wrote ${display} (+${added} -${removed})`
+          : `Created ${display} (${next.length} ${
+            next.length === 1 ? "line" : "lines"
+          })`,
+        [recordFile({
+          path: display,
+          added,
+          removed: target.exists ? removed : 0,
+          created: !target.exists,
+          oldText: oldLines ? oldText : undefined,
+          newText: content,
+          whole: target.exists ? await sha256Hex(bytes) : undefined,
+        })],
+      );
+      // history: end
       await commitFiles(this.stateDir, this.conf, [{
         target: entryTarget,
         write: (h) => writeAll(h, bytes),
         bytes,
         verify,
-      }]);
+      }], record);
       const warnings = this.takeNotices();
       const note = linkNote(display, entryTarget.stat);
       if (note) warnings.push(note);
@@ -1113,9 +1233,169 @@ class FileWorkspace implements Workspace {
         diff,
         summary: (diff ? `${head}\n${diff}` : head) + tail,
         warnings,
+        ...(record ? { entry: record.id } : {}), // history
       };
     });
   }
+
+  // history: begin
+  /** Takes an id and builds the entry that commits with the files (none with history off). */
+  private async recordOf(
+    session: string,
+    summary: string,
+    files: RecordFile[],
+    undoOf?: string,
+  ): Promise<(CommitRecord & { id: string }) | undefined> {
+    const log = this.log;
+    if (!log) return undefined;
+    const id = await log.allocate();
+    return {
+      id,
+      record: makeRecord({
+        id,
+        session,
+        door: this.door,
+        summary,
+        files,
+        undoOf,
+      }),
+      append: (r) => log.append(r as EntryRecord),
+    };
+  }
+
+  private logged(what: string, id: unknown): EntryRecord {
+    if (typeof id !== "string" || id === "") {
+      throw new TypeError(
+        `Cannot ${what}: the id must be a string such as "h_12".`,
+      );
+    }
+    const r = this.log?.get(id);
+    if (!r) {
+      throw new NotFoundError(
+        this.log
+          ? `Cannot ${what} "${id}": this workspace's history holds no such entry. List the entries with the log first.`
+          : `Cannot ${what} "${id}": this workspace keeps no history (it was opened with history off).`,
+      );
+    }
+    return r;
+  }
+
+  async history(query: HistoryQuery = {}): Promise<HistoryEntry[]> {
+    await this.start();
+    const q = checkQuery(query);
+    if (!this.log) return [];
+    const path = q.path === undefined
+      ? undefined
+      : (await this.conf.resolve(q.path)).display;
+    return listEntries(this.log.records(), { ...q, path });
+  }
+
+  async entry(id: string): Promise<EntryDetail> {
+    await this.start();
+    return toDetail(this.logged("show", id));
+  }
+
+  async undo(id: string, options: UndoOptions = {}): Promise<UndoResult> {
+    await this.start();
+    if (options === null || typeof options !== "object") {
+      throw new TypeError(
+        "Cannot undo: options must be an object such as { dryRun: true }.",
+      );
+    }
+    const session = checkSession(options.session ?? this.session);
+    const dryRun = options.dryRun === true;
+    const entry = this.logged("undo", id);
+    const first: Target[] = [];
+    for (const f of entry.files) {
+      const t = await this.conf.resolve(f.path);
+      this.conf.check(t, "write");
+      first.push(t);
+    }
+    const run = async (): Promise<UndoResult> => {
+      const problems: Problem[] = [];
+      const steps: { target: Target; step: UndoStep; old?: Uint8Array }[] = [];
+      for (const f of entry.files) {
+        const target = await this.conf.resolve(f.path);
+        let current: string | null = null;
+        let old: Uint8Array | undefined;
+        let sha: string | undefined;
+        let read = target;
+        if (target.exists) {
+          refuseReadOnly(target);
+          if (this.streams(target)) {
+            throw new TooLargeError(
+              `Cannot undo ${entry.id}: "${target.display}" is over ${this.streamThreshold} bytes, too large to undo in memory. Patch it back by hand.`,
+            );
+          }
+          const whole = await readWhole(target);
+          old = whole.bytes;
+          read = { ...target, stat: whole.id };
+          current = fileText(target.display, old);
+          if (f.whole !== undefined) sha = await sha256Hex(old);
+        }
+        const plan = planUndo(entry.id, f, current, sha);
+        if (!plan.ok) problems.push(...plan.problems);
+        else steps.push({ target: read, step: plan.step, old });
+      }
+      if (problems.length > 0) throw new PatchRefusedError(problems);
+      const files = steps.map(
+        ({ target, step }): EntryDetail["files"][number] => {
+          const kind = step.action === "delete"
+            ? "deleted"
+            : step.action === "create"
+            ? "created"
+            : undefined;
+          return {
+            path: target.display,
+            added: step.action === "delete" ? 0 : step.added,
+            removed: step.action === "create" ? 0 : step.removed,
+            ...(kind ? { [kind]: true } : {}),
+            diff: renderDiff(target.display, step.hunks, kind),
+          };
+        },
+      );
+      const head = `${dryRun ? "Dry run: would undo" : "Undid"} ${entry.id} (${
+        files.map((f) => `${f.path} +${f.added} -${f.removed}`).join(", ")
+      })`;
+      const summary = [head, ...files.map((f) => f.diff)].filter((x) => x)
+        .join("\n");
+      if (dryRun) return { id: null, undoOf: entry.id, dryRun, files, summary };
+      const stage: StageEntry[] = steps.map(({ target, step, old }) => {
+        const verify = old
+          ? (pin: Pin) => stillHolds(target, old, pin)
+          : undefined;
+        if (step.action === "delete") {
+          return { target, write: async () => {}, remove: true, verify };
+        }
+        const bytes = encoder.encode(step.text);
+        return { target, write: (h) => writeAll(h, bytes), bytes, verify };
+      });
+      const record = await this.recordOf(
+        session,
+        head,
+        files.map((f, i) => ({
+          path: f.path,
+          added: f.added,
+          removed: f.removed,
+          ...(f.created ? { created: true } : {}),
+          ...(f.deleted ? { deleted: true } : {}),
+          hunks: steps[i].step.hunks,
+        })),
+        entry.id,
+      );
+      await commitFiles(this.stateDir, this.conf, stage, record);
+      const warnings = this.takeNotices();
+      return {
+        id: record?.id ?? null,
+        undoOf: entry.id,
+        dryRun,
+        files,
+        summary: [summary, ...warnings.map((w) => `Warning: ${w}`)].join("\n"),
+      };
+    };
+    return dryRun ? await run() : await this.locked(first, run);
+  }
+  // history: end
 }
 
 /**
