@@ -171,9 +171,6 @@ export function createToolRegistry(context: ToolContext = {}): ToolRegistry {
       ...fileTools({ workspace: ws.get, editFormat, rebase, sessionOf }),
     );
   }
-  if (ws && toolSets.includes("history")) {
-    tools.push(...historyTools({ workspace: ws.get, sessionOf }));
-  }
   if (st && store) {
     tools.push(
       ...storeTools({
@@ -182,6 +179,9 @@ export function createToolRegistry(context: ToolContext = {}): ToolRegistry {
         sessionOf,
       }),
     );
+  }
+  if (ws && toolSets.includes("history")) {
+    tools.push(...historyTools({ workspace: ws.get, sessionOf }));
   }
   const byName = new Map(tools.map((t) => [t.name, t]));
   const prompt = [

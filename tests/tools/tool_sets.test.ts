@@ -16,6 +16,8 @@ const STORE = [
   "source_export",
 ];
 
+const HISTORY = ["edit_history", "undo_edit"];
+
 function registry(tools?: readonly ToolSetName[]) {
   return createToolRegistry({
     // Listing tools never opens the workspace.
@@ -31,8 +33,8 @@ describe("tool sets", () => {
     [["files"], FILES, ["files"]],
     [["store"], STORE, ["store"]],
     [["store", "files", "store"], [...FILES, ...STORE], ["files", "store"]],
-    // The history tools need the workspace's history, which is not kept yet.
-    [["files", "store", "history"], [...FILES, ...STORE], [
+    [["history"], HISTORY, ["history"]],
+    [["files", "store", "history"], [...FILES, ...STORE, ...HISTORY], [
       "files",
       "store",
       "history",
