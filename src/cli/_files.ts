@@ -1,7 +1,8 @@
 /**
  * The workspace commands: `read PATH`, `patch [FILE|-]` and
- * `write PATH FILE|-`. PATH and FILE are resolved against the caller's
- * folder; paths inside a patch are relative to the root, as reads print them.
+ * `write PATH FILE|-`. PATH and FILE are taken from the caller's folder
+ * when it lies inside the root, else from the root; paths inside a patch are
+ * relative to the root, as reads print them.
  *
  * @module
  */
@@ -46,7 +47,7 @@ function explainOutside(
   const rel = relative(ctx.root, ctx.cwd);
   if (rel === "" || (!rel.startsWith("..") && !isAbsolute(rel))) return error;
   return new OutsideRootError(
-    `${error.message} Relative paths are taken from the working folder ${ctx.cwd}, which is outside the root ${ctx.root}; run from inside the root or give the path from here.`,
+    `${error.message} Relative paths are taken from the root ${ctx.root}, since the working folder ${ctx.cwd} lies outside it; give the path from the root.`,
   );
 }
 

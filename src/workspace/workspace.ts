@@ -6,7 +6,8 @@
  * @module
  */
 import { basename, dirname, join, resolve } from "node:path";
-import { cwd, getEnv } from "../_runtime/env.ts";
+import { cwd } from "../_runtime/env.ts";
+import { stateDirOf } from "../_runtime/state_dir.ts";
 import { type FileHandle, realpathSync, statSync } from "../_runtime/fs.ts";
 import { parseAnchor } from "../anchor/anchor.ts";
 import { formatLine, readWindow } from "../anchor/format.ts";
@@ -59,7 +60,7 @@ export interface WorkspaceOptions {
   session?: string;
   /**
    * State folder holding `sessions/` and `journal/` (default: `HASHLINE_STORE`,
-   * else `.hashline` under the working folder).
+   * else `.hashline` under the root, created with a `.gitignore` of `*`).
    */
   stateDir?: string;
   /** Keep read records in `<state>/sessions/` so separate processes form one session (default true). */
@@ -364,8 +365,7 @@ class FileWorkspace implements Workspace {
     }
     this.root = real;
     this.session = checkSession(options.session ?? "default");
-    const state = options.stateDir ??
-      (getEnv("HASHLINE_STORE") || join(cwd(), ".hashline"));
+    const state = options.stateDir ?? stateDirOf(real);
     this.stateDir = realish(resolve(cwd(), state));
     const maxFileBytes = positive(
       "maxFileBytes",
