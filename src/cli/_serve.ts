@@ -39,10 +39,14 @@ function editFormat(ctx: CliContext): EditFormat {
 export async function run(ctx: CliContext): Promise<number> {
   try {
     const format = editFormat(ctx);
+    // Each stdio connection is its own session unless --session names one;
+    // its reads then live in memory only and end with the connection.
+    const named = ctx.values.session !== undefined;
     // Opening the workspace first reports a missing root before anything is served.
     const workspace = openWorkspace(ctx.root, {
       stateDir: ctx.stateDir,
       session: ctx.session,
+      persistSessions: ctx.spec.name !== "mcp" || named,
     });
     if (ctx.spec.name === "mcp") {
       const { runMcpStdio } = await loadOptional(
@@ -55,7 +59,7 @@ export async function run(ctx: CliContext): Promise<number> {
         workspace,
         store,
         editFormat: format,
-        session: ctx.session,
+        session: named ? ctx.session : undefined,
         rebase: ctx.values.rebase === true,
       });
       onShutdown(() => void server.close());
