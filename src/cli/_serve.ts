@@ -6,6 +6,7 @@
  * @module
  */
 import { onShutdown } from "../_runtime/env.ts";
+import { AddressInUseError } from "../_runtime/serve.ts";
 import { loadOptional } from "../_internal/optional.ts";
 import type { EditFormat } from "../tools/mod.ts";
 import { openFileStore } from "../store/file_store.ts";
@@ -111,6 +112,16 @@ export async function run(ctx: CliContext): Promise<number> {
     if (!ctx.json) await ctx.err("hashline stopped");
     return EXIT_OK;
   } catch (error) {
-    return await fail(ctx, error);
+    return await fail(ctx, explainPort(error));
   }
+}
+
+// The runtime's own words ("Address already in use (os error 98)") name
+// neither the port nor the way out.
+function explainPort(error: unknown): unknown {
+  if (!(error instanceof AddressInUseError)) return error;
+  return new Error(
+    `Port ${error.port} is in use; pass --port N to serve on another one (--port 0 takes any free port).`,
+    { cause: error },
+  );
 }
