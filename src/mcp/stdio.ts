@@ -27,7 +27,7 @@ export interface McpStdioOptions {
   workspace?: Workspace;
   /** Revision store (default: a file store in `stateDir`). */
   store?: RevisionStore;
-  /** State folder (default `HASHLINE_STORE` or `.hashline/`). */
+  /** State folder (default `HASHLINE_STORE`, else `.hashline/` under the root). */
   stateDir?: string;
   /** Edit format (default `"hashline"`); anything else is refused with a `TypeError`. */
   editFormat?: EditFormat;
