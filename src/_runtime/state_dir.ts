@@ -7,7 +7,7 @@
  * @module
  */
 import { join, resolve } from "node:path";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { errnoOf } from "../_internal/errno.ts";
 import { getEnv } from "./config.ts";
 import { cwd as processCwd } from "./env.ts";
@@ -65,6 +65,8 @@ export function stateDirOf(
 // Only a folder made here gets the .gitignore: one the user made is theirs.
 // Failures are left for the first write into the folder to report.
 function prepare(dir: string, chosen: boolean): void {
+  // Most runs find it there; a failed mkdir would cost an error object.
+  if (existsSync(dir)) return;
   try {
     mkdirSync(dir);
   } catch (error) {

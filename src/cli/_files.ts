@@ -14,7 +14,6 @@ import {
   type PatchOptions,
 } from "../workspace/mod.ts";
 import { type CliContext, EXIT_OK, fail, intFlag } from "./_context.ts";
-import { fileSize, readInput } from "./_input.ts";
 
 /** Patch options as the command line passes them; `rebase` is opt-in, off by default. */
 interface CliPatchOptions extends PatchOptions {
@@ -100,6 +99,7 @@ async function read(ctx: CliContext, ws: Ws): Promise<number> {
 }
 
 async function patch(ctx: CliContext, ws: Ws): Promise<number> {
+  const { readInput } = await import("./_input.ts");
   const text = await readInput(ctx, ctx.args[0] ?? "-", "the patch");
   if (text.trim() === "") {
     throw new TypeError(
@@ -129,6 +129,7 @@ async function patch(ctx: CliContext, ws: Ws): Promise<number> {
 async function write(ctx: CliContext, ws: Ws): Promise<number> {
   const [typed, source] = ctx.args;
   const target = ctx.path(typed);
+  const { fileSize, readInput } = await import("./_input.ts");
   const content = await readInput(ctx, source, "the content");
   if (content === "" && source === "-" && ctx.values["allow-empty"] !== true) {
     const size = await fileSize(target);
