@@ -124,17 +124,21 @@ try {
       }× the empty script`,
     );
   });
-  const floor = median(times[cases.findIndex((c) => c.id === "floor")]);
-  const read = median(times[cases.findIndex((c) => c.id === "read")]);
-  const ratio = read / floor;
+  const floorTimes = times[cases.findIndex((c) => c.id === "floor")];
+  const readTimes = times[cases.findIndex((c) => c.id === "read")];
+  const ratio = median(readTimes) / median(floorTimes);
+  // The fastest spawn of each is the one other load on the machine touched
+  // least: a second view when the medians are noisy.
+  const best = Math.min(...readTimes) / Math.min(...floorTimes);
   console.log(
     `  hashline read vs the node:fs floor: ${ratio.toFixed(2)}× (goal ≤ 1.50×${
       ratio <= 1.5 ? ", met" : ", NOT met"
-    })`,
+    }); fastest spawns: ${best.toFixed(2)}×`,
   );
   printSummary("cli", {
     runs,
     readVsFloor: ratio,
+    readVsFloorFastest: best,
     cases: cases.map((c, k) => ({
       id: c.id,
       name: c.name,
