@@ -351,6 +351,8 @@ export const COMMANDS: readonly CommandSpec[] = [
     summary: "MCP server on stdio until the client closes it",
     args: [],
     flags: { "edit-format": editFormat, rebase: rebaseDefault },
+    details:
+      "Each connection is its own session, kept in memory, so two agents never use each other's reads; --session NAME shares the reads of that session with CLI calls and other connections.",
   },
 ];
 
