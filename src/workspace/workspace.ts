@@ -8,7 +8,8 @@
 import { basename, dirname, join, resolve } from "node:path";
 import { cwd } from "../_runtime/env.ts";
 import { stateDirOf } from "../_runtime/state_dir.ts";
-import { type FileHandle, realpathSync, statSync } from "../_runtime/fs.ts";
+import type { FileHandle } from "../_runtime/file_handle.ts";
+import { realpathSync, statSync } from "../_runtime/fs.ts";
 import { parseAnchor } from "../anchor/anchor.ts";
 import { formatLine, readWindow } from "../anchor/format.ts";
 import { splitLines } from "../anchor/split.ts";
