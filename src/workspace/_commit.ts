@@ -47,7 +47,7 @@ import {
   unlinkSync,
   writeSync,
 } from "../_runtime/fs.ts";
-import type { FileHandle } from "../_runtime/fs.ts";
+import type { FileHandle } from "../_runtime/file_handle.ts";
 import { processAlive, processId } from "../_runtime/process.ts";
 import { PatchRefusedError } from "../errors.ts";
 import { errnoOf, mapFsError } from "../_internal/errno.ts";

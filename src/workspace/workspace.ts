@@ -13,8 +13,10 @@ import {
   withWarnings,
 } from "./_result_notes.ts";
 import { basename, dirname, join, resolve } from "node:path";
-import { cwd, getEnv } from "../_runtime/env.ts";
-import { type FileHandle, realpathSync, statSync } from "../_runtime/fs.ts";
+import { cwd } from "../_runtime/env.ts";
+import { stateDirOf } from "../_runtime/state_dir.ts";
+import type { FileHandle } from "../_runtime/file_handle.ts";
+import { realpathSync, statSync } from "../_runtime/fs.ts";
 import { parseAnchor } from "../anchor/anchor.ts";
 import { formatLine, readWindow } from "../anchor/format.ts";
 import { splitLines } from "../anchor/split.ts";
@@ -90,7 +92,7 @@ export interface WorkspaceOptions {
   session?: string;
   /**
    * State folder holding `sessions/` and `journal/` (default: `HASHLINE_STORE`,
-   * else `.hashline` under the working folder).
+   * else `.hashline` under the root, created with a `.gitignore` of `*`).
    */
   stateDir?: string;
   /** Keep read records in `<state>/sessions/` so separate processes form one session (default true). */
@@ -430,8 +432,7 @@ class FileWorkspace implements Workspace {
     }
     this.root = real;
     this.session = checkSession(options.session ?? "default");
-    const state = options.stateDir ??
-      (getEnv("HASHLINE_STORE") || join(cwd(), ".hashline"));
+    const state = options.stateDir ?? stateDirOf(real);
     this.stateDir = realish(resolve(cwd(), state));
     const maxFileBytes = positive(
       "maxFileBytes",
