@@ -54,6 +54,7 @@ const RANKS: Record<string, number> = {
   patch: 2,
   workspace: 3,
   check: 3,
+  history: 3,
   store: 3,
   tools: 4,
   adapters: 5,

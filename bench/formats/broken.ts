@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { createChecker } from "../../src/check/mod.ts";
+import type { createChecker } from "../../src/check/mod.ts";
 import type { Hunk } from "./fixes.ts";
 import type { Task } from "./tasks.ts";
 

@@ -5,7 +5,9 @@
  *
  * @module
  */
-import { isAbsolute, join, relative, resolve } from "node:path";
+import { isAbsolute, relative, resolve } from "node:path";
+import { realpathSync } from "../_runtime/fs.ts";
+import { stateDirOf } from "../_runtime/state_dir.ts";
 import {
   cwd as processCwd,
   getEnv,
@@ -13,16 +15,12 @@ import {
   writeStderr,
   writeStdout,
 } from "../_runtime/env.ts";
-import { HashlineError, PatchRefusedError } from "../errors.ts";
+import { PatchRefusedError } from "../errors.ts";
+import { codeOf, exitOf } from "./_exit.ts";
 import type { FlagValues } from "./_args.ts";
 import type { CommandSpec } from "./_table.ts";
 
-/** Exit code: the command did what was asked. */
-export const EXIT_OK = 0;
-/** Exit code: refused (stale anchor, conflict, not read, not found, integrity). */
-export const EXIT_REFUSED = 1;
-/** Exit code: bad usage (unknown command or flag, malformed input). */
-export const EXIT_USAGE = 2;
+export { EXIT_OK, EXIT_REFUSED, EXIT_USAGE } from "./_exit.ts";
 
 /**
  * Where a run of the command line meets the outside world. Every part
@@ -57,9 +55,9 @@ export interface CliContext {
   root: string;
   /** Session name (`--session`, default `default`). */
   session: string;
-  /** Absolute state folder: `HASHLINE_STORE`, else `.hashline/` in the caller's folder. */
+  /** Absolute state folder: `--state`, else `HASHLINE_STORE`, else `.hashline/` under the root. */
   stateDir: string;
-  /** Resolves a path the user typed against the caller's folder. */
+  /** Resolves a path the user typed: from the caller's folder inside the root, else from the root. */
   path(name: string): string;
   /** Environment lookup. */
   env(name: string): string | undefined;
@@ -94,6 +92,33 @@ export function callerFolder(cwd: string, initCwd: string | undefined): string {
   return resolve(cwd);
 }
 
+function inside(folder: string, root: string): boolean {
+  const rel = relative(root, folder);
+  return rel === "" ||
+    (!rel.startsWith("..") && !isAbsolute(rel));
+}
+
+/**
+ * The folder a relative path is taken from: the working folder when it lies
+ * inside the root (so `read a.ts` from `root/src` means `src/a.ts`), else the
+ * root (so `hashline --root ~/proj read src/a.ts` works from anywhere).
+ *
+ * @param root The absolute workspace root.
+ * @param cwd The absolute working folder.
+ * @returns The folder relative paths resolve against.
+ */
+export function pathBase(root: string, cwd: string): string {
+  if (inside(cwd, root)) return cwd;
+  // The working folder may name the root through a symbolic link, or the
+  // reverse (`/tmp` → `/private/tmp`).
+  try {
+    if (inside(realpathSync(cwd), realpathSync(root))) return cwd;
+  } catch {
+    // A missing root is reported when the workspace opens.
+  }
+  return root;
+}
+
 function line(write: (t: string) => Promise<void>) {
   return (text: string) => write(text.endsWith("\n") ? text : text + "\n");
 }
@@ -116,7 +141,6 @@ export function makeContext(
   const root = typeof run.values.root === "string"
     ? resolve(cwd, run.values.root)
     : cwd;
-  const store = env("HASHLINE_STORE");
   const stdout = io.stdout ?? writeStdout;
   const stderr = io.stderr ?? writeStderr;
   return {
@@ -129,8 +153,14 @@ export function makeContext(
     session: typeof run.values.session === "string"
       ? run.values.session
       : "default",
-    stateDir: store ? resolve(cwd, store) : join(cwd, ".hashline"),
-    path: (name) => resolve(cwd, name),
+    stateDir: stateDirOf(root, {
+      state: typeof run.values.state === "string"
+        ? run.values.state
+        : undefined,
+      cwd,
+      env,
+    }),
+    path: (name) => resolve(pathBase(root, cwd), name),
     env,
     stdin: io.stdin ?? readStdin,
     write: stdout,
@@ -184,7 +214,7 @@ export function intFlag(
  * @param err Prints a line to stderr.
  * @param json Whether `--json` was given.
  * @param error What was thrown.
- * @returns 2 for bad input, 1 for refusals and failures.
+ * @returns The code's exit code: 2 for bad input, 1 for refusals and failures.
  */
 export async function reportError(
   out: (text: string) => Promise<void>,
@@ -192,13 +222,7 @@ export async function reportError(
   json: boolean,
   error: unknown,
 ): Promise<number> {
-  const usage = error instanceof TypeError || error instanceof RangeError ||
-    error instanceof SyntaxError;
-  const code = error instanceof HashlineError
-    ? error.code
-    : usage
-    ? "BAD_INPUT"
-    : "INTERNAL";
+  const code = codeOf(error);
   const message = error instanceof Error ? error.message : String(error);
   if (json) {
     const body: Record<string, unknown> = { code, message };
@@ -207,7 +231,7 @@ export async function reportError(
   } else {
     await err(message);
   }
-  return usage ? EXIT_USAGE : EXIT_REFUSED;
+  return exitOf(code);
 }
 
 /** Context-bound form of {@link reportError}. */

@@ -1,7 +1,8 @@
 /**
  * The workspace commands: `read PATH`, `patch [FILE|-]` and
- * `write PATH FILE|-`. PATH and FILE are resolved against the caller's
- * folder; paths inside a patch are relative to the root, as reads print them.
+ * `write PATH FILE|-`. PATH and FILE are taken from the caller's folder
+ * when it lies inside the root, else from the root; paths inside a patch are
+ * relative to the root, as reads print them.
  *
  * @module
  */
@@ -13,7 +14,6 @@ import {
   type PatchOptions,
 } from "../workspace/mod.ts";
 import { type CliContext, EXIT_OK, fail, intFlag } from "./_context.ts";
-import { fileSize, readInput } from "./_input.ts";
 
 import type { CheckMode } from "../check/mod.ts";
 
@@ -48,7 +48,7 @@ function explainOutside(
   const rel = relative(ctx.root, ctx.cwd);
   if (rel === "" || (!rel.startsWith("..") && !isAbsolute(rel))) return error;
   return new OutsideRootError(
-    `${error.message} Relative paths are taken from the working folder ${ctx.cwd}, which is outside the root ${ctx.root}; run from inside the root or give the path from here.`,
+    `${error.message} Relative paths are taken from the root ${ctx.root}, since the working folder ${ctx.cwd} lies outside it; give the path from the root.`,
   );
 }
 
@@ -64,6 +64,7 @@ export async function run(ctx: CliContext): Promise<number> {
       session: ctx.session,
       stateDir: ctx.stateDir,
       check: ctx.values.check as CheckMode | undefined,
+      door: "cli",
     });
     switch (ctx.spec.name) {
       case "read":
@@ -97,11 +98,13 @@ async function read(ctx: CliContext, ws: Ws): Promise<number> {
   } else {
     if (view.text !== "") await ctx.out(view.text);
     await ctx.err(readFooter(view));
+    for (const w of view.warnings ?? []) await ctx.err(`Warning: ${w}\n`);
   }
   return EXIT_OK;
 }
 
 async function patch(ctx: CliContext, ws: Ws): Promise<number> {
+  const { readInput } = await import("./_input.ts");
   const text = await readInput(ctx, ctx.args[0] ?? "-", "the patch");
   if (text.trim() === "") {
     throw new TypeError(
@@ -132,6 +135,7 @@ async function patch(ctx: CliContext, ws: Ws): Promise<number> {
 async function write(ctx: CliContext, ws: Ws): Promise<number> {
   const [typed, source] = ctx.args;
   const target = ctx.path(typed);
+  const { fileSize, readInput } = await import("./_input.ts");
   const content = await readInput(ctx, source, "the content");
   if (content === "" && source === "-" && ctx.values["allow-empty"] !== true) {
     const size = await fileSize(target);

@@ -6,8 +6,9 @@
  * @module
  */
 import { onShutdown } from "../_runtime/env.ts";
+import { AddressInUseError } from "../_runtime/serve.ts";
 import { loadOptional } from "../_internal/optional.ts";
-import type { EditFormat } from "../tools/mod.ts";
+import type { EditFormat, ToolSetName } from "../tools/mod.ts";
 import { openFileStore } from "../store/file_store.ts";
 import { openWorkspace } from "../workspace/workspace.ts";
 import type { CheckMode } from "../check/mod.ts";
@@ -29,6 +30,12 @@ function editFormat(ctx: CliContext): EditFormat {
   return value;
 }
 
+/** `--tools files,store` as a list; the registry names an unknown set. */
+function toolSets(ctx: CliContext): ToolSetName[] | undefined {
+  return stringFlag(ctx, "tools")?.split(",").map((s) => s.trim())
+    .filter((s) => s !== "") as ToolSetName[] | undefined;
+}
+
 /**
  * Runs `serve` until SIGINT/SIGTERM, or `mcp` until the client closes
  * standard input. The token may also come from `HASHLINE_TOKEN`, which keeps
@@ -40,11 +47,17 @@ function editFormat(ctx: CliContext): EditFormat {
 export async function run(ctx: CliContext): Promise<number> {
   try {
     const format = editFormat(ctx);
+    const tools = toolSets(ctx);
+    // Each stdio connection is its own session unless --session names one;
+    // its reads then live in memory only and end with the connection.
+    const named = ctx.values.session !== undefined;
     // Opening the workspace first reports a missing root before anything is served.
     const workspace = openWorkspace(ctx.root, {
       stateDir: ctx.stateDir,
       session: ctx.session,
       check: ctx.values.check as CheckMode | undefined,
+      door: ctx.spec.name === "mcp" ? "mcp" : "http",
+      persistSessions: ctx.spec.name !== "mcp" || named,
     });
     if (ctx.spec.name === "mcp") {
       const { runMcpStdio } = await loadOptional(
@@ -57,7 +70,8 @@ export async function run(ctx: CliContext): Promise<number> {
         workspace,
         store,
         editFormat: format,
-        session: ctx.session,
+        tools,
+        session: named ? ctx.session : undefined,
         rebase: ctx.values.rebase === true,
       });
       onShutdown(() => void server.close());
@@ -71,7 +85,10 @@ export async function run(ctx: CliContext): Promise<number> {
     const token = stringFlag(ctx, "token") ??
       (ctx.env("HASHLINE_TOKEN") || undefined);
     const store = openFileStore(ctx.stateDir);
+    const { newLoginKey } = await import("../http/_page_history.ts"); // history
+    const loginKey = token ? newLoginKey() : undefined; // history
     const server = await startServer({
+      loginKey, // history
       host,
       port,
       token,
@@ -79,6 +96,7 @@ export async function run(ctx: CliContext): Promise<number> {
       stateDir: ctx.stateDir,
       store,
       editFormat: format,
+      tools,
       session: ctx.session,
       rebase: ctx.values.rebase === true,
       allowedOrigins: stringFlag(ctx, "allow-origin")?.split(",").map((o) =>
@@ -95,12 +113,20 @@ export async function run(ctx: CliContext): Promise<number> {
         root: workspace.root,
         store: ctx.stateDir,
         mcp: `${server.url}/mcp`,
+        // history: the review page (a one-time login link with a token)
+        review: loginKey
+          ? `${server.url}/login?key=${loginKey}`
+          : `${server.url}/`,
       }));
     } else {
       await ctx.out(
         `hashline listening on ${server.url}\nworkspace: ${workspace.root}\nstore: ${ctx.stateDir}\nMCP: ${server.url}/mcp${
           token ? "\nbearer token required (except /health)" : ""
-        }`,
+        }${
+          // history
+          loginKey
+            ? `\nreview page (one-time login link): ${server.url}/login?key=${loginKey}`
+            : `\nreview page: ${server.url}/`}`,
       );
     }
     await stopped;
@@ -109,6 +135,16 @@ export async function run(ctx: CliContext): Promise<number> {
     if (!ctx.json) await ctx.err("hashline stopped");
     return EXIT_OK;
   } catch (error) {
-    return await fail(ctx, error);
+    return await fail(ctx, explainPort(error));
   }
+}
+
+// The runtime's own words ("Address already in use (os error 98)") name
+// neither the port nor the way out.
+function explainPort(error: unknown): unknown {
+  if (!(error instanceof AddressInUseError)) return error;
+  return new Error(
+    `Port ${error.port} is in use; pass --port N to serve on another one (--port 0 takes any free port).`,
+    { cause: error },
+  );
 }

@@ -32,7 +32,7 @@ export interface ArgSpec {
 }
 
 /** Which module runs a command: each family is loaded only when one of its commands runs. */
-export type CommandFamily = "files" | "store" | "serve";
+export type CommandFamily = "files" | "store" | "serve" | "history";
 
 /** One command of the table. */
 export interface CommandSpec {
@@ -56,13 +56,19 @@ export const COMMON_FLAGS: Record<string, FlagSpec> = {
     type: "string",
     value: "DIR",
     help:
-      "workspace folder that every path must stay inside (default: the working folder)",
+      "workspace folder that every path must stay inside (default: the working folder); relative paths are taken from the working folder when it lies inside the root, else from the root",
   },
   session: {
     type: "string",
     value: "NAME",
     help:
-      'whose reads count (default "default"); kept in the state folder, so separate calls form one session',
+      'whose reads count (default "default"; mcp: its own session per connection); kept in the state folder, so separate calls form one session',
+  },
+  state: {
+    type: "string",
+    value: "DIR",
+    help:
+      "state folder (store, sessions, journal, history); default .hashline/ under the root, or HASHLINE_STORE",
   },
   check: {
     type: "string",
@@ -84,7 +90,7 @@ export const ENVIRONMENT: { name: string; help: string }[] = [
   {
     name: "HASHLINE_STORE",
     help:
-      "state folder (store, sessions, journal, history); default .hashline/ under the working folder",
+      "state folder (store, sessions, journal, history) when --state is not given; default .hashline/ under the root",
   },
   {
     name: "HASHLINE_TOKEN",
@@ -99,7 +105,7 @@ export const ENVIRONMENT: { name: string; help: string }[] = [
   {
     name: "INIT_CWD",
     help:
-      "the caller's folder, set by deno task and npm run; paths are resolved against it when the task moved to the project folder",
+      "the caller's folder, set by deno task and npm run; taken as the working folder when the task moved to the project folder",
   },
 ];
 
@@ -123,12 +129,21 @@ const rebaseDefault: FlagSpec = {
     "edit_file applies an op whose read lines only moved where they now stand, unless a call says rebase: false",
 };
 
+const toolSets: FlagSpec = {
+  type: "string",
+  value: "SETS",
+  help:
+    'tool sets offered over MCP, comma-separated: "files", "store", "history" (default files,store)',
+};
+
 const editFormat: FlagSpec = {
   type: "string",
   value: "F",
   help:
     'edit tool offered to models: "hashline" (anchored patches, default) or "str_replace"',
 };
+
+import { HISTORY_COMMANDS } from "./_history_table.ts";
 
 /** Every command, in the order the help lists them. */
 export const COMMANDS: readonly CommandSpec[] = [
@@ -343,6 +358,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       },
       "edit-format": editFormat,
       rebase: rebaseDefault,
+      tools: toolSets,
     },
   },
   {
@@ -350,8 +366,15 @@ export const COMMANDS: readonly CommandSpec[] = [
     family: "serve",
     summary: "MCP server on stdio until the client closes it",
     args: [],
-    flags: { "edit-format": editFormat, rebase: rebaseDefault },
+    flags: {
+      "edit-format": editFormat,
+      rebase: rebaseDefault,
+      tools: toolSets,
+    },
+    details:
+      "Each connection is its own session, kept in memory, so two agents never use each other's reads; --session NAME shares the reads of that session with CLI calls and other connections.",
   },
+  ...HISTORY_COMMANDS,
 ];
 
 /**

@@ -10,7 +10,7 @@
 import { parseAnchor, readPrefixOf } from "../anchor/anchor.ts";
 import { formatLine } from "../anchor/format.ts";
 import { foldHash, hex2, lineHash32 } from "../hash/fnv.ts";
-import type { Problem } from "../errors.ts";
+import type { ErrorCode, Problem } from "../errors.ts";
 import { lineFault } from "./_line_fault.ts";
 import type {
   Anchor,
@@ -302,7 +302,7 @@ export function validateOps(
   const { memory, path } = options;
   const problems: Problem[] = [];
   const add = (
-    code: string,
+    code: ErrorCode,
     message: string,
     line?: number,
     shown?: Shown[],
@@ -482,7 +482,12 @@ function judge(
   parsed: (Anchor | null)[],
   label: string,
   all: Finding[],
-  add: (code: string, message: string, line?: number, shown?: Shown[]) => void,
+  add: (
+    code: ErrorCode,
+    message: string,
+    line?: number,
+    shown?: Shown[],
+  ) => void,
 ): void {
   let findings = all;
   if (findings.length === 0) return;
@@ -556,7 +561,7 @@ function checkNewLines(
   lines: readonly string[],
   literal: boolean,
   label: string,
-  add: (code: string, message: string) => void,
+  add: (code: ErrorCode, message: string) => void,
 ): void {
   let bad = 0;
   let pasted = false;
@@ -602,7 +607,7 @@ function findOverlaps(
   ops: PatchOp[],
   spans: Span[],
   points: Point[],
-  add: (code: string, message: string, line?: number) => void,
+  add: (code: ErrorCode, message: string, line?: number) => void,
 ): void {
   const sorted = [...spans].sort((a, b) =>
     a.start - b.start || a.index - b.index

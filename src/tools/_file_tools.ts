@@ -31,8 +31,8 @@ export interface FileToolOptions {
   workspace: () => Promise<Workspace>;
   editFormat: EditFormat;
   rebase: boolean;
-  /** Default syntax check; a call's own `check` wins. */
-  check: CheckMode;
+  /** Default syntax check (else the workspace's); a call's own `check` wins. */
+  check?: CheckMode;
   sessionOf: (call?: ToolCallOptions) => string;
 }
 

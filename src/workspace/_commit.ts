@@ -47,10 +47,12 @@ import {
   unlinkSync,
   writeSync,
 } from "../_runtime/fs.ts";
-import type { FileHandle } from "../_runtime/fs.ts";
+import type { FileHandle } from "../_runtime/file_handle.ts";
 import { processAlive, processId } from "../_runtime/process.ts";
 import { PatchRefusedError } from "../errors.ts";
 import { errnoOf, mapFsError } from "../_internal/errno.ts";
+import { cutUtf8 } from "../_internal/names.ts";
+import { localId, tempId, tempOwnerGone } from "./_holder.ts";
 import {
   type Confinement,
   type FileIdentity,
@@ -80,7 +82,26 @@ export interface StageEntry {
    * It reads the file through `pin`, the folder the rename goes through.
    */
   verify?(pin: Pin): Promise<boolean>;
+  // history: begin
+  /** Remove the target instead of writing it (an undo of a creation); `write` is not called. */
+  remove?: boolean;
+  // history: end
 }
+
+// history: begin
+/**
+ * A history entry committed with the files: its record rides in the
+ * journal, is appended after the last rename (a failure rolls the files
+ * back), and a recovery that finishes the commit appends it unless the log
+ * already holds it.
+ */
+export interface CommitRecord {
+  /** The entry, as the journal keeps it (JSON). */
+  record: unknown;
+  /** Appends it to the log. */
+  append(record: unknown): Promise<void>;
+}
+// history: end
 
 type JournalState = "staging" | "committing" | "rolling-back";
 
@@ -95,6 +116,8 @@ interface JournalEntry {
   old: { dev: number; ino: number; size: number; mtimeMs: number } | null;
   /** Inode of the staged new content (known once staged). */
   newIno: number | null;
+  /** The commit removes the target (history: undo of a creation). */
+  remove?: boolean;
 }
 
 interface Journal {
@@ -104,6 +127,8 @@ interface Journal {
   root: string;
   state: JournalState;
   entries: JournalEntry[];
+  /** The history entry committed with the files (history). */
+  history?: unknown;
 }
 
 /**
@@ -111,9 +136,22 @@ interface Journal {
  * that already exist), in order; a one-file commit has the steps
  * `temp-0`, `staged`, `checked`, `rename-0`, `done`.
  */
-export function commitSteps(existing: boolean[]): string[] {
-  if (existing.length === 1) {
+export function commitSteps(existing: boolean[], history = false): string[] {
+  if (existing.length === 1 && !history) {
     return ["temp-0", "staged", "checked", "rename-0", "done"];
+  }
+  if (existing.length === 1) {
+    return [
+      "temp-0",
+      "staged",
+      "checked",
+      "journal-committing",
+      ...(existing[0] ? ["backup-0"] : []),
+      "rename-0",
+      "history",
+      "cleaned",
+      "done",
+    ];
   }
   const steps = ["journal-staging"];
   existing.forEach((_, i) => steps.push(`temp-${i}`));
@@ -121,6 +159,7 @@ export function commitSteps(existing: boolean[]): string[] {
   existing.forEach((e, i) => e && steps.push(`backup-${i}`));
   steps.push("journal-committing");
   existing.forEach((_, i) => steps.push(`rename-${i}`));
+  if (history) steps.push("history");
   steps.push("renamed", "cleaned", "done");
   return steps;
 }
@@ -137,8 +176,9 @@ export const commitHooks: {
 } = {};
 
 function randomId(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(8));
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  // Names this host boot and PID namespace, so orphan cleanup never takes
+  // a live writer's temporary in another container for a dead one's.
+  return tempId();
 }
 
 /**
@@ -153,11 +193,11 @@ export function sideName(
   id: string,
   kind: "new" | "old" | "one",
 ): string {
-  return `.${base.slice(0, 96)}.${pid}-${id}.hashline-${kind}.tmp`;
+  return `.${cutUtf8(base, 96)}.${pid}-${id}.hashline-${kind}.tmp`;
 }
 
 const SIDE =
-  /^\.([^/\\]{1,96})\.(\d+)-([0-9a-f]{16})\.hashline-(new|old)\.tmp$/;
+  /^\.([^/\\]{1,96})\.(\d+)-([0-9a-f]{16})\.hashline-(new|old|one)\.tmp$/;
 
 function changed(display: string, why: string): PatchRefusedError {
   return new PatchRefusedError([{
@@ -342,6 +382,10 @@ function checkIdentity(s: Staged): void {
 
 /** Puts the staged file in place; a new file never replaces one that appeared meanwhile. */
 function install(s: Staged): void {
+  if (s.entry.remove) {
+    unlinkSync(s.pin.path(s.name));
+    return;
+  }
   if (s.entry.target.exists) {
     renameSync(s.pin.path(s.temp), s.pin.path(s.name));
     return;
@@ -362,14 +406,19 @@ function install(s: Staged): void {
 
 async function writeJournal(file: string, journal: Journal): Promise<void> {
   const tmp = `${file}.${journal.pid}.tmp`;
-  const h = await open(tmp, "w");
   try {
-    await h.writeFile(JSON.stringify(journal));
-    await h.sync();
-  } finally {
-    await h.close();
+    const h = await open(tmp, "w");
+    try {
+      await h.writeFile(JSON.stringify(journal));
+      await h.sync();
+    } finally {
+      await h.close();
+    }
+    await rename(tmp, file);
+  } catch (error) {
+    await rm(tmp, { force: true }).catch(() => {});
+    throw error;
   }
-  await rename(tmp, file);
   syncPath(dirname(file));
 }
 
@@ -393,12 +442,14 @@ function syncPath(dir: string): void {
  * @param stateDir The state folder (the journal of a multi-file commit goes in `journal/`).
  * @param confinement The root the targets lie under.
  * @param entries The files.
+ * @param history The history entry to commit with them (always journaled).
  * @throws {PatchRefusedError} `CHANGED` when a file changed since it was validated.
  */
 export async function commitFiles(
   stateDir: string,
   confinement: Confinement,
   entries: StageEntry[],
+  history?: CommitRecord,
 ): Promise<void> {
   const root = confinement.rootRef;
   const id = randomId();
@@ -415,12 +466,19 @@ export async function commitFiles(
         entry,
         pin: pinTargetFolder(root, entry.target),
         name,
-        temp: sideName(name, pid, id, entries.length === 1 ? "one" : "new"),
+        temp: sideName(
+          name,
+          pid,
+          id,
+          entries.length === 1 ? "one" : "new",
+        ),
         backup: entry.target.exists ? sideName(name, pid, id, "old") : null,
       });
     }
-    if (staged.length === 1) await commitOne(staged[0], step);
-    else await commitMany(stateDir, root, id, staged, step);
+    if (staged.length === 1 && !history) await commitOne(staged[0], step);
+    else if (staged.length === 1) {
+      await commitOneRecorded(stateDir, root, id, staged[0], step, history!);
+    } else await commitMany(stateDir, root, id, staged, step, history);
   } finally {
     for (const s of staged) s.pin.close();
   }
@@ -446,15 +504,130 @@ async function commitOne(
   await step("done");
 }
 
+// history: begin
+function journalEntry(s: Staged, newIno: number | null): JournalEntry {
+  const st = s.entry.target.stat;
+  return {
+    target: s.entry.target.real,
+    temp: s.temp,
+    backup: s.backup,
+    existed: s.entry.target.exists,
+    old: st
+      ? { dev: st.dev, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs }
+      : null,
+    newIno,
+    ...(s.entry.remove ? { remove: true } : {}),
+  };
+}
+
+/** Links the backup of a target and checks the target is still the version validated. */
+function linkBackup(s: Staged): void {
+  if (!s.backup) return;
+  linkSync(s.pin.path(s.name), s.pin.path(s.backup));
+  const now = identityAt(s.pin, s.name);
+  const was = s.entry.target.stat!;
+  if (
+    !now || now.ino !== was.ino || now.size !== was.size ||
+    now.mtimeMs !== was.mtimeMs
+  ) {
+    throw changed(
+      s.entry.target.display,
+      "the file changed on disk while the patch was being applied",
+    );
+  }
+  s.expect = now;
+}
+
+/**
+ * One file with its history entry: staged like a one-file commit (a crash
+ * before the journal leaves only a temporary the next writer removes), then
+ * one journal in state `committing` names the temporary, the backup and the
+ * entry, so a crash after it is finished by recovery, entry included.
+ */
+async function commitOneRecorded(
+  stateDir: string,
+  root: RootRef,
+  id: string,
+  s: Staged,
+  step: (name: string) => Promise<void>,
+  history: CommitRecord,
+): Promise<void> {
+  const display = s.entry.target.display;
+  let newIno: number | null = null;
+  try {
+    if (!s.entry.remove) newIno = await stage(s);
+    await step("temp-0");
+    await step("staged");
+    await recheck(s);
+    await step("checked");
+  } catch (error) {
+    removeQuietly(s.pin, s.temp);
+    throw mapFsError(error, `Cannot write "${display}"`);
+  }
+  const jdir = join(stateDir, "journal");
+  const jfile = join(jdir, `${Date.now()}-${id}.json`);
+  const journal: Journal = {
+    version: 2,
+    id,
+    pid: processId(),
+    root: root.real,
+    state: "committing",
+    entries: [journalEntry(s, newIno)],
+    history: history.record,
+  };
+  try {
+    await mkdir(jdir, { recursive: true });
+    await writeJournal(jfile, journal);
+  } catch (error) {
+    removeQuietly(s.pin, s.temp);
+    await rm(jfile, { force: true }).catch(() => {});
+    throw mapFsError(error, `Cannot write "${display}"`);
+  }
+  await step("journal-committing");
+  try {
+    if (s.backup) {
+      linkBackup(s);
+      await step("backup-0");
+    }
+    checkIdentity(s);
+    install(s);
+    await step("rename-0");
+    await history.append(history.record);
+    await step("history");
+  } catch (error) {
+    journal.state = "rolling-back";
+    await writeJournal(jfile, journal);
+    await step("journal-rolling-back");
+    undoOne(s.pin, journal.entries[0]);
+    removeQuietly(s.pin, s.temp);
+    removeQuietly(s.pin, s.backup);
+    await rm(jfile, { force: true });
+    throw mapFsError(error, `Cannot write "${display}"`);
+  }
+  s.pin.sync(fsyncSync);
+  removeQuietly(s.pin, s.backup);
+  await step("cleaned");
+  await rm(jfile, { force: true });
+  await step("done");
+}
+
+/** Whether a journal entry's change stands on disk (the target is its new file, or gone for a removal). */
+function landed(pin: Pin, e: JournalEntry): boolean {
+  const now = identityAt(pin, basename(e.target));
+  if (e.remove) return now === null;
+  return now !== null && e.newIno !== null && now.ino === e.newIno;
+}
+// history: end
+
 async function commitMany(
   stateDir: string,
   root: RootRef,
   id: string,
   staged: Staged[],
   step: (name: string) => Promise<void>,
+  history?: CommitRecord,
 ): Promise<void> {
   const jdir = join(stateDir, "journal");
-  await mkdir(jdir, { recursive: true });
   const jfile = join(jdir, `${Date.now()}-${id}.json`);
   const journal: Journal = {
     version: 2,
@@ -476,7 +649,9 @@ async function commitMany(
         }
         : null,
       newIno: null,
+      ...(s.entry.remove ? { remove: true } : {}),
     })),
+    ...(history ? { history: history.record } : {}),
   };
   const cleanSides = () => {
     for (const s of staged) {
@@ -484,11 +659,21 @@ async function commitMany(
       removeQuietly(s.pin, s.backup);
     }
   };
-  await writeJournal(jfile, journal);
+  try {
+    await mkdir(jdir, { recursive: true });
+    await writeJournal(jfile, journal);
+  } catch (error) {
+    throw mapFsError(
+      error,
+      `Cannot write "${staged[0].entry.target.display}" (its commit journal)`,
+    );
+  }
   await step("journal-staging");
   try {
     for (let i = 0; i < staged.length; i++) {
-      journal.entries[i].newIno = await stage(staged[i]);
+      if (!staged[i].entry.remove) {
+        journal.entries[i].newIno = await stage(staged[i]);
+      }
       await step(`temp-${i}`);
     }
     await step("staged");
@@ -526,6 +711,10 @@ async function commitMany(
       install(staged[i]);
       await step(`rename-${i}`);
     }
+    if (history) {
+      await history.append(history.record);
+      await step("history");
+    }
   } catch (error) {
     journal.state = "rolling-back";
     await writeJournal(jfile, journal);
@@ -549,6 +738,12 @@ async function commitMany(
 function undoOne(pin: Pin, e: JournalEntry): void {
   const name = basename(e.target);
   const now = identityAt(pin, name);
+  if (e.remove) {
+    if (!now && e.backup && identityAt(pin, e.backup)) {
+      renameSync(pin.path(e.backup), pin.path(name));
+    }
+    return;
+  }
   if (!now || e.newIno === null || now.ino !== e.newIno) return;
   if (e.existed) {
     if (e.backup && identityAt(pin, e.backup)) {
@@ -562,6 +757,19 @@ function undoOne(pin: Pin, e: JournalEntry): void {
 /** Finishes a rename a crash cut short, only over the version the commit saw. */
 function forwardOne(pin: Pin, e: JournalEntry): boolean {
   const name = basename(e.target);
+  if (e.remove) {
+    const now = identityAt(pin, name);
+    const old = e.old;
+    if (!now) return true;
+    if (
+      old && now.dev === old.dev && now.ino === old.ino &&
+      now.size === old.size && now.mtimeMs === old.mtimeMs
+    ) {
+      unlinkSync(pin.path(name));
+      return true;
+    }
+    return false;
+  }
   const temp = identityAt(pin, e.temp);
   if (!temp) return true;
   const now = identityAt(pin, name);
@@ -643,11 +851,13 @@ function parseJournal(raw: string): Journal | string {
  * @param stateDir The state folder holding `journal/`.
  * @param root The root the journals must belong to.
  * @param lock Takes the locks of a journal's targets while it is settled.
+ * @param appendHistory Appends a finished commit's history entry unless the log holds it.
  */
 export async function recoverJournals(
   stateDir: string,
   root: RootRef,
   lock: (targets: string[]) => Promise<() => void>,
+  appendHistory?: (record: unknown) => Promise<void>,
 ): Promise<RecoveryReport> {
   const report: RecoveryReport = {
     rolledForward: 0,
@@ -677,7 +887,8 @@ export async function recoverJournals(
     const file = join(dir, name);
     if (name.endsWith(".tmp")) {
       const owner = Number(name.split(".").at(-2));
-      if (owner !== me && !processAlive(owner)) await rm(file, { force: true });
+      const id = /^\d+-([0-9a-f]{16})\.json\./.exec(name)?.[1] ?? "";
+      if (tempOwnerGone(owner, id)) await rm(file, { force: true });
       continue;
     }
     if (!name.endsWith(".json")) continue;
@@ -695,7 +906,12 @@ export async function recoverJournals(
       continue;
     }
     if (journal.root !== root.real) continue;
-    if (journal.pid === me || processAlive(journal.pid)) continue;
+    // A pid means something only in this host boot and PID namespace; a
+    // journal of another is settled only once its locks can be taken (its
+    // writer holds them until the commit ends, or their lease runs out).
+    if (
+      localId(journal.id) && (journal.pid === me || processAlive(journal.pid))
+    ) continue;
     const inRoot = journal.entries.every((e) =>
       inside(e.target, root.real) && e.target !== root.real
     );
@@ -717,17 +933,21 @@ export async function recoverJournals(
       // Another process may have settled it while this one waited for the locks.
       const again = await readFile(file).catch(() => null);
       if (again === null) continue;
+      let allLanded = true; // history
       for (const e of journal.entries) {
         let pin: Pin;
         try {
           pin = pinFolder(root, partsUnder(root, dirname(e.target)));
         } catch {
           report.skipped.push(e.target);
+          allLanded = false; // history
           continue;
         }
         try {
           if (journal.state === "committing") {
             if (!forwardOne(pin, e)) report.skipped.push(e.target);
+            // history: the entry is appended only where the change stands.
+            if (!landed(pin, e)) allLanded = false;
           } else if (journal.state === "rolling-back") undoOne(pin, e);
           removeQuietly(pin, e.temp);
           removeQuietly(pin, e.backup);
@@ -735,6 +955,12 @@ export async function recoverJournals(
         } finally {
           pin.close();
         }
+      }
+      if (
+        journal.state === "committing" && journal.history !== undefined &&
+        allLanded
+      ) {
+        await appendHistory?.(journal.history);
       }
       if (journal.state === "committing") report.rolledForward++;
       else report.rolledBack++;

@@ -18,7 +18,7 @@ import {
 } from "../anchor/format.ts";
 import type { HashlineView } from "../anchor/format.ts";
 import { parseAnchor } from "../anchor/anchor.ts";
-import type { FileHandle } from "../_runtime/fs.ts";
+import type { FileHandle } from "../_runtime/file_handle.ts";
 import { foldHash, lineHash32 } from "../hash/fnv.ts";
 import type { LineBatch } from "../hash/types.ts";
 import { linesNeeded } from "../patch/validate.ts";

@@ -5,9 +5,18 @@
  *
  * @module
  */
+import {
+  editHead,
+  linkNote,
+  recordWarning,
+  resultShare,
+  withWarnings,
+} from "./_result_notes.ts";
 import { basename, dirname, join, resolve } from "node:path";
-import { cwd, getEnv } from "../_runtime/env.ts";
-import { type FileHandle, realpathSync, statSync } from "../_runtime/fs.ts";
+import { cwd } from "../_runtime/env.ts";
+import { stateDirOf } from "../_runtime/state_dir.ts";
+import type { FileHandle } from "../_runtime/file_handle.ts";
+import { realpathSync, statSync } from "../_runtime/fs.ts";
 import { parseAnchor } from "../anchor/anchor.ts";
 import { formatLine, readWindow } from "../anchor/format.ts";
 import { splitLines } from "../anchor/split.ts";
@@ -54,6 +63,30 @@ import { fileText } from "./_text.ts";
 import type { CheckInput, CheckMode, SyntaxCheck } from "../check/mod.ts";
 import { SyntaxGate } from "../check/gate.ts";
 // --- end syntax check ---
+// history: begin
+import {
+  checkQuery,
+  type Door,
+  DOORS,
+  type EntryDetail,
+  type EntryRecord,
+  type HistoryEntry,
+  HistoryLog,
+  type HistoryQuery,
+  listEntries,
+  makeRecord,
+  planUndo,
+  type RecordFile,
+  recordFile,
+  renderDiff,
+  sha256Hex,
+  toDetail,
+  type UndoOptions,
+  type UndoResult,
+  type UndoStep,
+} from "../history/mod.ts";
+import type { CommitRecord, StageEntry } from "./_commit.ts";
+// history: end
 
 export type { RecoveryReport } from "./_commit.ts";
 
@@ -63,7 +96,7 @@ export interface WorkspaceOptions {
   session?: string;
   /**
    * State folder holding `sessions/` and `journal/` (default: `HASHLINE_STORE`,
-   * else `.hashline` under the working folder).
+   * else `.hashline` under the root, created with a `.gitignore` of `*`).
    */
   stateDir?: string;
   /** Keep read records in `<state>/sessions/` so separate processes form one session (default true). */
@@ -95,6 +128,14 @@ export interface WorkspaceOptions {
    * edit whole with `SYNTAX`, `off` parses nothing.
    */
   check?: CheckMode;
+  // history: begin
+  /** Keep the edit history in `<state>/history/` (default true). */
+  history?: boolean;
+  /** Entries the history keeps, the newest (default 10,000). */
+  historyLimit?: number;
+  /** The door changes are recorded as coming through (default `"library"`). */
+  door?: Door;
+  // history: end
 }
 
 /** A read window. */
@@ -121,6 +162,8 @@ export interface FileRead {
   endLine: number;
   /** Where the next window starts, or null at the end. */
   nextOffset: number | null;
+  /** Present when something went wrong beside the read (its record could not be saved). */
+  warnings?: string[];
 }
 
 /** Options of {@link Workspace.patch}. */
@@ -169,6 +212,8 @@ export interface PatchResult {
   warnings: string[];
   /** Syntax checks of the edited files (none with `check: "off"` or for files without a grammar). */
   checks: SyntaxCheck[];
+  /** The history entry of this change (absent on a dry run, with history off, or when nothing changed). */
+  entry?: string;
 }
 
 /** Whether a path names a file, and how big it is (see {@link Workspace.stat}). */
@@ -189,6 +234,8 @@ export interface TextRead {
   text: string;
   /** Lines in the file. */
   totalLines: number;
+  /** Present when its read record could not be saved. */
+  warnings?: string[];
 }
 
 /** Options of {@link Workspace.write}. */
@@ -219,6 +266,8 @@ export interface WriteResult {
   warnings: string[];
   /** Syntax check of the new content (none with `check: "off"` or without a grammar). */
   checks: SyntaxCheck[];
+  /** The history entry of this change (absent with history off). */
+  entry?: string;
 }
 
 /** Files under one root, with sessions, confinement and all-or-nothing commits. */
@@ -265,6 +314,18 @@ export interface Workspace {
   forgetSession(session: string): Promise<void>;
   /** Finishes or undoes commits that a crashed process left half done (also run before each write). */
   recover(): Promise<RecoveryReport>;
+  // history: begin
+  /** The history's entries, newest first (filters: session, root-relative path, limit, default 50). */
+  history(query?: HistoryQuery): Promise<HistoryEntry[]>;
+  /** One entry with each file's diff; `NOT_FOUND` when the log does not hold it. */
+  entry(id: string): Promise<EntryDetail>;
+  /**
+   * Reverts one entry as one all-or-nothing commit (itself an entry), where
+   * every line it wrote still stands as written; else refused with
+   * `MOVED_ON`, naming each file and line, and nothing is written.
+   */
+  undo(id: string, options?: UndoOptions): Promise<UndoResult>;
+  // history: end
 }
 
 const GiB = 1024 ** 3;
@@ -295,6 +356,9 @@ interface Prepared {
   verify?(pin: Pin): Promise<boolean>;
   /** The file before and after, for the syntax check. */
   syntax?: CheckInput;
+  /** The whole text before and after, when held in memory (history). */
+  oldText?: string;
+  newText?: string;
 }
 
 function positive(name: string, value: unknown, fallback: number): number {
@@ -357,6 +421,10 @@ class FileWorkspace implements Workspace {
   private started?: Promise<RecoveryReport>;
   private notices: string[] = [];
   private readonly syntax: SyntaxGate;
+  // history: begin
+  private readonly log: HistoryLog | null;
+  private readonly door: Door;
+  // history: end
 
   constructor(root: string, options: WorkspaceOptions) {
     if (typeof root !== "string" || root === "") {
@@ -385,8 +453,7 @@ class FileWorkspace implements Workspace {
     }
     this.root = real;
     this.session = checkSession(options.session ?? "default");
-    const state = options.stateDir ??
-      (getEnv("HASHLINE_STORE") || join(cwd(), ".hashline"));
+    const state = options.stateDir ?? stateDirOf(real);
     this.stateDir = realish(resolve(cwd(), state));
     const maxFileBytes = positive(
       "maxFileBytes",
@@ -434,6 +501,19 @@ class FileWorkspace implements Workspace {
     );
     this.indexes = new LineIndexes(join(this.stateDir, "lineindex"));
     this.syntax = new SyntaxGate(options.check, this.stateDir);
+    // history: begin
+    const door = options.door ?? "library";
+    if (!DOORS.includes(door)) {
+      throw new TypeError(
+        `Cannot open workspace: door must be one of ${DOORS.join(", ")}.`,
+      );
+    }
+    this.door = door;
+    const limit = positive("historyLimit", options.historyLimit, 10_000);
+    this.log = options.history === false || limit === 0
+      ? null
+      : new HistoryLog(this.stateDir, Math.floor(limit));
+    // history: end
   }
 
   private start(): Promise<RecoveryReport> {
@@ -449,6 +529,8 @@ class FileWorkspace implements Workspace {
       this.stateDir,
       this.conf.rootRef,
       (reals) => this.lockReals(reals),
+      // history: the entry of a commit finished here, unless the log holds it.
+      this.log ? (r) => this.log!.append(r as EntryRecord, true) : undefined,
     );
     for (const m of report.malformed) {
       this.notices.push(`A damaged commit journal was set aside: ${m}.`);
@@ -533,22 +615,19 @@ class FileWorkspace implements Workspace {
       target.stat.size > Math.min(this.streamThreshold, READ_STREAM_BYTES);
   }
 
-  /** Saves a read record; a failure after a commit is a warning, never an error. */
+  /** Saves a read record; a failure after a commit or a read is a warning, never an error. */
   private async remember(
     session: string,
     real: string,
     mem: LineMemory,
     warnings?: string[],
+    done = "The edit was written",
   ): Promise<void> {
     try {
       await this.records.put(session, real, mem);
     } catch (error) {
       if (!warnings) throw error;
-      warnings.push(
-        `The edit was written, but this session's read record could not be saved (${
-          error instanceof Error ? error.message : String(error)
-        }): read the file again before the next edit.`,
-      );
+      warnings.push(recordWarning(done, error));
     }
   }
 
@@ -608,8 +687,15 @@ class FileWorkspace implements Workspace {
     // A read sees the file's length too: lines past it are gone.
     mem.forgetFrom(view.totalLines + 1);
     mem.lineCount = view.totalLines;
-    await this.remember(session, target.real, mem);
-    return { path: target.display, ...view };
+    const warnings: string[] = [];
+    await this.remember(
+      session,
+      target.real,
+      mem,
+      warnings,
+      "The file was read",
+    );
+    return withWarnings({ path: target.display, ...view }, warnings);
   }
 
   private async groupsOf(
@@ -733,6 +819,7 @@ class FileWorkspace implements Workspace {
         plan: p.plan,
         maxLineChars: this.maxLineChars ?? 2000,
         created: !p.target.exists,
+        maxResultBytes: resultShare(prepared.length),
       });
       files.push({
         path: p.target.display,
@@ -745,10 +832,40 @@ class FileWorkspace implements Workspace {
       shown.push(s.shown);
     }
     const warnings = [...syntax.warnings, ...this.takeNotices()];
+    for (const p of prepared) {
+      const note = p.unchanged
+        ? null
+        : linkNote(p.target.display, p.target.stat);
+      if (note) warnings.push(note);
+    }
+    let entryId: string | undefined; // history
     if (!dryRun) {
       const entries = prepared.filter((p) => !p.unchanged);
       if (entries.length > 0) {
-        await commitFiles(this.stateDir, this.conf, entries);
+        // history: begin
+        const head = files.map((f) =>
+          `Edited ${f.path} (+${f.added} -${f.removed})`
+        )[0];
+        const record = await this.recordOf(
+          session,
+          head,
+          entries.map((p) => {
+            const f = files[prepared.indexOf(p)];
+            return recordFile({
+              path: f.path,
+              added: f.added,
+              removed: f.removed,
+              created: f.created,
+              oldText: p.oldText,
+              newText: p.newText,
+              plan: p.plan,
+              oldLine: p.oldLine,
+            });
+          }),
+        );
+        entryId = record?.id;
+        // history: end
+        await commitFiles(this.stateDir, this.conf, entries, record);
       }
       for (let i = 0; i < prepared.length; i++) {
         const p = prepared[i];
@@ -761,7 +878,7 @@ class FileWorkspace implements Workspace {
       }
     }
     const parts = files.map((f) =>
-      [`Edited ${f.path} (+${f.added} -${f.removed})`, f.anchors, f.diff]
+      [editHead(f), f.anchors, f.diff]
         .filter((s) => s !== "")
         .join("\n")
     );
@@ -777,6 +894,7 @@ class FileWorkspace implements Workspace {
       rebased,
       warnings,
       checks: syntax.checks,
+      ...(entryId ? { entry: entryId } : {}), // history
     };
   }
 
@@ -836,6 +954,8 @@ class FileWorkspace implements Workspace {
         bytes,
         unchanged: false,
         syntax: { path: display, before: null, after: out.content },
+        oldText: "", // history
+        newText: out.content, // history
       };
     }
     refuseReadOnly(target);
@@ -897,6 +1017,8 @@ class FileWorkspace implements Workspace {
       verify: (pin) => stillHolds(read, bytes, pin),
       unchanged: out.content === text,
       syntax: { path: display, before: text, after: out.content },
+      oldText: text, // history
+      newText: out.content, // history
     };
   }
 
@@ -953,8 +1075,18 @@ class FileWorkspace implements Workspace {
     const mem = new LineMemory();
     mem.see(1, lines.map(lineHash32));
     mem.lineCount = lines.length;
-    await this.remember(session, target.real, mem);
-    return { path: target.display, text, totalLines: lines.length };
+    const warnings: string[] = [];
+    await this.remember(
+      session,
+      target.real,
+      mem,
+      warnings,
+      "The file was read",
+    );
+    return withWarnings(
+      { path: target.display, text, totalLines: lines.length },
+      warnings,
+    );
   }
 
   async forgetSession(session: string): Promise<void> {
@@ -1022,6 +1154,7 @@ class FileWorkspace implements Workspace {
         }]);
       }
       let oldLines: string[] | null = [];
+      let oldText = ""; // history
       let entryTarget = target;
       let verify: ((pin: Pin) => Promise<boolean>) | undefined;
       let before: string | null = null;
@@ -1044,8 +1177,9 @@ class FileWorkspace implements Workspace {
           ));
         } else {
           const { bytes: old, id } = await readWhole(target);
-          before = fileText(display, old);
-          oldLines = splitLines(before).lines;
+          oldText = fileText(display, old); // history
+          before = oldText;
+          oldLines = splitLines(oldText).lines;
           total = oldLines.length;
           for (const [n, h] of memory.entries()) {
             if (n > oldLines.length || lineHash32(oldLines[n - 1]) !== h) {
@@ -1103,13 +1237,34 @@ class FileWorkspace implements Workspace {
         options.check,
       );
       // --- end syntax check ---
+      // history: begin
+      const record = await this.recordOf(
+        session,
+        target.exists
+          ? `Wrote ${display} (+${added} -${removed})`
+          : `Created ${display} (${next.length} ${
+            next.length === 1 ? "line" : "lines"
+          })`,
+        [recordFile({
+          path: display,
+          added,
+          removed: target.exists ? removed : 0,
+          created: !target.exists,
+          oldText: oldLines ? oldText : undefined,
+          newText: content,
+          whole: target.exists ? await sha256Hex(bytes) : undefined,
+        })],
+      );
+      // history: end
       await commitFiles(this.stateDir, this.conf, [{
         target: entryTarget,
         write: (h) => writeAll(h, bytes),
         bytes,
         verify,
-      }]);
+      }], record);
       const warnings = [...syntax.warnings, ...this.takeNotices()];
+      const note = linkNote(display, entryTarget.stat);
+      if (note) warnings.push(note);
       const mem = new LineMemory();
       mem.see(1, next.map(lineHash32));
       mem.lineCount = next.length;
@@ -1130,9 +1285,169 @@ class FileWorkspace implements Workspace {
         summary: (diff ? `${head}\n${diff}` : head) + tail,
         warnings,
         checks: syntax.checks,
+        ...(record ? { entry: record.id } : {}), // history
       };
     });
   }
+
+  // history: begin
+  /** Takes an id and builds the entry that commits with the files (none with history off). */
+  private async recordOf(
+    session: string,
+    summary: string,
+    files: RecordFile[],
+    undoOf?: string,
+  ): Promise<(CommitRecord & { id: string }) | undefined> {
+    const log = this.log;
+    if (!log) return undefined;
+    const id = await log.allocate();
+    return {
+      id,
+      record: makeRecord({
+        id,
+        session,
+        door: this.door,
+        summary,
+        files,
+        undoOf,
+      }),
+      append: (r) => log.append(r as EntryRecord),
+    };
+  }
+
+  private logged(what: string, id: unknown): EntryRecord {
+    if (typeof id !== "string" || id === "") {
+      throw new TypeError(
+        `Cannot ${what}: the id must be a string such as "h_12".`,
+      );
+    }
+    const r = this.log?.get(id);
+    if (!r) {
+      throw new NotFoundError(
+        this.log
+          ? `Cannot ${what} "${id}": this workspace's history holds no such entry. List the entries with the log first.`
+          : `Cannot ${what} "${id}": this workspace keeps no history (it was opened with history off).`,
+      );
+    }
+    return r;
+  }
+
+  async history(query: HistoryQuery = {}): Promise<HistoryEntry[]> {
+    await this.start();
+    const q = checkQuery(query);
+    if (!this.log) return [];
+    const path = q.path === undefined
+      ? undefined
+      : (await this.conf.resolve(q.path)).display;
+    return listEntries(this.log.records(), { ...q, path });
+  }
+
+  async entry(id: string): Promise<EntryDetail> {
+    await this.start();
+    return toDetail(this.logged("show", id));
+  }
+
+  async undo(id: string, options: UndoOptions = {}): Promise<UndoResult> {
+    await this.start();
+    if (options === null || typeof options !== "object") {
+      throw new TypeError(
+        "Cannot undo: options must be an object such as { dryRun: true }.",
+      );
+    }
+    const session = checkSession(options.session ?? this.session);
+    const dryRun = options.dryRun === true;
+    const entry = this.logged("undo", id);
+    const first: Target[] = [];
+    for (const f of entry.files) {
+      const t = await this.conf.resolve(f.path);
+      this.conf.check(t, "write");
+      first.push(t);
+    }
+    const run = async (): Promise<UndoResult> => {
+      const problems: Problem[] = [];
+      const steps: { target: Target; step: UndoStep; old?: Uint8Array }[] = [];
+      for (const f of entry.files) {
+        const target = await this.conf.resolve(f.path);
+        let current: string | null = null;
+        let old: Uint8Array | undefined;
+        let sha: string | undefined;
+        let read = target;
+        if (target.exists) {
+          refuseReadOnly(target);
+          if (this.streams(target)) {
+            throw new TooLargeError(
+              `Cannot undo ${entry.id}: "${target.display}" is over ${this.streamThreshold} bytes, too large to undo in memory. Patch it back by hand.`,
+            );
+          }
+          const whole = await readWhole(target);
+          old = whole.bytes;
+          read = { ...target, stat: whole.id };
+          current = fileText(target.display, old);
+          if (f.whole !== undefined) sha = await sha256Hex(old);
+        }
+        const plan = planUndo(entry.id, f, current, sha);
+        if (!plan.ok) problems.push(...plan.problems);
+        else steps.push({ target: read, step: plan.step, old });
+      }
+      if (problems.length > 0) throw new PatchRefusedError(problems);
+      const files = steps.map(
+        ({ target, step }): EntryDetail["files"][number] => {
+          const kind = step.action === "delete"
+            ? "deleted"
+            : step.action === "create"
+            ? "created"
+            : undefined;
+          return {
+            path: target.display,
+            added: step.action === "delete" ? 0 : step.added,
+            removed: step.action === "create" ? 0 : step.removed,
+            ...(kind ? { [kind]: true } : {}),
+            diff: renderDiff(target.display, step.hunks, kind),
+          };
+        },
+      );
+      const head = `${dryRun ? "Dry run: would undo" : "Undid"} ${entry.id} (${
+        files.map((f) => `${f.path} +${f.added} -${f.removed}`).join(", ")
+      })`;
+      const summary = [head, ...files.map((f) => f.diff)].filter((x) => x)
+        .join("\n");
+      if (dryRun) return { id: null, undoOf: entry.id, dryRun, files, summary };
+      const stage: StageEntry[] = steps.map(({ target, step, old }) => {
+        const verify = old
+          ? (pin: Pin) => stillHolds(target, old, pin)
+          : undefined;
+        if (step.action === "delete") {
+          return { target, write: async () => {}, remove: true, verify };
+        }
+        const bytes = encoder.encode(step.text);
+        return { target, write: (h) => writeAll(h, bytes), bytes, verify };
+      });
+      const record = await this.recordOf(
+        session,
+        head,
+        files.map((f, i) => ({
+          path: f.path,
+          added: f.added,
+          removed: f.removed,
+          ...(f.created ? { created: true } : {}),
+          ...(f.deleted ? { deleted: true } : {}),
+          hunks: steps[i].step.hunks,
+        })),
+        entry.id,
+      );
+      await commitFiles(this.stateDir, this.conf, stage, record);
+      const warnings = this.takeNotices();
+      return {
+        id: record?.id ?? null,
+        undoOf: entry.id,
+        dryRun,
+        files,
+        summary: [summary, ...warnings.map((w) => `Warning: ${w}`)].join("\n"),
+      };
+    };
+    return dryRun ? await run() : await this.locked(first, run);
+  }
+  // history: end
 }
 
 /**

@@ -201,6 +201,23 @@ describe("syntax checks on every surface", () => {
       assert.equal(ok.body.checks[0].status, "broken");
       assert.ok(ok.body.warnings.some((w: string) => /missing "\}"/.test(w)));
 
+      const written = await call(app, "POST", "/v1/files/write", {
+        path: "src/new.ts",
+        content: "export const x = ;\n",
+        check: "refuse",
+      });
+      assert.equal(written.status, 409);
+      assert.equal(written.body.error.code, "SYNTAX");
+      await assert.rejects(readFile(join(tree.dir, "src/new.ts")), {
+        code: "ENOENT",
+      });
+      const loose = await call(app, "POST", "/v1/files/write", {
+        path: "src/new.ts",
+        content: "export const x = ;\n",
+      });
+      assert.equal(loose.status, 200);
+      assert.equal(loose.body.checks[0].status, "broken");
+
       const mcp = await connectHttp("http://127.0.0.1/mcp", { app });
       try {
         const view = await mcp.tool("read_file", { path: "src/b.ts" });
@@ -295,6 +312,36 @@ describe("syntax checks on every surface", () => {
           : "",
         "broken",
       );
+    } finally {
+      await tree.cleanup();
+    }
+  });
+
+  it("tools: a registry that names no check follows its workspace's own (refuse)", async () => {
+    const tree = await tempTree({ "a.py": "def f(x):\n    return x\n" });
+    try {
+      const file = join(tree.dir, "a.py");
+      const workspace = openWorkspace(tree.dir, {
+        stateDir: join(tree.dir, ".hashline"),
+        check: "refuse",
+      });
+      const tools = Object.fromEntries(
+        createToolRegistry({ workspace }).tools.map((t) => [t.name, t]),
+      );
+      await tools.read_file.handler({ path: "a.py" });
+      const refused = await tools.write_file.handler({
+        path: "a.py",
+        content: "def g(:\n",
+      });
+      assert.equal(refused.ok, false);
+      assert.equal(refused.ok ? "" : refused.error.code, "SYNTAX");
+      assert.equal(await readFile(file, "utf8"), "def f(x):\n    return x\n");
+      const warned = await tools.write_file.handler({
+        path: "a.py",
+        content: "def g(:\n",
+        check: "warn",
+      });
+      assert.equal(warned.ok, true, "a call's own check wins");
     } finally {
       await tree.cleanup();
     }
