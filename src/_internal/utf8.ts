@@ -53,3 +53,27 @@ export function invalidUtf8At(bytes: Uint8Array, partialEnd = false): number {
   }
   return -1;
 }
+
+/**
+ * Bytes `text` takes as UTF-8 (a lone surrogate counts as U+FFFD, 3 bytes),
+ * counted without encoding it.
+ *
+ * @param text The text.
+ * @returns Its UTF-8 length in bytes.
+ */
+export function utf8Length(text: string): number {
+  let n = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) n += 1;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n += 2;
+        i++;
+      } else n += 2;
+    } else n += 2;
+  }
+  return n;
+}

@@ -8,7 +8,7 @@
 
 import { foldHash, hex2 } from "../hash/fnv.ts";
 import type { LineLookup, PatchOp, ReadMemory } from "./types.ts";
-import { anchorsOf, regionOf, tryAnchor } from "./validate.ts";
+import { anchorsOf, regionOf, tryAnchor } from "./lookup.ts";
 
 /** One op that rebase moved. */
 export interface RebasedOp {
@@ -85,7 +85,9 @@ function span(from: number, to: number): string {
  * import assert from "node:assert/strict";
  * import { lineHash32 } from "../hash/fnv.ts";
  * import { rebaseOps } from "./rebase.ts";
- * import { lookupFromLines, memoryFromHashes, validateOps } from "./validate.ts";
+ * import { lookupFromLines } from "./lookup.ts";
+ * import { memoryFromHashes } from "./memory.ts";
+ * import { validateOps } from "./validate.ts";
  * const read = ["a", "b", "c", "d"];
  * const memory = memoryFromHashes(read.map(lineHash32));
  * const now = lookupFromLines(["new", "a", "b", "c", "d"]);

@@ -21,7 +21,7 @@ import { parseAnchor } from "../anchor/anchor.ts";
 import type { FileHandle } from "../_runtime/fs.ts";
 import { foldHash, lineHash32 } from "../hash/fnv.ts";
 import type { LineBatch } from "../hash/types.ts";
-import { linesNeeded } from "../patch/validate.ts";
+import { linesNeeded } from "../patch/lookup.ts";
 import type {
   LineLookup,
   PatchOp,

@@ -8,7 +8,6 @@
 import { basename, dirname, join, resolve } from "node:path";
 import { cwd, getEnv } from "../_runtime/env.ts";
 import { type FileHandle, realpathSync, statSync } from "../_runtime/fs.ts";
-import { parseAnchor } from "../anchor/anchor.ts";
 import { formatLine, readWindow } from "../anchor/format.ts";
 import { splitLines } from "../anchor/split.ts";
 import {
@@ -20,18 +19,16 @@ import {
   TooLargeError,
 } from "../errors.ts";
 import { foldHash, lineHash32 } from "../hash/fnv.ts";
-import type {
-  LineLookup,
-  Patch,
-  PatchOp,
-  PlannedEdit,
-} from "../patch/types.ts";
+import type { Patch, PatchOp, PlannedEdit } from "../patch/types.ts";
+import { ambiguousAnchors } from "../patch/ambiguous.ts";
+import { LineMemory } from "../patch/memory.ts";
+import { planOps, readFirst } from "../patch/plan.ts";
+import { changed, changedError } from "../patch/problems.ts";
+import { validateOps } from "../patch/validate.ts";
 import {
-  anchorsOf,
-  freshAround,
-  planOps,
-  validateOps,
-} from "../patch/validate.ts";
+  firstStaleLine as staleIn,
+  judgeWholeWrite,
+} from "../patch/whole_write.ts";
 import {
   commitFiles,
   recoverJournals,
@@ -42,7 +39,7 @@ import { readWhole, sameBytes, statTarget } from "./_io.ts";
 import { LineIndexes } from "./_line_index.ts";
 import { lockFiles, type LockSpec } from "./_lock.ts";
 import { partsUnder, type Pin } from "./_pin.ts";
-import { checkSession, LineMemory, SessionRecords } from "./_records.ts";
+import { checkSession, SessionRecords } from "./_records.ts";
 import {
   firstStaleLine,
   rewrite,
@@ -311,14 +308,6 @@ async function writeAll(handle: FileHandle, bytes: Uint8Array): Promise<void> {
     const { bytesWritten } = await handle.write(bytes, at, bytes.length - at);
     at += bytesWritten;
   }
-}
-
-function notRead(path: string, what: string): Problem {
-  return {
-    code: "NOT_READ",
-    path,
-    message: `this session has not read the file: read it first, then ${what}.`,
-  };
 }
 
 class FileWorkspace implements Workspace {
@@ -664,12 +653,7 @@ class FileWorkspace implements Workspace {
       // Judged as the file is now that its lock is held, not as it was before.
       const target = await this.conf.resolve(group.target.input);
       if (target.real !== group.target.real) {
-        problems.push({
-          code: "CHANGED",
-          path: target.display,
-          message:
-            "the path now leads to another file than when the patch started, so nothing was written. Read it again and resend.",
-        });
+        problems.push(changed(target.display));
         continue;
       }
       try {
@@ -804,15 +788,19 @@ class FileWorkspace implements Workspace {
       };
     }
     refuseReadOnly(target);
+    const unread = readFirst(memory, display);
     if (!memory) {
-      problems.push(
-        notRead(display, "resend the patch with anchors from that read"),
-      );
+      problems.push(...unread);
       return null;
     }
     if (this.streams(target)) {
       const scanned = await scanForPatch(target, ops, memory, this.engine);
       const found = validateOps(ops, scanned.lookup, { memory, path: display });
+      if (found.length === 0) {
+        found.push(
+          ...ambiguousAnchors(ops, memory.replaced, scanned.lookup, display),
+        );
+      }
       if (found.length > 0) {
         problems.push(...found);
         return null;
@@ -832,23 +820,18 @@ class FileWorkspace implements Workspace {
     const text = fileText(display, bytes);
     // One line-offset pass over the old text serves the edit, the checks
     // below and the summary: the text is never split into lines here.
-    const { outcome: out, old } = editIndexed(text, ops, {
+    const { outcome: out, old, plan } = editIndexed(text, ops, {
       memory,
       path: display,
       rebase: rebased !== null,
+      replaced: memory.replaced,
     });
-    const applied = out.ops;
-    const unsure = ambiguousAnchors(applied, memory, old, display);
-    if (unsure.length > 0) {
-      problems.push(...unsure);
-      return null;
-    }
     if (rebased) rebased.push(...out.rebased.map((n) => `${display} ${n}`));
     const next = encoder.encode(out.content);
     const read = { ...target, stat: id };
     return {
       target: read,
-      plan: planOps(applied, old.lineCount),
+      plan,
       oldCount: old.lineCount,
       oldLine: (n) => (n <= old.lineCount ? old.text(n) : undefined),
       write: (h) => writeAll(h, next),
@@ -972,12 +955,7 @@ class FileWorkspace implements Workspace {
       const target = await this.conf.resolve(path);
       const display = target.display;
       if (target.real !== first.real || (createOnly && target.exists)) {
-        throw new PatchRefusedError([{
-          code: "CHANGED",
-          path: display,
-          message:
-            "the path changed while the write waited for its turn, so nothing was written. Check the path and resend.",
-        }]);
+        throw changedError(display);
       }
       let oldLines: string[] | null = [];
       let entryTarget = target;
@@ -986,9 +964,9 @@ class FileWorkspace implements Workspace {
         refuseReadOnly(target);
         const memory = known ?? await this.records.get(session, target.real);
         if (!memory) {
-          throw new PatchRefusedError([
-            notRead(display, "write it again (or patch it)"),
-          ]);
+          throw new PatchRefusedError(
+            judgeWholeWrite(display, memory, { stale: 0, total: 0 }),
+          );
         }
         let stale = 0;
         let total: number;
@@ -1003,32 +981,12 @@ class FileWorkspace implements Workspace {
           const { bytes: old, id } = await readWhole(target);
           oldLines = splitLines(fileText(display, old)).lines;
           total = oldLines.length;
-          for (const [n, h] of memory.entries()) {
-            if (n > oldLines.length || lineHash32(oldLines[n - 1]) !== h) {
-              stale = n;
-              break;
-            }
-          }
+          stale = staleIn(memory, oldLines);
           entryTarget = { ...target, stat: id };
           verify = (pin) => stillHolds(entryTarget, old, pin);
         }
-        if (stale > 0) {
-          throw new PatchRefusedError([{
-            code: "CHANGED",
-            path: display,
-            line: stale,
-            message:
-              `the file changed since this session read it (line ${stale} differs), so it was not overwritten. Read it again, then write it.`,
-          }]);
-        }
-        if (memory.size < total) {
-          throw new PatchRefusedError([{
-            code: "NOT_READ",
-            path: display,
-            message:
-              `this session has seen only ${memory.size} of its ${total} lines, so it was not overwritten (that would discard lines never seen). Read it whole first (offset 1, limit ${total}), or patch the lines to change.`,
-          }]);
-        }
+        const refused = judgeWholeWrite(display, memory, { stale, total });
+        if (refused.length > 0) throw new PatchRefusedError(refused);
       }
       let diff = "";
       const { summarizeEdit } = await loadEditing();
@@ -1103,42 +1061,6 @@ function replacedLines(
     shift += e.lines.length - e.deleteCount;
   }
   return out;
-}
-
-/**
- * Anchors that fit both the line now and the line this session's last
- * commit replaced there (their short hashes agree, 1 time in 256): such an
- * anchor may come from the read before that commit, so it is refused with
- * fresh anchors rather than guessed; the resend passes.
- */
-function ambiguousAnchors(
-  ops: PatchOp[],
-  memory: LineMemory,
-  lines: LineLookup,
-  display: string,
-): Problem[] {
-  const replaced = memory.replaced;
-  if (!replaced || replaced.size === 0) return [];
-  const problems: Problem[] = [];
-  for (const op of ops) {
-    for (const text of anchorsOf(op)) {
-      const a = parseAnchor(text);
-      const old = replaced.get(a.line);
-      if (old === undefined || a.line > lines.lineCount) continue;
-      const now = lines.hash32(a.line);
-      if (foldHash(old) !== foldHash(now) || old === now) continue;
-      const fresh = freshAround(lines, a.line);
-      problems.push({
-        code: "STALE_ANCHOR",
-        path: display,
-        line: a.line,
-        message:
-          `Anchor ${a.line}:${a.hash} is ambiguous: this session's last edit replaced line ${a.line}, and the line it replaced had the same short hash, so this anchor may come from the read before that edit. Resend with these anchors:\n${fresh.text}`,
-        shown: fresh.shown,
-      });
-    }
-  }
-  return problems;
 }
 
 async function stillHolds(

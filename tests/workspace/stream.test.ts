@@ -9,11 +9,9 @@ import { PatchRefusedError } from "../../src/errors.ts";
 import { lineHash, lineHash32 } from "../../src/hash/fnv.ts";
 import { editContent } from "../../src/patch/apply.ts";
 import type { PatchOp } from "../../src/patch/types.ts";
-import {
-  memoryFromHashes,
-  planOps,
-  validateOps,
-} from "../../src/patch/validate.ts";
+import { memoryFromHashes } from "../../src/patch/memory.ts";
+import { planOps } from "../../src/patch/plan.ts";
+import { validateOps } from "../../src/patch/validate.ts";
 import { Confinement } from "../../src/workspace/_confine.ts";
 import {
   rewrite,
