@@ -37,14 +37,33 @@ export class LineMemory implements ReadMemory {
    * built from the read before that commit.
    */
   replaced?: Map<number, number>;
+  /**
+   * Lines a refusal showed with fresh anchors since they were read: they
+   * count as seen (`hash32` answers with them) without erasing what was
+   * read there (`read32`), so a rebase still finds the region as first read.
+   */
+  private shown?: LineMemory;
 
   /** @param runs Sorted, non-overlapping runs. */
   constructor(runs: Run[] = []) {
     this.runs = runs;
   }
 
-  /** The remembered hash of line n, or undefined. */
+  /** The remembered hash of line n as last shown, or undefined. */
   hash32(n: number): number | undefined {
+    if (this.shown !== undefined) {
+      const h = this.shown.hash32(n);
+      if (h !== undefined) return h;
+    }
+    return this.readHash(n);
+  }
+
+  /** The hash of line n as read (before any refusal showed it again), or undefined. */
+  read32(n: number): number | undefined {
+    return this.readHash(n) ?? this.shown?.hash32(n);
+  }
+
+  private readHash(n: number): number | undefined {
     const runs = this.runs;
     let lo = 0;
     let hi = runs.length - 1;
@@ -65,18 +84,46 @@ export class LineMemory implements ReadMemory {
     );
     copy.lineCount = this.lineCount;
     if (this.replaced) copy.replaced = new Map(this.replaced);
+    if (this.shown) copy.shown = this.shown.clone();
     return copy;
   }
 
   /** Number of lines remembered. */
   get size(): number {
     let n = 0;
-    for (const r of this.runs) n += r.hashes.length;
+    for (const r of this.merged().runs) n += r.hashes.length;
     return n;
+  }
+
+  /**
+   * Remembers lines start.. as a refusal showed them: they count as seen,
+   * and what was read of them before is kept for rebase.
+   */
+  show(start: number, hashes: ArrayLike<number>): void {
+    (this.shown ??= new LineMemory()).see(start, hashes);
+  }
+
+  /** What was read, with what refusals showed since laid over it. */
+  private merged(): LineMemory {
+    if (!this.shown) return this;
+    const out = new LineMemory(
+      this.runs.map((r) => ({ start: r.start, hashes: r.hashes.slice() })),
+    );
+    for (const r of this.shown.runs) out.see(r.start, r.hashes);
+    return out;
+  }
+
+  /** The runs as read, and the runs refusals showed since (for the record file). */
+  layers(): { read: [number, number[]][]; shown: [number, number[]][] } {
+    return {
+      read: this.runs.map((r) => [r.start, r.hashes]),
+      shown: this.shown ? this.shown.toJSON() : [],
+    };
   }
 
   /** Forgets every line from n on (the file now has n - 1 lines). */
   forgetFrom(n: number): void {
+    this.shown?.forgetFrom(n);
     const out: Run[] = [];
     for (const r of this.runs) {
       if (r.start >= n) break;
@@ -93,6 +140,11 @@ export class LineMemory implements ReadMemory {
   see(start: number, hashes: ArrayLike<number>): void {
     if (hashes.length === 0) return;
     const end = start + hashes.length;
+    if (this.shown) {
+      // A read shows these lines as they are: no older showing stands over them.
+      this.shown.cut(start, end);
+      if (this.shown.runs.length === 0) this.shown = undefined;
+    }
     const out: Run[] = [];
     const fresh: Run = { start, hashes: Array.from(hashes) };
     let placed = false;
@@ -127,6 +179,10 @@ export class LineMemory implements ReadMemory {
    * lines the edits removed are forgotten.
    */
   remap(plan: readonly PlannedEdit[]): void {
+    if (this.shown) {
+      this.runs = this.merged().runs;
+      this.shown = undefined;
+    }
     const edits = [...plan].sort((a, b) => a.at - b.at);
     if (this.lineCount !== undefined) {
       for (const e of edits) this.lineCount += e.lines.length - e.deleteCount;
@@ -152,18 +208,37 @@ export class LineMemory implements ReadMemory {
     this.runs = out;
   }
 
-  /** Every remembered line as `[line, hash]`, in line order. */
-  *entries(): Generator<[number, number]> {
+  /** Forgets lines `from` to `to - 1`. */
+  private cut(from: number, to: number): void {
+    const out: Run[] = [];
     for (const r of this.runs) {
+      const rEnd = r.start + r.hashes.length;
+      if (rEnd <= from || r.start >= to) {
+        out.push(r);
+        continue;
+      }
+      if (r.start < from) {
+        out.push({ start: r.start, hashes: r.hashes.slice(0, from - r.start) });
+      }
+      if (rEnd > to) {
+        out.push({ start: to, hashes: r.hashes.slice(to - r.start) });
+      }
+    }
+    this.runs = out;
+  }
+
+  /** Every remembered line as `[line, hash]` (as last shown), in line order. */
+  *entries(): Generator<[number, number]> {
+    for (const r of this.merged().runs) {
       for (let i = 0; i < r.hashes.length; i++) {
         yield [r.start + i, r.hashes[i]];
       }
     }
   }
 
-  /** The runs as JSON-ready pairs `[start, hashes]`. */
+  /** The runs (as last shown) as JSON-ready pairs `[start, hashes]`. */
   toJSON(): [number, number[]][] {
-    return this.runs.map((r) => [r.start, r.hashes]);
+    return this.merged().runs.map((r) => [r.start, r.hashes]);
   }
 
   /** Rebuilds from {@link LineMemory.toJSON} output, dropping anything malformed. */
@@ -186,6 +261,14 @@ export class LineMemory implements ReadMemory {
     runs.sort((a, b) => a.start - b.start);
     const mem = new LineMemory();
     for (const r of runs) mem.see(r.start, r.hashes);
+    return mem;
+  }
+
+  /** Rebuilds from {@link LineMemory.layers} output, dropping anything malformed. */
+  static fromLayers(read: unknown, shown: unknown): LineMemory {
+    const mem = LineMemory.fromJSON(read);
+    const over = LineMemory.fromJSON(shown);
+    if (over.runs.length > 0) mem.shown = over;
     return mem;
   }
 }

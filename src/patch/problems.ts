@@ -76,7 +76,17 @@ export function changedError(
   path: string | undefined,
   line?: number,
 ): PatchRefusedError {
-  return new PatchRefusedError([changed(path, line)]);
+  return refusal([changed(path, line)]);
+}
+
+/**
+ * The refusal listing problems found by the rules (nothing is written).
+ *
+ * @param problems Every problem, across every file.
+ * @returns The refusal to throw.
+ */
+export function refusal(problems: Problem[]): PatchRefusedError {
+  return new PatchRefusedError(problems);
 }
 
 /**

@@ -13,7 +13,6 @@ import {
   NotAFileError,
   NotFoundError,
   OutsideRootError,
-  PatchRefusedError,
   TooLargeError,
 } from "../errors.ts";
 import type { RootRef } from "./_pin.ts";
@@ -202,17 +201,6 @@ export class Confinement {
     try {
       return Promise.resolve(this.resolveNow(input));
     } catch (error) {
-      const code = (error as { code?: unknown } | null)?.code;
-      if (code === "ENOENT" || code === "ENOTDIR" || code === "ELOOP") {
-        return Promise.reject(
-          new PatchRefusedError([{
-            code: "CHANGED",
-            path: typeof input === "string" ? input : undefined,
-            message:
-              "a folder on its path changed while the path was being checked, so nothing was done. Check the path and resend.",
-          }]),
-        );
-      }
       return Promise.reject(error);
     }
   }

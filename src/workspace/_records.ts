@@ -13,161 +13,28 @@
  */
 import { join } from "node:path";
 import {
-  closeSync,
-  constants,
   mkdirSync,
-  openSync,
   readdir,
   readFileSync,
-  readSync,
   renameSync,
   rm,
   rmSync,
   stat,
   unlink,
   writeFileSync,
-  writeSync,
 } from "../_runtime/fs.ts";
 import { processAlive, processId } from "../_runtime/process.ts";
 import { sameBytes } from "./_io.ts";
-import { LineMemory } from "../patch/memory.ts";
-
-export { LineMemory };
-
-const SESSION_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
-
-/**
- * Checks a session name: letters, digits, `.`, `_`, `-`, up to 128
- * characters, starting with a letter or digit (so it is a safe file name).
- *
- * @throws {TypeError} When the name is not safe.
- */
-export function checkSession(name: unknown): string {
-  if (typeof name !== "string" || !SESSION_NAME.test(name)) {
-    throw new TypeError(
-      `Cannot use session ${
-        JSON.stringify(name)
-      }: a session name is 1–128 letters, digits, ".", "_" or "-", starting with a letter or digit.`,
-    );
-  }
-  return name;
-}
-
-const MAGIC = 0x3152_4c48; // "HLR1" read little-endian
-
-/** Encodes one file's record: magic, path, runs of (start, count, hashes). */
-export function encodeRecord(real: string, mem: LineMemory): Uint8Array {
-  const path = new TextEncoder().encode(real);
-  const runs = mem.toJSON();
-  let words = 4 + Math.ceil(path.length / 4);
-  for (const [, hashes] of runs) words += 2 + hashes.length;
-  const out = new Uint32Array(words);
-  out[0] = MAGIC;
-  out[1] = path.length;
-  new Uint8Array(out.buffer).set(path, 8);
-  let at = 2 + Math.ceil(path.length / 4);
-  out[at++] = mem.lineCount === undefined ? 0 : mem.lineCount + 1;
-  out[at++] = runs.length;
-  for (const [start, hashes] of runs) {
-    out[at++] = start;
-    out[at++] = hashes.length;
-    out.set(hashes, at);
-    at += hashes.length;
-  }
-  const bytes = new Uint8Array(out.buffer);
-  if (new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1) {
-    // Big-endian host: store little-endian so records move between machines.
-    const view = new DataView(out.buffer);
-    for (let i = 0; i < words; i++) view.setUint32(i * 4, out[i], true);
-  }
-  return bytes;
-}
-
-/** Decodes {@link encodeRecord}'s bytes; null when they are damaged or belong to another path. */
-export function decodeRecord(
-  bytes: Uint8Array,
-  real: string,
-): LineMemory | null {
-  if (bytes.length < 12 || bytes.length % 4 !== 0) return null;
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
-  const words = bytes.length / 4;
-  const word = (i: number) => view.getUint32(i * 4, true);
-  if (word(0) !== MAGIC) return null;
-  const pathLen = word(1);
-  const pathWords = Math.ceil(pathLen / 4);
-  if (2 + pathWords + 2 > words) return null;
-  const path = new TextDecoder().decode(bytes.subarray(8, 8 + pathLen));
-  if (path !== real) return null;
-  let at = 2 + pathWords;
-  const lineCount = word(at++);
-  const count = word(at++);
-  const runs: [number, number[]][] = [];
-  for (let r = 0; r < count; r++) {
-    if (at + 2 > words) return null;
-    const start = word(at++);
-    const n = word(at++);
-    if (start < 1 || at + n > words) return null;
-    const hashes = new Array<number>(n);
-    for (let i = 0; i < n; i++) hashes[i] = word(at + i);
-    at += n;
-    runs.push([start, hashes]);
-  }
-  if (at !== words) return null;
-  const mem = LineMemory.fromJSON(runs);
-  if (lineCount > 0) mem.lineCount = lineCount - 1;
-  return mem;
-}
-
-/**
- * A record file is the encoded record behind a 4-word header: magic,
- * generation (random per save), the record's length in words, and a
- * checksum of the record. A file that already holds a record is updated in
- * place (one write into the existing file, no new file and no rename, which
- * on ext4 costs a flush of the new data); the generation tells a reader in
- * another process that it changed, and the checksum lets a reader that met
- * a half-done update (or a crash mid-way) treat it as unreadable rather
- * than trust it. Bytes past the record's length are ignored.
- */
-const FILE_MAGIC = 0x3252_4c48; // "HLR2" read little-endian
-const HEAD_BYTES = 16;
-
-function checksum(body: Uint8Array): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < body.length; i++) {
-    h = Math.imul(h ^ body[i], 0x01000193);
-  }
-  return h >>> 0;
-}
-
-function randomGeneration(): number {
-  return (crypto.getRandomValues(new Uint32Array(1))[0] | 1) >>> 0;
-}
-
-/** The whole file for one record: header, then the record. */
-function wrapRecord(body: Uint8Array, generation: number): Uint8Array {
-  const out = new Uint8Array(HEAD_BYTES + body.length);
-  const view = new DataView(out.buffer);
-  view.setUint32(0, FILE_MAGIC, true);
-  view.setUint32(4, generation, true);
-  view.setUint32(8, body.length / 4, true);
-  view.setUint32(12, checksum(body), true);
-  out.set(body, HEAD_BYTES);
-  return out;
-}
-
-/** The record inside a file's bytes, or null when the header or checksum does not hold. */
-function unwrapRecord(
-  bytes: Uint8Array,
-): { body: Uint8Array; generation: number } | null {
-  if (bytes.length < HEAD_BYTES) return null;
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
-  if (view.getUint32(0, true) !== FILE_MAGIC) return null;
-  const end = HEAD_BYTES + view.getUint32(8, true) * 4;
-  if (end > bytes.length) return null;
-  const body = bytes.subarray(HEAD_BYTES, end);
-  if (checksum(body) !== view.getUint32(12, true)) return null;
-  return { body, generation: view.getUint32(4, true) };
-}
+import type { LineMemory } from "../patch/memory.ts";
+import {
+  decodeRecord,
+  encodeRecord,
+  generationOf,
+  overwrite,
+  randomGeneration,
+  unwrapRecord,
+  wrapRecord,
+} from "./_record_file.ts";
 
 interface Cached {
   mem: LineMemory;
@@ -411,48 +278,4 @@ export class SessionRecords {
     }
     return join(this.dir!, session, name);
   }
-}
-
-/**
- * The generation in a record file's header: null when the file does not
- * exist, undefined when it cannot be looked at, `"?"` when it holds no
- * readable header (then the whole file is read, and judged, on the next get).
- */
-function generationOf(file: string): string | null | undefined {
-  let fd: number;
-  try {
-    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
-  } catch (error) {
-    return (error as { code?: string }).code === "ENOENT" ? null : undefined;
-  }
-  try {
-    const head = new Uint8Array(8);
-    if (readSync(fd, head, 0, 8, 0) < 8) return "?";
-    const view = new DataView(head.buffer);
-    if (view.getUint32(0, true) !== FILE_MAGIC) return "?";
-    return String(view.getUint32(4, true));
-  } catch {
-    return undefined;
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** Writes `bytes` over the start of an existing file; false when it is not there to update. */
-function overwrite(file: string, bytes: Uint8Array): boolean {
-  let fd: number;
-  try {
-    fd = openSync(file, constants.O_WRONLY | constants.O_NOFOLLOW);
-  } catch {
-    return false;
-  }
-  try {
-    let at = 0;
-    while (at < bytes.length) {
-      at += writeSync(fd, bytes, at, bytes.length - at, at);
-    }
-  } finally {
-    closeSync(fd);
-  }
-  return true;
 }

@@ -67,3 +67,19 @@ export function fileText(path: string, bytes: Uint8Array): string {
   if (nul >= 0) notText(path, nul, true);
   return loose.decode(bytes);
 }
+
+/** Splits decoded text holding `count` whole lines (the last may be unterminated). */
+export function splitWindow(text: string, count: number): string[] {
+  const lines: string[] = [];
+  let pos = 0;
+  for (let k = 0; k < count; k++) {
+    const nl = text.indexOf("\n", pos);
+    const stop = nl < 0 ? text.length : nl;
+    const end = nl >= 0 && stop > pos && text.charCodeAt(stop - 1) === 13
+      ? stop - 1
+      : stop;
+    lines.push(text.slice(pos, end));
+    pos = stop + 1;
+  }
+  return lines;
+}
