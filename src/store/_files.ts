@@ -8,7 +8,7 @@ import { open, readFile, stat, unlink } from "../_runtime/fs.ts";
 import { EditRefusedError, NotFoundError, TooLargeError } from "../errors.ts";
 import { MAX_SOURCE_BYTES } from "./limits.ts";
 import { describe } from "./_ref.ts";
-import { decodeText } from "./_utf8.ts";
+import { sourceText } from "./_utf8.ts";
 
 /**
  * Writes bytes to a file that must not exist yet (exclusive create, then
@@ -92,7 +92,7 @@ export async function readSourceFile(filePath: unknown): Promise<string> {
       `${path} is ${bytes.length} bytes; the store takes at most ${MAX_SOURCE_BYTES} bytes (1 MiB) per source.`,
     );
   }
-  return decodeText(bytes, path);
+  return sourceText(bytes, path);
 }
 
 function checkPath(filePath: unknown): string {

@@ -32,9 +32,9 @@ import type { Engine } from "./_stream_read.ts";
 import { TailWriter } from "./_tail_writer.ts";
 import {
   checkNul,
-  decodeText,
   notText,
   NUL_WINDOW,
+  partText,
   splitWindow,
 } from "./_text.ts";
 
@@ -234,7 +234,7 @@ async function fillTexts(
     while (j + 1 < nums.length && nums[j + 1] === nums[j] + 1) j++;
     const from = seen.get(nums[i])!.start;
     const bytes = await readRange(handle, from, seen.get(nums[j])!.end);
-    const text = decodeText(display, bytes, from);
+    const text = partText(display, bytes, from);
     const lines = splitWindow(text, j - i + 1);
     for (let k = i; k <= j; k++) seen.get(nums[k])!.text = lines[k - i];
     i = j + 1;

@@ -24,9 +24,9 @@ import { changedError, eachChunk, openTarget } from "./_io.ts";
 import { INDEX_EVERY, type LineIndex } from "./_line_index.ts";
 import {
   checkNul,
-  decodeText,
   notText,
   NUL_WINDOW,
+  partText,
   splitWindow,
 } from "./_text.ts";
 
@@ -119,7 +119,7 @@ function render(
   max: number,
 ): { view: HashlineView; hashes: number[] } {
   const count = win.endLine - win.startLine + 1;
-  const text = count > 0 ? decodeText(display, bytes, base) : "";
+  const text = count > 0 ? partText(display, bytes, base) : "";
   const shown = splitWindow(text, count);
   const hashes = shown.map(lineHash32);
   return {
