@@ -88,23 +88,18 @@ export function lockReals(
 }
 
 /**
- * Runs `run` holding the locks of `targets`, after settling interrupted
- * commits.
+ * Takes the locks of `targets`, after settling interrupted commits.
+ *
+ * @returns Releases them.
  */
-export async function locked<T>(
+export async function lockTargets(
   ctx: Context,
-  targets: Target[],
-  run: () => Promise<T>,
-): Promise<T> {
+  targets: readonly Target[],
+): Promise<() => void> {
   await start(ctx);
   await settle(ctx);
-  const release = await lockFiles(
+  return await lockFiles(
     targets.map((t) => lockSpec(ctx, t)),
     ctx.lockTimeoutMs,
   );
-  try {
-    return await run();
-  } finally {
-    release();
-  }
 }

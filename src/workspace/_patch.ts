@@ -18,7 +18,7 @@ import {
 import type { Patch } from "../patch/types.ts";
 import { commitFiles } from "./_commit.ts";
 import type { Context } from "./_context.ts";
-import { locked, start } from "./_locking.ts";
+import { lockTargets, start } from "./_locking.ts";
 import { loadEditing, prepare, type Prepared } from "./_plan.ts";
 import { recordCommit, recordRefusal } from "./_record.ts";
 import { type Group, groupsOf, resolveTarget } from "./_resolve.ts";
@@ -61,9 +61,15 @@ export async function patchFiles(
       (await ctx.records.get(session, g.target.real))?.clone(),
     );
   }
-  const run = () => patchLocked(ctx, session, groups, known, dryRun, rebase);
-  if (dryRun) return await run();
-  return await locked(ctx, groups.map((g) => g.target), run);
+  // A dry run takes no lock: it changes nothing.
+  const release = dryRun
+    ? () => {}
+    : await lockTargets(ctx, groups.map((g) => g.target));
+  try {
+    return await patchLocked(ctx, session, groups, known, dryRun, rebase);
+  } finally {
+    release();
+  }
 }
 
 async function patchLocked(

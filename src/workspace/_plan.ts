@@ -16,7 +16,6 @@ import type { Context } from "./_context.ts";
 import type { Target } from "./_confine.ts";
 import { loadWhole, stillHolds, writeAll } from "./_load.ts";
 import type { Pin } from "./_pin.ts";
-import { refuseReadOnly } from "./_resolve.ts";
 import { rewrite, scanForPatch } from "./_stream_patch.ts";
 
 type Editing = typeof import("./_editing.ts");
@@ -53,7 +52,6 @@ export interface Prepared {
  * returned), rebase notes to `rebased` (null: rebase off).
  *
  * @throws {NotFoundError} When a missing file is given ops other than append or prepend.
- * @throws {PermissionError} When the file is read-only.
  */
 export async function prepare(
   ctx: Context,
@@ -84,7 +82,6 @@ export async function prepare(
       unchanged: false,
     };
   }
-  refuseReadOnly(target);
   if (!memory) {
     problems.push(...readFirst(memory, display));
     return null;

@@ -24,6 +24,7 @@ export interface Group {
  * Resolves a path and checks it for a read or a write.
  *
  * @throws {PatchRefusedError} `CHANGED` when a folder on the path changed while it was checked.
+ * @throws {PermissionError} A write to a read-only file (it is not replaced behind its mode).
  * @throws {OutsideRootError} {@link DeniedError} {@link NotAFileError} … as the confinement rules say.
  */
 export async function resolveTarget(
@@ -42,6 +43,7 @@ export async function resolveTarget(
     throw error;
   }
   ctx.conf.check(target, mode);
+  if (mode === "write") refuseReadOnly(target);
   return target;
 }
 
@@ -71,7 +73,7 @@ export async function groupsOf(
 }
 
 /** Refuses to replace a read-only file behind its mode. */
-export function refuseReadOnly(target: Target): void {
+function refuseReadOnly(target: Target): void {
   if (target.stat && (target.stat.mode & 0o222) === 0) {
     throw new PermissionError(
       `Cannot edit "${target.display}": the file is read-only (mode ${

@@ -22,12 +22,12 @@ import { commitFiles } from "./_commit.ts";
 import type { Target } from "./_confine.ts";
 import type { Context } from "./_context.ts";
 import { loadWhole, stillHolds, writeAll } from "./_load.ts";
-import { locked, start } from "./_locking.ts";
+import { lockTargets, start } from "./_locking.ts";
 import type { Pin } from "./_pin.ts";
 import { loadEditing } from "./_plan.ts";
 import { stat } from "./_read.ts";
 import { recordWhole } from "./_record.ts";
-import { refuseReadOnly, resolveTarget } from "./_resolve.ts";
+import { resolveTarget } from "./_resolve.ts";
 import { firstStaleLine } from "./_stream_patch.ts";
 import type { WriteOptions, WriteResult } from "./types.ts";
 
@@ -63,7 +63,6 @@ async function judgeOld(
   target: Target;
   verify?: (pin: Pin) => Promise<boolean>;
 }> {
-  refuseReadOnly(target);
   const display = target.display;
   if (!memory || ctx.streams(target)) {
     const { stale, lines: total } = memory
@@ -114,7 +113,8 @@ export async function writeFile(
   const known = first.exists
     ? (await ctx.records.get(session, first.real))?.clone()
     : undefined;
-  return await locked(ctx, [first], async () => {
+  const release = await lockTargets(ctx, [first]);
+  try {
     const target = await resolveTarget(ctx, path, "write");
     const display = target.display;
     if (target.real !== first.real || (createOnly && target.exists)) {
@@ -175,7 +175,9 @@ export async function writeFile(
       summary: (diff ? `${head}\n${diff}` : head) + tail,
       warnings,
     };
-  });
+  } finally {
+    release();
+  }
 }
 
 /** Creates a file that must not exist yet (never overwrites, even under a race). */
