@@ -16,9 +16,7 @@ import { checkSession } from "../_internal/session.ts";
 import type { Patch } from "../patch/types.ts";
 import { Context } from "./_context.ts";
 import { recover } from "./_locking.ts";
-import { patchFiles } from "./_patch.ts";
 import { readFile, readText, stat } from "./_read.ts";
-import { createFile, writeFile } from "./_write.ts";
 import type {
   FileRead,
   PatchOptions,
@@ -34,6 +32,14 @@ import type {
 } from "./types.ts";
 
 export type * from "./types.ts";
+
+// Patches and writes load their steps on first use, so a read starts fast.
+type Writing = typeof import("./_patch.ts") & typeof import("./_write.ts");
+let writing: Promise<Writing> | undefined;
+function loadWriting(): Promise<Writing> {
+  return writing ??= Promise.all([import("./_patch.ts"), import("./_write.ts")])
+    .then(([p, w]) => ({ ...p, ...w }));
+}
 
 class FileWorkspace implements Workspace {
   private readonly ctx: Context;
@@ -58,24 +64,33 @@ class FileWorkspace implements Workspace {
     return readFile(this.ctx, path, window);
   }
 
-  patch(input: Patch | string, options?: PatchOptions): Promise<PatchResult> {
-    return patchFiles(this.ctx, input, options);
+  async patch(
+    input: Patch | string,
+    options?: PatchOptions,
+  ): Promise<PatchResult> {
+    return (await loadWriting()).patchFiles(this.ctx, input, options);
   }
 
-  write(
+  async write(
     path: string,
     content: string,
     options: WriteOptions = {},
   ): Promise<WriteResult> {
-    return writeFile(this.ctx, path, content, options, false);
+    return (await loadWriting()).writeFile(
+      this.ctx,
+      path,
+      content,
+      options,
+      false,
+    );
   }
 
-  create(
+  async create(
     path: string,
     content: string,
     options: WriteOptions = {},
   ): Promise<WriteResult> {
-    return createFile(this.ctx, path, content, options);
+    return (await loadWriting()).createFile(this.ctx, path, content, options);
   }
 
   stat(path: string): Promise<PathInfo> {
