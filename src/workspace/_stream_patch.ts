@@ -12,6 +12,7 @@ import { readSync } from "../_runtime/fs.ts";
 import type { LineBatch } from "../hash/types.ts";
 import { createLineScanner } from "../hash/mod.ts";
 import { linesNeeded } from "../patch/lookup.ts";
+import { changedError } from "../patch/problems.ts";
 import type {
   LineLookup,
   PatchOp,
@@ -21,7 +22,6 @@ import type {
 import type { FileIdentity, Target } from "./_confine.ts";
 import {
   borrowBuffer,
-  changedError,
   CHUNK_BYTES,
   eachChunk,
   openTarget,

@@ -20,7 +20,8 @@ import type { LineBatch } from "../hash/types.ts";
 import { createLineScanner, hashEngine } from "../hash/mod.ts";
 import { createLineCounter } from "../hash/_count.ts";
 import type { FileIdentity, Target } from "./_confine.ts";
-import { changedError, eachChunk, openTarget } from "./_io.ts";
+import { changedError } from "../patch/problems.ts";
+import { eachChunk, openTarget } from "./_io.ts";
 import { INDEX_EVERY, type LineIndex } from "./_line_index.ts";
 import {
   checkNul,
