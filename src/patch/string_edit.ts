@@ -106,6 +106,19 @@ export function replaceMatches(
   return out + text.slice(from);
 }
 
+/**
+ * The refusal of a replacement that leaves the text as it was.
+ *
+ * @param path The file, as shown to the model.
+ * @returns `NO_CHANGE`.
+ */
+export function noChange(path: string): EditRefusedError {
+  return new EditRefusedError(
+    `old_string and new_string are the same, so ${path} was left as it was.`,
+    "NO_CHANGE",
+  );
+}
+
 /** Options of {@link applyStringEdits}. */
 export interface StringEditOptions {
   /** Names the text in messages (`revision p_0123…`). */

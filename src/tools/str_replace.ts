@@ -9,15 +9,10 @@
  * @module
  */
 import { splitLines } from "../anchor/split.ts";
-import {
-  EditRefusedError,
-  HashlineError,
-  PatchRefusedError,
-  TooLargeError,
-} from "../errors.ts";
+import { HashlineError, PatchRefusedError, TooLargeError } from "../errors.ts";
 import { foldHash, hex2, lineHash32 } from "../hash/fnv.ts";
 import { editContent } from "../patch/apply.ts";
-import { findString, replaceMatches } from "../patch/string_edit.ts";
+import { findString, noChange, replaceMatches } from "../patch/string_edit.ts";
 import type { PatchOp } from "../patch/types.ts";
 import type { Workspace } from "../workspace/mod.ts";
 
@@ -169,12 +164,7 @@ export async function strReplaceInWorkspace(
   }
   const exact = (split.bom ? "\uFEFF" : "") +
     replaceMatches(body, found, oldString.length, newString);
-  if (exact === content) {
-    throw new EditRefusedError(
-      `old_string and new_string are the same, so ${display} was left as it was.`,
-      "NO_CHANGE",
-    );
-  }
+  if (exact === content) throw noChange(display);
   const n = found.length;
   const counted = `replaced ${n} ${n === 1 ? "occurrence" : "occurrences"}`;
   // Line ops keep the file's final-newline state; when the replacement itself
