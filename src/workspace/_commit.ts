@@ -30,9 +30,10 @@ import { fsyncSync, linkSync, mkdir, renameSync, rm } from "../_runtime/fs.ts";
 import { processId } from "../_runtime/process.ts";
 import { errnoOf, mapFsError } from "../_internal/errno.ts";
 import { changedError } from "../patch/problems.ts";
-import { type Confinement, sameIdentity } from "./_confine.ts";
+import { type Confinement, sameIdentity, type Target } from "./_confine.ts";
+import { readWhole, sameBytes } from "./_io.ts";
 import { type Journal, writeJournal } from "./_journal.ts";
-import type { RootRef } from "./_pin.ts";
+import type { Pin, RootRef } from "./_pin.ts";
 import { undoOne } from "./_recover.ts";
 import {
   identityAt,
@@ -79,10 +80,23 @@ export function commitSteps(existing: boolean[]): string[] {
   return steps;
 }
 
+/** Whether the file, read through `pin`, still holds exactly `bytes`. */
+async function stillHolds(
+  target: Target,
+  bytes: Uint8Array,
+  pin: Pin,
+): Promise<boolean> {
+  try {
+    return sameBytes((await readWhole(target, pin)).bytes, bytes);
+  } catch {
+    return false;
+  }
+}
+
 /** The last check before a rename: the folder is still inside the root and the target is the version validated. */
 async function recheck(s: Staged): Promise<void> {
   checkIdentity(s);
-  if (s.entry.verify && !(await s.entry.verify(s.pin))) {
+  if (s.entry.old && !(await stillHolds(s.entry.target, s.entry.old, s.pin))) {
     throw changedError(s.entry.target.display);
   }
   checkIdentity(s);

@@ -14,8 +14,7 @@ import type { Problem } from "../patch/problems.ts";
 import type { PatchOp, PlannedEdit } from "../patch/types.ts";
 import type { Context } from "./_context.ts";
 import type { Target } from "./_confine.ts";
-import { loadWhole, stillHolds, writeAll } from "./_load.ts";
-import type { Pin } from "./_pin.ts";
+import { loadWhole } from "./_load.ts";
 import { rewrite, scanForPatch } from "./_stream_patch.ts";
 
 type Editing = typeof import("./_editing.ts");
@@ -37,14 +36,14 @@ export interface Prepared {
   oldCount: number;
   /** Old line n, where it was loaded. */
   oldLine(n: number): string | undefined;
-  /** Writes the whole new content to the open temporary file. */
-  write(handle: FileHandle): Promise<void>;
+  /** Writes the whole new content to the open temporary file (when not in `bytes`). */
+  write?(handle: FileHandle): Promise<void>;
   /** The patch leaves the file as it was. */
   unchanged: boolean;
   /** The whole new content, when held in memory. */
   bytes?: Uint8Array;
-  /** Whether the file still holds what was planned against (before the rename). */
-  verify?(pin: Pin): Promise<boolean>;
+  /** The bytes planned against, which the file must still hold at the rename. */
+  old?: Uint8Array;
 }
 
 /**
@@ -77,7 +76,6 @@ export async function prepare(
       plan,
       oldCount: 0,
       oldLine: () => undefined,
-      write: (h) => writeAll(h, bytes),
       bytes,
       unchanged: false,
     };
@@ -125,9 +123,8 @@ export async function prepare(
     plan,
     oldCount: old.lineCount,
     oldLine: (n) => (n <= old.lineCount ? old.text(n) : undefined),
-    write: (h) => writeAll(h, next),
     bytes: next,
-    verify: (pin) => stillHolds(read, bytes, pin),
+    old: bytes,
     unchanged: out.content === text,
   };
 }

@@ -30,8 +30,11 @@ import { partsUnder, type Pin, pinFolder, type RootRef } from "./_pin.ts";
 export interface StageEntry {
   /** The checked target (its `stat` is the version the new content was built from). */
   target: Target;
-  /** Writes the whole new content to the open temporary file. */
-  write(handle: FileHandle): Promise<void>;
+  /**
+   * Writes the whole new content to the open temporary file (for content
+   * not held in `bytes`, such as a streamed rewrite).
+   */
+  write?(handle: FileHandle): Promise<void>;
   /**
    * The whole new content, when it is held in memory: then it is written
    * with synchronous calls, which for a file of that size cost far less
@@ -39,12 +42,13 @@ export interface StageEntry {
    */
   bytes?: Uint8Array;
   /**
-   * Whether the file on disk still holds exactly what was validated, checked
-   * with the identity right before the rename (some runtimes report change
-   * times in whole seconds, so identity alone can miss a quick rewrite).
-   * It reads the file through `pin`, the folder the rename goes through.
+   * The exact bytes the new content was built from: right before the
+   * rename, beside the identity check, the file is read again through the
+   * folder the rename goes through and must still hold them (some runtimes
+   * report change times in whole seconds, so identity alone can miss a
+   * quick rewrite).
    */
-  verify?(pin: Pin): Promise<boolean>;
+  old?: Uint8Array;
 }
 
 export function randomId(): string {
@@ -137,7 +141,7 @@ export async function stage(s: Staged): Promise<number> {
     throw mapFsError(error, `Cannot write "${target.display}"`);
   }
   try {
-    await s.entry.write(h);
+    await s.entry.write!(h);
     if (target.stat) {
       await h.chmod(target.stat.mode);
       if (target.stat.uid !== undefined) {

@@ -21,9 +21,8 @@ import {
 import { commitFiles } from "./_commit.ts";
 import type { Target } from "./_confine.ts";
 import type { Context } from "./_context.ts";
-import { loadWhole, stillHolds, writeAll } from "./_load.ts";
+import { loadWhole } from "./_load.ts";
 import { lockTargets, start } from "./_locking.ts";
-import type { Pin } from "./_pin.ts";
 import { loadEditing } from "./_plan.ts";
 import { stat } from "./_read.ts";
 import { recordWhole } from "./_record.ts";
@@ -61,7 +60,7 @@ async function judgeOld(
 ): Promise<{
   lines: string[] | null;
   target: Target;
-  verify?: (pin: Pin) => Promise<boolean>;
+  old?: Uint8Array;
 }> {
   const display = target.display;
   if (!memory || ctx.streams(target)) {
@@ -80,7 +79,7 @@ async function judgeOld(
   });
   if (refused.length > 0) throw refusal(refused);
   const read = { ...target, stat: id };
-  return { lines, target: read, verify: (pin) => stillHolds(read, bytes, pin) };
+  return { lines, target: read, old: bytes };
 }
 
 /** Creates a file, or replaces one the session has read whole, with exactly this content. */
@@ -126,7 +125,7 @@ export async function writeFile(
         target,
         known ?? await ctx.records.get(session, target.real),
       )
-      : { lines: [], target, verify: undefined };
+      : { lines: [], target };
     const oldLines = old.lines;
     let diff = "";
     const { summarizeEdit } = await loadEditing();
@@ -153,9 +152,8 @@ export async function writeFile(
     }
     await commitFiles(ctx.stateDir, ctx.conf, [{
       target: old.target,
-      write: (h) => writeAll(h, bytes),
       bytes,
-      verify: old.verify,
+      old: old.old,
     }], ctx.hooks);
     const warnings = ctx.takeNotices();
     await recordWhole(ctx, session, target.real, next, warnings);
