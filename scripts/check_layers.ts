@@ -53,6 +53,7 @@ const RANKS: Record<string, number> = {
   anchor: 1,
   patch: 2,
   workspace: 3,
+  history: 3,
   store: 3,
   tools: 4,
   adapters: 5,

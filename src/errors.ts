@@ -3,52 +3,124 @@
  * wrong type) is a plain `TypeError`, `RangeError` or `SyntaxError`; a refusal
  * that depends on the state of a file or store is a {@link HashlineError}
  * with a stable upper-snake `code` (one of {@link ERROR_CODES}); the HTTP
- * layer alone decides which status each code answers with.
+ * layer alone decides which status each code answers with, and the CLI which
+ * exit code. `docs/errors.md` is generated from {@link ERROR_ADVICE}.
  *
  * @module
  */
 
 /**
- * Every stable error and problem code, in one closed list: a new code is one
- * line here, and a misspelt code is a type error.
+ * Every stable error and problem code, in one closed list, each beside what
+ * the caller should do about it: a new code is one line here, and a misspelt
+ * code is a type error. The HTTP status of each code is decided at the HTTP
+ * edge, its exit code in the CLI; both tables are typed over this list.
  */
-export const ERROR_CODES = {
-  BAD_INPUT: "BAD_INPUT",
-  STALE_ANCHOR: "STALE_ANCHOR",
-  OUT_OF_RANGE: "OUT_OF_RANGE",
-  OVERLAP: "OVERLAP",
-  NOT_READ: "NOT_READ",
-  PASTED_PREFIX: "PASTED_PREFIX",
-  EMPTY_INSERT: "EMPTY_INSERT",
-  BAD_ANCHOR: "BAD_ANCHOR",
-  BAD_LINE: "BAD_LINE",
-  CHANGED: "CHANGED",
-  PATCH_REFUSED: "PATCH_REFUSED",
-  OUTSIDE_ROOT: "OUTSIDE_ROOT",
-  DENIED: "DENIED",
-  NOT_A_FILE: "NOT_A_FILE",
-  PERMISSION: "PERMISSION",
-  NO_SPACE: "NO_SPACE",
-  NOT_TEXT: "NOT_TEXT",
-  NOT_FOUND: "NOT_FOUND",
-  UNKNOWN_HANDLE: "UNKNOWN_HANDLE",
-  INTEGRITY: "INTEGRITY",
-  TOO_LARGE: "TOO_LARGE",
-  NO_MATCH: "NO_MATCH",
-  MANY_MATCHES: "MANY_MATCHES",
-  EXISTS: "EXISTS",
-  NO_CHANGE: "NO_CHANGE",
-  BUSY: "BUSY",
-  INTERNAL: "INTERNAL",
+export const ERROR_ADVICE = {
+  BAD_INPUT:
+    "Fix the field, flag or body the message names, then send the request again.",
+  BAD_PATH:
+    "Name the file with a shorter path: at most 4,096 bytes, 255 bytes per component and 1,024 components.",
+  BAD_ANCHOR:
+    "Write each anchor as LINE:HH, copied from a read (such as 12:a3), and resend the patch.",
+  BAD_RANGE:
+    "Put the range's first line in start and its last line in end, then resend the patch.",
+  BAD_LINE:
+    "Remove the NUL byte, lone surrogate or line terminator from the new line (send several lines instead), then resend.",
+  STALE_ANCHOR:
+    "Resend the patch with the fresh anchors the message shows, or read the file again.",
+  OUT_OF_RANGE:
+    "Read the file again and anchor on a line that exists (use append or prepend on an empty file).",
+  OVERLAP:
+    "Merge the overlapping operations into one, or anchor the insert outside the replaced range, and resend.",
+  NOT_READ: "Read the file first, then send the patch built from that read.",
+  PASTED_PREFIX:
+    'Drop the "LINE:HH|" read prefix from the new lines, or set "literal": true when the file really holds such lines.',
+  EMPTY_INSERT: "Give the insert at least one line, or drop the operation.",
+  CHANGED:
+    "The file changed while the edit was being made and nothing was written: read it again and resend.",
+  PATCH_REFUSED:
+    "Fix every problem listed in problems (they have different codes) and resend the whole patch.",
+  MOVED_ON:
+    "The lines the entry wrote have changed since; undo by hand with a patch built from a fresh read.",
+  SYNTAX:
+    "Fix the syntax errors the message lists in the new content and resend, or send it with check off.",
+  NO_MATCH:
+    "Read the current text and resend with an old string copied exactly from it.",
+  MANY_MATCHES:
+    "Add surrounding text to the old string until it matches once, or set replaceAll.",
+  NO_CHANGE:
+    "The edit would leave the text exactly as it is, so nothing was made: check the old and new strings (or the patch lines) and send a change.",
+  EXISTS: "Choose another target path, or remove the existing file first.",
+  OUTSIDE_ROOT: "Name a path inside the workspace root.",
+  DENIED:
+    "Leave .git/ and .hashline folders alone (or open the workspace with allowGit), and paths the deny globs cover.",
+  NOT_A_FILE: "Name a regular file, not a folder, FIFO, device or socket.",
+  PERMISSION:
+    "The operating system refused access: fix the file's permissions or the mount, then retry.",
+  NO_SPACE:
+    "The disk or quota is full and nothing was written: free space, then retry.",
+  NOT_TEXT:
+    "The file is binary or not UTF-8 (the message names the byte offset): leave it alone or convert it to UTF-8.",
+  NOT_FOUND:
+    "Check the path, ref or route the message names; to make a new file, write it.",
+  UNKNOWN_HANDLE:
+    "This store never issued that handle: send the source again with put and use the handle it returns.",
+  UNKNOWN_TOOL: "Call one of the tools the message lists.",
+  TOO_LARGE:
+    "Send less: read a window, split the edit, or raise the limit the message names.",
+  INTEGRITY:
+    "Stored bytes no longer match their ref: report it, and put the source again from a trusted copy.",
+  BUSY:
+    "Another writer holds the file, or the process is out of file handles: retry in a moment.",
+  UNAUTHORIZED: "Send the server's token as Authorization: Bearer TOKEN.",
+  FORBIDDEN:
+    "Call the server through its own address (Host) and from an allowed origin, or configure a token or allowedOrigins.",
+  UNSUPPORTED_MEDIA_TYPE: "Send the request body as application/json.",
+  METHOD_NOT_ALLOWED: "Use the method the route takes (see the Allow header).",
+  REQUEST_TIMEOUT:
+    "The request was too slow to arrive: send it again, in one go.",
+  NOT_AVAILABLE:
+    "This app cannot serve the route here (no disk): use the stateless routes, or the full app where there is a disk.",
+  INTERNAL: "Something unexpected failed: retry once, then report the message.",
 } as const;
 
-/** One of {@link ERROR_CODES}. */
-export type ErrorCode = typeof ERROR_CODES[keyof typeof ERROR_CODES];
+/** One stable error code: a key of {@link ERROR_ADVICE}. */
+export type ErrorCode = keyof typeof ERROR_ADVICE;
+
+/** Every stable error code, in the order of {@link ERROR_ADVICE}. */
+export const ERROR_CODE_LIST: readonly ErrorCode[] = Object.freeze(
+  Object.keys(ERROR_ADVICE) as ErrorCode[],
+);
+
+/**
+ * Every stable error code by name (`ERROR_CODES.STALE_ANCHOR` is
+ * `"STALE_ANCHOR"`), for callers that compare codes without typing strings.
+ */
+export const ERROR_CODES: { readonly [C in ErrorCode]: C } = Object.freeze(
+  Object.fromEntries(ERROR_CODE_LIST.map((c) => [c, c])),
+) as { readonly [C in ErrorCode]: C };
+
+/**
+ * Whether a value is one of the stable error codes.
+ *
+ * @param code Any value, such as the `code` of something thrown.
+ * @returns `true` when it is a key of {@link ERROR_ADVICE}.
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { isErrorCode } from "./errors.ts";
+ * assert.equal(isErrorCode("STALE_ANCHOR"), true);
+ * assert.equal(isErrorCode("ENOENT"), false);
+ * ```
+ */
+export function isErrorCode(code: unknown): code is ErrorCode {
+  return typeof code === "string" && Object.hasOwn(ERROR_ADVICE, code);
+}
 
 /** One reason a patch was refused, as listed in a {@link PatchRefusedError}. */
 export interface Problem {
   /** Stable upper-snake code: `STALE_ANCHOR`, `OUT_OF_RANGE`, `OVERLAP`, `NOT_READ`, `PASTED_PREFIX`, `EMPTY_INSERT`, `BAD_ANCHOR`, `BAD_RANGE`, `BAD_LINE`, `CHANGED`, … */
-  code: string;
+  code: ErrorCode;
   /** Workspace-relative path of the file, when the patch names files. */
   path?: string;
   /** The line the problem is about, 1-based, when there is one. */
@@ -66,15 +138,15 @@ export interface Problem {
 /** Base class of every typed refusal. */
 export class HashlineError extends Error {
   /** Stable upper-snake code (`STALE_ANCHOR`, `OUTSIDE_ROOT`, …). */
-  readonly code: string;
+  readonly code: ErrorCode;
 
   /**
    * Creates a refusal.
    *
-   * @param code Stable upper-snake code.
+   * @param code Stable upper-snake code, one of {@link ERROR_CODES}.
    * @param message A sentence a model can act on.
    */
-  constructor(code: string, message: string) {
+  constructor(code: ErrorCode, message: string) {
     super(message);
     this.name = "HashlineError";
     this.code = code;
@@ -96,7 +168,9 @@ export class PatchRefusedError extends HashlineError {
    */
   constructor(problems: Problem[]) {
     const codes = new Set(problems.map((p) => p.code));
-    const code = codes.size === 1 ? problems[0].code : "PATCH_REFUSED";
+    const code: ErrorCode = codes.size === 1
+      ? problems[0].code
+      : "PATCH_REFUSED";
     const body = problems.map((p) =>
       `- ${p.path ? `${p.path}: ` : ""}${p.message}`
     ).join("\n");
@@ -123,7 +197,7 @@ export class NotFoundError extends HashlineError {
    * @param message What was not found and what to do next.
    * @param code Defaults to `NOT_FOUND`; `UNKNOWN_HANDLE` for a handle this store never issued.
    */
-  constructor(message: string, code = "NOT_FOUND") {
+  constructor(message: string, code: ErrorCode = "NOT_FOUND") {
     super(code, message);
     this.name = "NotFoundError";
   }
@@ -173,7 +247,7 @@ export class EditRefusedError extends HashlineError {
    * @param message Why, and what to send instead.
    * @param code `NO_MATCH`, `MANY_MATCHES` or `EXISTS`.
    */
-  constructor(message: string, code = "NO_MATCH") {
+  constructor(message: string, code: ErrorCode = "NO_MATCH") {
     super(code, message);
     this.name = "EditRefusedError";
   }

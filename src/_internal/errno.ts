@@ -21,8 +21,10 @@ export function errnoOf(error: unknown): string | undefined {
 
 /**
  * Turns a file system error into a typed refusal whose message starts with
- * `what` (such as `Cannot write "src/a.ts"`); typed refusals and errors with
- * no known code pass through unchanged.
+ * `what` (such as `Cannot write "src/a.ts"`): ENOSPC/EDQUOT `NO_SPACE`,
+ * EROFS/EACCES/EPERM `PERMISSION`, EMFILE/ENFILE `BUSY`, ENAMETOOLONG
+ * `BAD_PATH`. Typed refusals pass through unchanged, and errors with no
+ * known code too, with any descriptor path taken out of their message.
  */
 export function mapFsError(error: unknown, what: string): unknown {
   if (error instanceof HashlineError) return error;
@@ -45,7 +47,43 @@ export function mapFsError(error: unknown, what: string): unknown {
       return new NotAFileError(`${what}: it is a folder, not a file.`);
     case "ENOENT":
       return new NotFoundError(`${what}: no such file or folder.`);
+    case "EMFILE":
+    case "ENFILE":
+      return new HashlineError(
+        "BUSY",
+        `${what}: too many files are open in this process or system. Nothing was changed; resend in a moment.`,
+      );
+    case "ENAMETOOLONG":
+      return new HashlineError(
+        "BAD_PATH",
+        `${what}: the path or one of its names is too long for the file system. Nothing was changed; use a shorter path.`,
+      );
     default:
-      return error;
+      return scrubbed(error);
   }
+}
+
+/**
+ * Folder handles name paths as `/proc/self/fd/N/…` (see the workspace's
+ * pins); such a path means nothing to a reader and says how the process
+ * works inside, so it never reaches a message.
+ */
+const DESCRIPTOR_PATH = /\/proc\/self\/fd\/\d+(\/[^\s'"]*)?/g;
+
+/** The error with descriptor paths removed from its message. */
+export function scrubbed(error: unknown): unknown {
+  if (error instanceof Error && DESCRIPTOR_PATH.test(error.message)) {
+    DESCRIPTOR_PATH.lastIndex = 0;
+    try {
+      error.message = error.message.replace(
+        DESCRIPTOR_PATH,
+        (_m, rest: string | undefined) =>
+          rest ? `…${rest.slice(rest.lastIndexOf("/"))}` : "(a folder)",
+      );
+    } catch {
+      // A frozen message stays as it is.
+    }
+  }
+  DESCRIPTOR_PATH.lastIndex = 0;
+  return error;
 }

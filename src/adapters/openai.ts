@@ -5,6 +5,9 @@
  * parameters }`), with `runToolCall`, which executes a tool call the model
  * made and gives back the message to append. Plain JSON in and out: no
  * OpenAI package is needed, and any client (or a compatible server) works.
+ * The schemas are in strict mode (`strict: true`) unless asked otherwise:
+ * every field is required and the optional ones take `null`, which the
+ * tools read as absent.
  *
  * @example
  * ```ts ignore
@@ -23,6 +26,7 @@
  * @module
  */
 import type { ToolRegistry, ToolResult } from "../tools/mod.ts";
+import { strictSchema } from "./_strict_schema.ts";
 
 /** A function tool for the Chat Completions API. */
 export interface ChatCompletionsTool {
@@ -32,8 +36,8 @@ export interface ChatCompletionsTool {
     description: string;
     /** JSON Schema of the arguments. */
     parameters: Record<string, unknown>;
-    /** Off: the schemas have optional fields, which strict mode does not allow. */
-    strict: false;
+    /** Strict mode: the arguments always match `parameters` (default true). */
+    strict: boolean;
   };
 }
 
@@ -44,8 +48,8 @@ export interface ResponsesTool {
   description: string;
   /** JSON Schema of the arguments. */
   parameters: Record<string, unknown>;
-  /** Off (the Responses API would otherwise default to strict). */
-  strict: false;
+  /** Strict mode: the arguments always match `parameters` (default true). */
+  strict: boolean;
 }
 
 /** A tool call from a Chat Completions assistant message (`message.tool_calls[i]`). */
@@ -81,6 +85,13 @@ export interface ResponsesToolOutput {
 export interface OpenAiToolsOptions {
   /** Session whose reads count for every call (default: the registry's own). */
   session?: string;
+  /**
+   * Strict mode (default true): schemas with every object closed, every
+   * field required and the optional ones nullable, sent with
+   * `strict: true`. False sends the registry's schemas as they are, with
+   * `strict: false`.
+   */
+  strict?: boolean;
 }
 
 /** The registry in OpenAI's shapes. */
@@ -119,8 +130,9 @@ function resultText(result: ToolResult): string {
  * the calls the model makes.
  *
  * @param registry A registry from `createToolRegistry` (its `editFormat` decides the edit tool and the prompt).
- * @param options The session the calls read and edit in.
+ * @param options The session the calls read and edit in, and strict mode.
  * @returns Tools for both APIs, the system prompt, and `runToolCall`.
+ * @throws {TypeError} When `strict` is not a boolean.
  * @example
  * ```ts
  * import assert from "node:assert/strict";
@@ -129,6 +141,8 @@ function resultText(result: ToolResult): string {
  * import { openAiTools } from "./openai.ts";
  * const openai = openAiTools(createToolRegistry({ store: createMemoryStore() }));
  * assert.equal(openai.chatTools[0].function.name, "source_put");
+ * assert.equal(openai.chatTools[0].function.strict, true);
+ * assert.equal(openai.chatTools[0].function.parameters.additionalProperties, false);
  * const reply = await openai.runToolCall({
  *   id: "call_1", type: "function",
  *   function: { name: "source_put", arguments: '{"source":"a\\n"}' },
@@ -144,6 +158,15 @@ export function openAiTools(
   const session = options.session === undefined
     ? undefined
     : { session: options.session };
+  const strict = options.strict ?? true;
+  if (typeof strict !== "boolean") {
+    throw new TypeError(`strict must be true or false, got ${String(strict)}.`);
+  }
+  const shown = registry.tools.map((t) => ({
+    name: t.name,
+    description: t.description,
+    parameters: strict ? strictSchema(t.inputSchema) : t.inputSchema,
+  }));
 
   const callTool = async (
     call: ChatCompletionsToolCall | ResponsesToolCall,
@@ -184,22 +207,11 @@ export function openAiTools(
   }
 
   return {
-    chatTools: registry.tools.map((t) => ({
+    chatTools: shown.map((t) => ({
       type: "function",
-      function: {
-        name: t.name,
-        description: t.description,
-        parameters: t.inputSchema,
-        strict: false,
-      },
+      function: { ...t, strict },
     })),
-    responsesTools: registry.tools.map((t) => ({
-      type: "function",
-      name: t.name,
-      description: t.description,
-      parameters: t.inputSchema,
-      strict: false,
-    })),
+    responsesTools: shown.map((t) => ({ type: "function", ...t, strict })),
     system: registry.systemPrompt,
     runToolCall,
     callTool,

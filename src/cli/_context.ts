@@ -13,16 +13,12 @@ import {
   writeStderr,
   writeStdout,
 } from "../_runtime/env.ts";
-import { HashlineError, PatchRefusedError } from "../errors.ts";
+import { PatchRefusedError } from "../errors.ts";
+import { codeOf, exitOf } from "./_exit.ts";
 import type { FlagValues } from "./_args.ts";
 import type { CommandSpec } from "./_table.ts";
 
-/** Exit code: the command did what was asked. */
-export const EXIT_OK = 0;
-/** Exit code: refused (stale anchor, conflict, not read, not found, integrity). */
-export const EXIT_REFUSED = 1;
-/** Exit code: bad usage (unknown command or flag, malformed input). */
-export const EXIT_USAGE = 2;
+export { EXIT_OK, EXIT_REFUSED, EXIT_USAGE } from "./_exit.ts";
 
 /**
  * Where a run of the command line meets the outside world. Every part
@@ -184,7 +180,7 @@ export function intFlag(
  * @param err Prints a line to stderr.
  * @param json Whether `--json` was given.
  * @param error What was thrown.
- * @returns 2 for bad input, 1 for refusals and failures.
+ * @returns The code's exit code: 2 for bad input, 1 for refusals and failures.
  */
 export async function reportError(
   out: (text: string) => Promise<void>,
@@ -192,13 +188,7 @@ export async function reportError(
   json: boolean,
   error: unknown,
 ): Promise<number> {
-  const usage = error instanceof TypeError || error instanceof RangeError ||
-    error instanceof SyntaxError;
-  const code = error instanceof HashlineError
-    ? error.code
-    : usage
-    ? "BAD_INPUT"
-    : "INTERNAL";
+  const code = codeOf(error);
   const message = error instanceof Error ? error.message : String(error);
   if (json) {
     const body: Record<string, unknown> = { code, message };
@@ -207,7 +197,7 @@ export async function reportError(
   } else {
     await err(message);
   }
-  return usage ? EXIT_USAGE : EXIT_REFUSED;
+  return exitOf(code);
 }
 
 /** Context-bound form of {@link reportError}. */

@@ -61,6 +61,7 @@ export async function run(ctx: CliContext): Promise<number> {
     const ws = openWorkspace(ctx.root, {
       session: ctx.session,
       stateDir: ctx.stateDir,
+      door: "cli",
     });
     switch (ctx.spec.name) {
       case "read":
@@ -94,6 +95,7 @@ async function read(ctx: CliContext, ws: Ws): Promise<number> {
   } else {
     if (view.text !== "") await ctx.out(view.text);
     await ctx.err(readFooter(view));
+    for (const w of view.warnings ?? []) await ctx.err(`Warning: ${w}\n`);
   }
   return EXIT_OK;
 }

@@ -7,7 +7,7 @@
  */
 import { onShutdown } from "../_runtime/env.ts";
 import { loadOptional } from "../_internal/optional.ts";
-import type { EditFormat } from "../tools/mod.ts";
+import type { EditFormat, ToolSetName } from "../tools/mod.ts";
 import { openFileStore } from "../store/file_store.ts";
 import { openWorkspace } from "../workspace/workspace.ts";
 import {
@@ -28,6 +28,12 @@ function editFormat(ctx: CliContext): EditFormat {
   return value;
 }
 
+/** `--tools files,store` as a list; the registry names an unknown set. */
+function toolSets(ctx: CliContext): ToolSetName[] | undefined {
+  return stringFlag(ctx, "tools")?.split(",").map((s) => s.trim())
+    .filter((s) => s !== "") as ToolSetName[] | undefined;
+}
+
 /**
  * Runs `serve` until SIGINT/SIGTERM, or `mcp` until the client closes
  * standard input. The token may also come from `HASHLINE_TOKEN`, which keeps
@@ -39,10 +45,12 @@ function editFormat(ctx: CliContext): EditFormat {
 export async function run(ctx: CliContext): Promise<number> {
   try {
     const format = editFormat(ctx);
+    const tools = toolSets(ctx);
     // Opening the workspace first reports a missing root before anything is served.
     const workspace = openWorkspace(ctx.root, {
       stateDir: ctx.stateDir,
       session: ctx.session,
+      door: ctx.spec.name === "mcp" ? "mcp" : "http",
     });
     if (ctx.spec.name === "mcp") {
       const { runMcpStdio } = await loadOptional(
@@ -55,6 +63,7 @@ export async function run(ctx: CliContext): Promise<number> {
         workspace,
         store,
         editFormat: format,
+        tools,
         session: ctx.session,
         rebase: ctx.values.rebase === true,
       });
@@ -69,7 +78,10 @@ export async function run(ctx: CliContext): Promise<number> {
     const token = stringFlag(ctx, "token") ??
       (ctx.env("HASHLINE_TOKEN") || undefined);
     const store = openFileStore(ctx.stateDir);
+    const { newLoginKey } = await import("../http/_page_history.ts"); // history
+    const loginKey = token ? newLoginKey() : undefined; // history
     const server = await startServer({
+      loginKey, // history
       host,
       port,
       token,
@@ -77,6 +89,7 @@ export async function run(ctx: CliContext): Promise<number> {
       stateDir: ctx.stateDir,
       store,
       editFormat: format,
+      tools,
       session: ctx.session,
       rebase: ctx.values.rebase === true,
       allowedOrigins: stringFlag(ctx, "allow-origin")?.split(",").map((o) =>
@@ -93,12 +106,20 @@ export async function run(ctx: CliContext): Promise<number> {
         root: workspace.root,
         store: ctx.stateDir,
         mcp: `${server.url}/mcp`,
+        // history: the review page (a one-time login link with a token)
+        review: loginKey
+          ? `${server.url}/login?key=${loginKey}`
+          : `${server.url}/`,
       }));
     } else {
       await ctx.out(
         `hashline listening on ${server.url}\nworkspace: ${workspace.root}\nstore: ${ctx.stateDir}\nMCP: ${server.url}/mcp${
           token ? "\nbearer token required (except /health)" : ""
-        }`,
+        }${
+          // history
+          loginKey
+            ? `\nreview page (one-time login link): ${server.url}/login?key=${loginKey}`
+            : `\nreview page: ${server.url}/`}`,
       );
     }
     await stopped;

@@ -32,7 +32,7 @@ export interface ArgSpec {
 }
 
 /** Which module runs a command: each family is loaded only when one of its commands runs. */
-export type CommandFamily = "files" | "store" | "serve";
+export type CommandFamily = "files" | "store" | "serve" | "history";
 
 /** One command of the table. */
 export interface CommandSpec {
@@ -117,12 +117,21 @@ const rebaseDefault: FlagSpec = {
     "edit_file applies an op whose read lines only moved where they now stand, unless a call says rebase: false",
 };
 
+const toolSets: FlagSpec = {
+  type: "string",
+  value: "SETS",
+  help:
+    'tool sets offered over MCP, comma-separated: "files", "store", "history" (default files,store)',
+};
+
 const editFormat: FlagSpec = {
   type: "string",
   value: "F",
   help:
     'edit tool offered to models: "hashline" (anchored patches, default) or "str_replace"',
 };
+
+import { HISTORY_COMMANDS } from "./_history_table.ts";
 
 /** Every command, in the order the help lists them. */
 export const COMMANDS: readonly CommandSpec[] = [
@@ -337,6 +346,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       },
       "edit-format": editFormat,
       rebase: rebaseDefault,
+      tools: toolSets,
     },
   },
   {
@@ -344,8 +354,13 @@ export const COMMANDS: readonly CommandSpec[] = [
     family: "serve",
     summary: "MCP server on stdio until the client closes it",
     args: [],
-    flags: { "edit-format": editFormat, rebase: rebaseDefault },
+    flags: {
+      "edit-format": editFormat,
+      rebase: rebaseDefault,
+      tools: toolSets,
+    },
   },
+  ...HISTORY_COMMANDS,
 ];
 
 /**

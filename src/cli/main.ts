@@ -45,6 +45,7 @@ const FAMILIES: Record<
   files: () => import("./_files.ts"),
   store: () => import("./_store.ts"),
   serve: () => import("./_serve.ts"),
+  history: () => import("./_history.ts"),
 };
 
 /**

@@ -13,9 +13,7 @@
 import { BatchBuffer, KEEP_ENDS } from "./_batch.ts";
 import { TsLineScanner } from "./scan_ts.ts";
 import type { HashEngine, LineBatch } from "./types.ts";
-import { requireEngine, type WasmEngine } from "./wasm.ts";
-
-const NONE = -0x80000000;
+import { NONE_I32 as NONE, requireEngine, type WasmEngine } from "./wasm.ts";
 
 /**
  * Counts the lines of a stretch of input that starts at the start of a line

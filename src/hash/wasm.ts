@@ -11,20 +11,19 @@
  * @module
  */
 import { BatchBuffer, KEEP_ENDS, KEEP_FOLDS, KEEP_HASHES } from "./_batch.ts";
+import * as layout from "./_layout.ts";
 import { WASM_BASE64 } from "./_wasm_bytes.ts";
 import type { HashEngine, LineBatch, LineScanner } from "./types.ts";
 
-const M_FINAL = 1;
-const M_HASH = 2;
-const M_FOLD = 4;
-const M_ENDS = 8;
-const F_BOM = 4;
-const F_NUL_SEEN = 8;
-const S_FLAGS = 1;
-const S_INVALID = 4;
-const S_NUL = 5;
-const NONE = -0x80000000;
-const STATE_WORDS = 8;
+const { F_BOM, F_NUL_SEEN, M_ENDS, M_FINAL, M_FOLD, M_HASH } = layout;
+// The host reads the state block as i32 words: byte offsets become word
+// indices, and the u32 "not found" reads as a negative i32.
+const S_FLAGS = layout.S_FLAGS / 4;
+const S_INVALID = layout.S_INVALID / 4;
+const S_NUL = layout.S_NUL / 4;
+const STATE_WORDS = layout.STATE_BYTES / 4;
+/** `NONE` as an i32 word of the state block or of the counter's report reads it. */
+export const NONE_I32: number = layout.NONE | 0;
 
 /** What the compiled scanner exports (see assembly/index.ts). */
 export interface ScannerExports {
@@ -114,7 +113,7 @@ export class WasmEngine {
       );
     }
     this.capacity = exports.capacity();
-    const lines = this.capacity + 8;
+    const lines = layout.MAX_LINES;
     this.bytes = new Uint8Array(buffer);
     this.input = exports.inputPtr();
     this.state = new Int32Array(buffer, exports.statePtr(), STATE_WORDS);
@@ -356,10 +355,10 @@ export class WasmLineScanner implements LineScanner {
     engine.claim(this);
     const count = engine.run(piece, this.#mode | final, this.#seen);
     const state = engine.state;
-    if (state[S_INVALID] !== NONE && this.#invalidAt < 0) {
+    if (state[S_INVALID] !== NONE_I32 && this.#invalidAt < 0) {
       this.#invalidAt = this.#seen + state[S_INVALID];
     }
-    if (state[S_NUL] !== NONE && this.#nulAt < 0) {
+    if (state[S_NUL] !== NONE_I32 && this.#nulAt < 0) {
       this.#nulAt = this.#seen + state[S_NUL];
     }
     if ((state[S_FLAGS] & F_BOM) !== 0) this.#bom = true;
@@ -425,7 +424,7 @@ export function wasmHashAll(bytes: Uint8Array, out: BatchBuffer): number {
       const final = at + piece.length >= total ? M_FINAL : 0;
       const lines = engine.run(piece, mode | final, at);
       const bad = engine.state[S_INVALID];
-      if (bad !== NONE) return at + bad;
+      if (bad !== NONE_I32) return at + bad;
       out.reserve(lines);
       if (fold) out.folds.set(engine.folds.subarray(0, lines), out.count);
       else out.hashes.set(engine.hashes.subarray(0, lines), out.count);
@@ -463,26 +462,78 @@ export function wasmFormatView(
   last: number,
   maxBytes: number,
 ): { text: Uint8Array; total: number } | null {
+  return wasmFormatInto(bytes, first, last, maxBytes, (text, total) => ({
+    text: text.slice(),
+    total,
+  }));
+}
+
+const inputEncoder = new TextEncoder();
+
+/**
+ * {@link wasmFormatView} without copies: `content` (bytes, or a
+ * well-formed string encoded straight into the engine's input) is scanned
+ * in place, and `frame` gets the view's bytes as a window of the engine's
+ * memory, valid only during the call, to copy into the answer it builds.
+ *
+ * @param content The whole content (a string must hold no lone surrogate).
+ * @param first First line of the window, 1-based.
+ * @param last Last line of the window (cut to the total).
+ * @param maxBytes Longest window line taken, in bytes.
+ * @param frame Builds the result from the borrowed view and the line count.
+ * @returns What `frame` returned, or null as {@link wasmFormatView} is.
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { wasmFormatInto } from "./wasm.ts";
+ * const got = wasmFormatInto("x\ny", 1, 9, 2000, (text, total) =>
+ *   `${new TextDecoder().decode(text)} (${total})`);
+ * assert.equal(got, "1:26|x\\n2:4a|y (2)");
+ * ```
+ */
+export function wasmFormatInto<T>(
+  content: Uint8Array | string,
+  first: number,
+  last: number,
+  maxBytes: number,
+  frame: (text: Uint8Array, total: number) => T,
+): T | null {
   const engine = wasmEngine();
-  if (engine === null || bytes.length > engine.capacity) return null;
+  if (engine === null) return null;
+  let length: number;
+  if (typeof content === "string") {
+    // UTF-8 takes at least one byte per UTF-16 unit: a longer string cannot fit.
+    if (content.length > engine.capacity) return null;
+    const input = engine.bytes.subarray(
+      engine.input,
+      engine.input + engine.capacity,
+    );
+    const { read, written } = inputEncoder.encodeInto(content, input);
+    if (read !== content.length) return null;
+    length = written;
+  } else {
+    if (content.length > engine.capacity) return null;
+    engine.bytes.set(content, engine.input);
+    length = content.length;
+  }
   const owner = wholeInputOwner(engine);
   engine.claim(owner);
   let total: number;
   try {
-    total = engine.run(bytes, M_HASH | M_FOLD | M_FINAL, 0);
-    if (engine.state[S_INVALID] !== NONE) return null;
+    total = engine.exports.push(length, M_HASH | M_FOLD | M_FINAL, 0);
+    if (engine.state[S_INVALID] !== NONE_I32) return null;
   } finally {
     engine.release(owner);
   }
   const to = Math.min(last, total);
-  if (first > to) return { text: new Uint8Array(0), total };
+  if (first > to) return frame(new Uint8Array(0), total);
   const n = engine.exports.formatView(
-    bytes.length,
+    length,
     first,
     to,
     Math.min(maxBytes, 0xffffffff) >>> 0,
   );
   if (n < 0) return null;
   const at = engine.exports.outPtr();
-  return { text: engine.bytes.slice(at, at + n), total };
+  return frame(engine.bytes.subarray(at, at + n), total);
 }

@@ -19,8 +19,7 @@
 import { formatHashlines, formatLine, readWindow } from "../anchor/format.ts";
 import type { HashlineView } from "../anchor/format.ts";
 import { type HashEngine, hashEngine, hashLines } from "../hash/mod.ts";
-import { wasmFormatView } from "../hash/wasm.ts";
-import { concatBytes } from "../_internal/bytes.ts";
+import { wasmFormatInto } from "../hash/wasm.ts";
 
 const encoder = new TextEncoder();
 
@@ -127,23 +126,28 @@ export function formatAnswerBytes(
   if (engine === "wasm" && content.isWellFormed()) {
     // Options are checked before any work, as formatHashlines checks them.
     const asked = readWindow(Number.MAX_SAFE_INTEGER, window);
-    const got = wasmFormatView(
-      encoder.encode(content),
+    // The content is encoded straight into the engine, and the view is
+    // copied once, into the answer, between its head and tail.
+    const answer = wasmFormatInto(
+      content,
       asked.startLine,
       asked.endLine,
       asked.maxLineChars,
+      (text, total) => {
+        const { startLine, endLine, nextOffset } = readWindow(total, window);
+        // The text's closing quote opens the tail.
+        const tail = `"${
+          answerTail({ totalLines: total, startLine, endLine, nextOffset })
+        }`;
+        // The tail is ASCII: one byte per character.
+        const out = new Uint8Array(HEAD.length + text.length + tail.length);
+        out.set(HEAD, 0);
+        out.set(text, HEAD.length);
+        encoder.encodeInto(tail, out.subarray(HEAD.length + text.length));
+        return out;
+      },
     );
-    if (got !== null) {
-      const { startLine, endLine, nextOffset } = readWindow(got.total, window);
-      const tail = answerTail({
-        totalLines: got.total,
-        startLine,
-        endLine,
-        nextOffset,
-      });
-      // The text's closing quote opens the tail.
-      return concatBytes([HEAD, got.text, encoder.encode(`"${tail}`)]);
-    }
+    if (answer !== null) return answer;
   }
   return encoder.encode(formatAnswer(content, window));
 }

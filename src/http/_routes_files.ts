@@ -1,6 +1,7 @@
 /**
- * The workspace routes: `POST /v1/files/read` and `POST /v1/files/patch`.
- * Both go through the workspace's own operations; the session is the
+ * The workspace routes: `POST /v1/files/read`, `POST /v1/files/patch` and
+ * `POST /v1/files/write`. Each goes through the workspace's own operation
+ * (the same rules as the CLI and MCP tools); the session is the
  * `Hashline-Session` header.
  *
  * @module
@@ -9,7 +10,7 @@ import { Hono } from "hono";
 import * as z from "zod";
 import { FilePatchSchema, PatchOpSchema } from "../patch/schema.ts";
 import type { Workspace } from "../workspace/mod.ts";
-import { ReadFileInputSchema } from "../tools/inputs.ts";
+import { ReadFileInputSchema, WriteFileInputSchema } from "../tools/inputs.ts";
 import { patchFromInput } from "../tools/patch_input.ts";
 import { parseInput } from "../tools/validate.ts";
 import type { HttpEnv } from "./_env.ts";
@@ -57,6 +58,19 @@ export function fileRoutes(options: FileRouteOptions): Hono<HttpEnv> {
       session,
     });
     return json({ ok: true, ...outcome });
+  });
+
+  // Whole-file write: creating needs no read; replacing needs the session
+  // to have seen every line of the file as it stands.
+  app.post("/v1/files/write", jsonBody(), async (c) => {
+    const session = sessionOf(c.req.raw, options.session);
+    const input = parseInput(WriteFileInputSchema, c.var.body, "request body");
+    const result = await (await options.workspace()).write(
+      input.path,
+      input.content,
+      { session },
+    );
+    return json({ ok: true, ...result });
   });
   return app;
 }

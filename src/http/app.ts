@@ -30,7 +30,7 @@ import { Hono } from "hono";
 import type { RevisionStore } from "../store/types.ts";
 import { createToolRegistry } from "../tools/registry.ts";
 import { lazyResources } from "../tools/resources.ts";
-import type { EditFormat } from "../tools/types.ts";
+import type { EditFormat, ToolSetName } from "../tools/types.ts";
 import type { Workspace } from "../workspace/mod.ts";
 import type { HttpEnv } from "./_env.ts";
 import {
@@ -40,6 +40,12 @@ import {
   useGuards,
 } from "./_guards.ts";
 import { fileRoutes } from "./_routes_files.ts";
+import { PAGE_ROUTES, pageRoutes } from "./_page_history.ts"; // history
+import {
+  HISTORY_ROUTE_LIST,
+  HISTORY_ROUTES,
+  historyRoutes,
+} from "./_routes_history.ts"; // history
 import { mcpRoutes } from "./_routes_mcp.ts";
 import { revisionRoutes } from "./_routes_revisions.ts";
 import { statelessRoutes } from "./_routes_stateless.ts";
@@ -90,6 +96,13 @@ export interface AppOptions {
   bodyTimeoutMs?: number;
   /** Edit format of the MCP `edit_file` tool (default `"hashline"`); anything else is a `TypeError`. */
   editFormat?: EditFormat;
+  /** Tool sets served at `/mcp` (default `["files", "store"]`); an unknown one is a `TypeError`. */
+  tools?: readonly ToolSetName[];
+  /**
+   * With `token`: the one-time key of the review page's login link
+   * (`/login?key=…`), which sets its session cookie (history).
+   */
+  loginKey?: string;
   /** Default of `rebase` for `POST /v1/files/patch` and MCP `edit_file` (default false). */
   rebase?: boolean;
   /** State folder (default `HASHLINE_STORE`, or `.hashline/` under the working folder). */
@@ -106,14 +119,20 @@ export interface AppOptions {
 const ROUTES: RouteTable = {
   methods: [
     [/^\/health$/, "GET"],
-    [/^\/v1\/(format|apply|files\/read|files\/patch|revisions)$/, "POST"],
+    [
+      /^\/v1\/(format|apply|files\/read|files\/patch|files\/write|revisions)$/,
+      "POST",
+    ],
     [/^\/v1\/revisions\/[^/]+$/, "GET"],
     [/^\/v1\/revisions\/[^/]+\/(source|lines)$/, "GET"],
     [/^\/v1\/revisions\/[^/]+\/(edits|patch)$/, "POST"],
     [/^\/mcp$/, "POST, DELETE"],
+    ...HISTORY_ROUTES, // history
+    ...PAGE_ROUTES, // history
   ],
   list:
-    "GET /health, POST /v1/format, POST /v1/apply, POST /v1/files/read, POST /v1/files/patch, POST /v1/revisions, GET /v1/revisions/{ref}, GET /v1/revisions/{ref}/source, GET /v1/revisions/{ref}/lines, POST /v1/revisions/{ref}/edits, POST /v1/revisions/{ref}/patch, POST /mcp",
+    "GET /health, POST /v1/format, POST /v1/apply, POST /v1/files/read, POST /v1/files/patch, POST /v1/files/write, POST /v1/revisions, GET /v1/revisions/{ref}, GET /v1/revisions/{ref}/source, GET /v1/revisions/{ref}/lines, POST /v1/revisions/{ref}/edits, POST /v1/revisions/{ref}/patch, POST /mcp, " +
+    HISTORY_ROUTE_LIST,
 };
 
 /**
@@ -123,7 +142,8 @@ const ROUTES: RouteTable = {
  * @returns The app; pass `app.fetch` to any Web-standard server.
  * @throws {TypeError} When `maxBodyBytes` or `bodyTimeoutMs` is not a positive
  *   whole number, `token` is empty or not a bearer token, an allowed origin
- *   is not an origin, `session` is not a safe name, or `editFormat` is unknown.
+ *   is not an origin, `session` is not a safe name, or `editFormat` or a
+ *   tool set is unknown.
  * @example
  * ```ts
  * import assert from "node:assert/strict";
@@ -159,10 +179,24 @@ export function createApp(options: AppOptions = {}): HashlineApp {
     workspace: resources.ephemeralWorkspace,
     store: resources.store,
     editFormat: options.editFormat,
+    tools: options.tools,
     session: "default",
     rebase,
   });
   const app = new Hono<HttpEnv>();
+  // history: the review page goes before the API's guards, with its own
+  // (a browser form sends neither JSON nor a bearer header).
+  app.route(
+    "/",
+    pageRoutes({
+      workspace: resources.workspace,
+      session: defaultSession,
+      token: options.token,
+      loginKey: options.loginKey,
+      allowedHosts: options.allowedHosts,
+      allowedOrigins: options.allowedOrigins,
+    }),
+  );
   useGuards(app, options, ROUTES);
   const mcp = mcpRoutes(registry, {
     maxSessions: options.maxMcpSessions,
@@ -179,6 +213,11 @@ export function createApp(options: AppOptions = {}): HashlineApp {
     }),
   );
   app.route("/", revisionRoutes(resources.store));
+  // history
+  app.route(
+    "/",
+    historyRoutes({ workspace: resources.workspace, session: defaultSession }),
+  );
   app.route("/", mcp.routes);
   return app;
 }

@@ -11,7 +11,7 @@ import { standardStreams } from "../_runtime/serve.ts";
 import type { RevisionStore } from "../store/types.ts";
 import { createToolRegistry } from "../tools/registry.ts";
 import { lazyResources } from "../tools/resources.ts";
-import type { EditFormat, ToolRegistry } from "../tools/types.ts";
+import type { EditFormat, ToolRegistry, ToolSetName } from "../tools/types.ts";
 import type { Workspace } from "../workspace/mod.ts";
 import { ByteStreamTransport } from "./_byte_transport.ts";
 import { mcpServer } from "./_server.ts";
@@ -30,6 +30,8 @@ export interface McpStdioOptions {
   stateDir?: string;
   /** Edit format (default `"hashline"`); anything else is refused with a `TypeError`. */
   editFormat?: EditFormat;
+  /** Tool sets to serve (default `["files", "store"]`); an unknown one is a `TypeError`. */
+  tools?: readonly ToolSetName[];
   /** Hashline session of this connection (default `"default"`). */
   session?: string;
   /** Default of `edit_file`'s `rebase` (default false). */
@@ -50,7 +52,7 @@ export interface McpStdioServer {
  *
  * @param options Registry, or workspace/store settings to build one.
  * @returns The running server.
- * @throws {TypeError} An unknown `editFormat` or an unsafe `session`.
+ * @throws {TypeError} An unknown `editFormat` or tool set, or an unsafe `session`.
  * @example
  * ```ts ignore
  * import { runMcpStdio } from "./stdio.ts";
@@ -69,6 +71,7 @@ export async function runMcpStdio(
       workspace: resources.workspace,
       store: resources.store,
       editFormat: options.editFormat,
+      tools: options.tools,
       session,
       rebase: options.rebase,
     });

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import type { ErrorCode } from "../errors.ts";
 import { foldHash, hex2 } from "../hash/fnv.ts";
 import { CONTEXT, renderListing, runsOf, window } from "./fresh.ts";
 import type { Shown } from "./problems.ts";
@@ -17,7 +18,7 @@ const MAX_SHOWN = 40;
 
 /** Adds one problem. */
 export type Add = (
-  code: string,
+  code: ErrorCode,
   message: string,
   line?: number,
   shown?: Shown[],

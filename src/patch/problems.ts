@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { PatchRefusedError, type Problem } from "../errors.ts";
+import { type ErrorCode, PatchRefusedError, type Problem } from "../errors.ts";
 import type { PatchOp } from "./types.ts";
 
 export type { Problem };
@@ -29,7 +29,7 @@ export type Shown = { start: number; hashes: number[] };
  * ```
  */
 export function problem(
-  code: string,
+  code: ErrorCode,
   message: string,
   where: { path?: string; line?: number; shown?: Shown[] } = {},
 ): Problem {

@@ -10,6 +10,7 @@
  */
 
 import { readPrefixOf } from "../anchor/anchor.ts";
+import type { ErrorCode } from "../errors.ts";
 import { foldHash, hex2 } from "../hash/fnv.ts";
 import { lineFault } from "./_line_fault.ts";
 import {
@@ -208,7 +209,7 @@ function checkNewLines(
   lines: readonly string[],
   literal: boolean,
   label: string,
-  add: (code: string, message: string) => void,
+  add: (code: ErrorCode, message: string) => void,
 ): void {
   let bad = 0;
   let pasted = false;
@@ -250,7 +251,7 @@ function findOverlaps(
   ops: PatchOp[],
   spans: Span[],
   points: Point[],
-  add: (code: string, message: string, line?: number) => void,
+  add: (code: ErrorCode, message: string, line?: number) => void,
 ): void {
   const sorted = [...spans].sort((a, b) =>
     a.start - b.start || a.index - b.index

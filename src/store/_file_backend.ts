@@ -9,6 +9,16 @@
  * file, and a published name is never replaced. Nothing outside `tmp/` is
  * ever removed.
  *
+ * A temp file's name says who writes it: the host-and-namespace mark and the
+ * pid of its writer. Before each put, temps whose writer is provably dead
+ * (same mark, pid gone) are removed; temps of writers this process cannot
+ * probe (another machine, container or boot) only once they are older than
+ * a generous lease. A live writer's temp is never removed.
+ *
+ * Operating-system failures (a full disk, a read-only folder, too many open
+ * files) come out as typed refusals through the one errno map, after the
+ * temp is removed: nothing half-written stays behind.
+ *
  * @module
  */
 import { join } from "node:path";
@@ -21,14 +31,27 @@ import {
   stat,
   unlink,
 } from "../_runtime/fs.ts";
+import { processAlive, processId } from "../_runtime/process.ts";
+import { writerMark } from "../_runtime/open.ts";
+import { mapFsError } from "../_internal/errno.ts";
 import { IntegrityError } from "../errors.ts";
 import type { Backend, HandleRecord } from "./_backend.ts";
 import { refOf } from "./_ref.ts";
 
 const REF_RE = /^sha256:[0-9a-f]{64}$/;
 const OPS = new Set(["put", "edit", "patch"]);
-/** Temp files older than this are left over from a writer that stopped. */
-const STALE_TEMP_MS = 60 * 60 * 1000;
+/**
+ * A temp file whose writer cannot be probed (another host, PID namespace or
+ * boot, or an older name) is taken as abandoned once it is this old; a
+ * publish takes milliseconds.
+ */
+const TEMP_LEASE_MS = 60 * 60 * 1000;
+
+/** `w1-<mark>-<pid>-<time>-<random>.tmp`: the writer's mark and pid. */
+const TEMP_NAME = /^w1-([A-Za-z0-9]+)-(\d+)-[0-9a-z]+-[0-9a-f]+\.tmp$/;
+
+/** What a failed store write says, before the reason (no path: it may reach a client). */
+const SAVE = "Cannot save the revision to the store";
 
 /** Test hooks: called at each step of a publish, so a test can kill the process there. */
 export interface FileBackendOptions {
@@ -48,11 +71,15 @@ export class FileBackend implements Backend {
   }
 
   async init(): Promise<void> {
-    await Promise.all(
-      ["objects", "handles", "tmp"].map((d) =>
-        mkdir(join(this.#dir, d), { recursive: true })
-      ),
-    );
+    try {
+      await Promise.all(
+        ["objects", "handles", "tmp"].map((d) =>
+          mkdir(join(this.#dir, d), { recursive: true })
+        ),
+      );
+    } catch (e) {
+      throw mapFsError(e, "Cannot open the revision store folder");
+    }
     await this.#sweepTemp();
   }
 
@@ -61,7 +88,7 @@ export class FileBackend implements Backend {
       return new Uint8Array(await readFile(this.#objectPath(ref)));
     } catch (e) {
       if (isCode(e, "ENOENT")) return undefined;
-      throw e;
+      throw mapFsError(e, "Cannot read the revision from the store");
     }
   }
 
@@ -71,11 +98,13 @@ export class FileBackend implements Backend {
       return true;
     } catch (e) {
       if (isCode(e, "ENOENT")) return false;
-      throw e;
+      throw mapFsError(e, "Cannot read the revision from the store");
     }
   }
 
   async writeObject(ref: string, bytes: Uint8Array): Promise<void> {
+    // Each put first clears what dead writers left (see the module notes).
+    await this.#sweepTemp();
     const path = this.#objectPath(ref);
     if (
       await this.hasObject(ref) || !(await this.#publish(path, bytes, "object"))
@@ -96,7 +125,7 @@ export class FileBackend implements Backend {
       text = await readFile(path, "utf8");
     } catch (e) {
       if (isCode(e, "ENOENT")) return undefined;
-      throw e;
+      throw mapFsError(e, "Cannot read the handle from the store");
     }
     let rec: unknown;
     try {
@@ -134,9 +163,12 @@ export class FileBackend implements Backend {
   }
 
   /**
-   * Writes bytes to a temp file, flushes it, and links it to `path`.
+   * Writes bytes to a temp file, flushes it, and links it to `path`. The
+   * temp is removed whatever happens.
    *
    * @returns false when `path` already existed (it is left as it was).
+   * @throws {NoSpaceError | PermissionError | HashlineError} A full disk, a
+   *   read-only or forbidden folder, or too many open files (`BUSY`).
    */
   async #publish(
     path: string,
@@ -144,21 +176,23 @@ export class FileBackend implements Backend {
     kind: string,
   ): Promise<boolean> {
     const temp = join(this.#dir, "tmp", tempName());
-    const file = await open(temp, "wx", 0o444);
+    let linking = false;
     try {
-      if (this.#onStep) {
-        await file.write(bytes.subarray(0, bytes.length >> 1));
-        await this.#onStep(`${kind}:half`);
-        await file.write(bytes.subarray(bytes.length >> 1));
-      } else {
-        await file.writeFile(bytes);
+      const file = await open(temp, "wx", 0o444);
+      try {
+        if (this.#onStep) {
+          await file.write(bytes.subarray(0, bytes.length >> 1));
+          await this.#onStep(`${kind}:half`);
+          await file.write(bytes.subarray(bytes.length >> 1));
+        } else {
+          await file.writeFile(bytes);
+        }
+        await file.sync();
+      } finally {
+        await file.close();
       }
-      await file.sync();
-    } finally {
-      await file.close();
-    }
-    try {
       await this.#onStep?.(`${kind}:temp`);
+      linking = true;
       try {
         await link(temp, path);
       } catch (e) {
@@ -172,27 +206,46 @@ export class FileBackend implements Backend {
     } catch (e) {
       if (isCode(e, "EEXIST")) return false;
       const code = (e as { code?: string }).code ?? "";
+      // EPERM from link(2) means the file system has no hard links.
       if (
+        linking &&
         ["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EXDEV"].includes(code)
       ) {
         throw new Error(
           `Cannot publish ${path}: the file system of the store folder does not allow hard links (${code}), which the store needs to publish safely. Keep the store on a local disk (set HASHLINE_STORE).`,
         );
       }
-      throw e;
+      throw mapFsError(e, SAVE);
     } finally {
       await unlink(temp).catch(() => {});
     }
   }
 
-  /** Removes temp files that writers which stopped (crashed) left behind. */
+  /**
+   * Removes temp files that writers which stopped (crashed) left behind:
+   * at once when the writer is provably dead, otherwise after the lease.
+   */
   async #sweepTemp(): Promise<void> {
     const dir = join(this.#dir, "tmp");
-    const cutoff = Date.now() - STALE_TEMP_MS;
-    for (const name of await readdir(dir)) {
+    let names: string[];
+    try {
+      names = await readdir(dir);
+    } catch (e) {
+      if (isCode(e, "ENOENT")) return;
+      throw mapFsError(e, SAVE);
+    }
+    if (names.length === 0) return;
+    const mine = writerMark();
+    const self = processId();
+    const cutoff = Date.now() - TEMP_LEASE_MS;
+    for (const name of names) {
+      const p = join(dir, name);
       try {
-        const p = join(dir, name);
-        if ((await stat(p)).mtimeMs < cutoff) await unlink(p);
+        const m = TEMP_NAME.exec(name);
+        const pid = m ? Number(m[2]) : 0;
+        const dead = m !== null && m[1] === mine && pid !== self &&
+          !processAlive(pid);
+        if (dead || (await stat(p)).mtimeMs < cutoff) await unlink(p);
       } catch {
         // Another process swept it first.
       }
@@ -214,11 +267,12 @@ async function syncDir(path: string): Promise<void> {
   }
 }
 
+/** A temp name naming its writer (see {@link TEMP_NAME}). */
 function tempName(): string {
   const r = crypto.getRandomValues(new Uint8Array(8));
-  return Date.now().toString(36) + "-" +
-    Array.from(r, (b) => b.toString(16).padStart(2, "0")).join("") +
-    ".tmp";
+  return `w1-${writerMark()}-${processId()}-${Date.now().toString(36)}-${
+    Array.from(r, (b) => b.toString(16).padStart(2, "0")).join("")
+  }.tmp`;
 }
 
 function isCode(e: unknown, code: string): boolean {

@@ -4,8 +4,15 @@
  * @module
  */
 import { resolve } from "node:path";
-import { open, readFile, stat, unlink } from "../_runtime/fs.ts";
-import { EditRefusedError, NotFoundError, TooLargeError } from "../errors.ts";
+import { type FileHandle, open, unlink } from "../_runtime/fs.ts";
+import { IMPORT_OPEN_FLAGS } from "../_runtime/open.ts";
+import { errnoOf, mapFsError } from "../_internal/errno.ts";
+import {
+  EditRefusedError,
+  NotAFileError,
+  NotFoundError,
+  TooLargeError,
+} from "../errors.ts";
 import { MAX_SOURCE_BYTES } from "./limits.ts";
 import { describe } from "./_ref.ts";
 import { sourceText } from "./_utf8.ts";
@@ -57,42 +64,98 @@ export async function writeNewFile(
 }
 
 /**
- * Reads a file as source text for the store.
+ * Reads a file as source text for the store, opened as the workspace opens
+ * files: a symlink is not followed and a FIFO is not waited on; whether it
+ * is a regular file, and its size, are judged on the opened handle, and the
+ * bytes come through that same handle, never more than the limit (a file
+ * swapped or grown after the check cannot make it load more).
  *
  * @param filePath The file.
  * @returns Its text.
  * @throws {NotFoundError} No such file.
- * @throws {TypeError} Not a regular file.
+ * @throws {NotAFileError} A symlink, folder, FIFO, device or socket.
  * @throws {TooLargeError} Over 1 MiB.
  * @throws {BinaryContentError} Not UTF-8 text.
  */
 export async function readSourceFile(filePath: unknown): Promise<string> {
   const path = checkPath(filePath);
-  let info;
+  const what = `Cannot import ${path}`;
+  let handle: FileHandle;
   try {
-    info = await stat(path);
+    handle = await open(path, IMPORT_OPEN_FLAGS);
   } catch (e) {
-    const code = (e as { code?: string }).code;
+    const code = errnoOf(e);
     if (code === "ENOENT" || code === "ENOTDIR") {
-      throw new NotFoundError(`Cannot import ${path}: no such file.`);
+      throw new NotFoundError(`${what}: no such file.`);
     }
-    throw e;
+    if (code === "ELOOP") {
+      throw new NotAFileError(
+        `${what}: it is a symbolic link, which import does not follow. Import the file it points to.`,
+      );
+    }
+    throw mapFsError(e, what);
   }
-  if (!info.isFile()) {
-    throw new TypeError(`Cannot import ${path}: it is not a regular file.`);
+  try {
+    let info;
+    try {
+      info = await handle.stat();
+    } catch (e) {
+      throw mapFsError(e, what);
+    }
+    if (!info.isFile()) {
+      throw new NotAFileError(
+        `${what}: it is ${
+          info.isDirectory()
+            ? "a folder"
+            : "not a regular file (a FIFO, device or socket)"
+        }. Import a regular file.`,
+      );
+    }
+    if (info.size > MAX_SOURCE_BYTES) {
+      throw tooLarge(path, `${info.size} bytes`);
+    }
+    // The buffer never grows past one byte over the limit, which tells a
+    // file that grew since the check; the stat'ed size is only a first guess.
+    let bytes = new Uint8Array(info.size + 1);
+    let got = 0;
+    try {
+      for (;;) {
+        if (got === bytes.length) {
+          if (got > MAX_SOURCE_BYTES) break;
+          const grown = new Uint8Array(
+            Math.min(bytes.length * 2 + 4096, MAX_SOURCE_BYTES + 1),
+          );
+          grown.set(bytes);
+          bytes = grown;
+        }
+        const { bytesRead } = await handle.read(
+          bytes,
+          got,
+          bytes.length - got,
+          got,
+        );
+        if (bytesRead === 0) break;
+        got += bytesRead;
+      }
+    } catch (e) {
+      throw mapFsError(e, what);
+    }
+    if (got > MAX_SOURCE_BYTES) {
+      throw tooLarge(
+        path,
+        `over ${MAX_SOURCE_BYTES} bytes (it grew while read)`,
+      );
+    }
+    return sourceText(bytes.subarray(0, got), path);
+  } finally {
+    await handle.close().catch(() => {});
   }
-  if (info.size > MAX_SOURCE_BYTES) {
-    throw new TooLargeError(
-      `${path} is ${info.size} bytes; the store takes at most ${MAX_SOURCE_BYTES} bytes (1 MiB) per source. Edit it in place with a hashline patch instead.`,
-    );
-  }
-  const bytes = new Uint8Array(await readFile(path));
-  if (bytes.length > MAX_SOURCE_BYTES) {
-    throw new TooLargeError(
-      `${path} is ${bytes.length} bytes; the store takes at most ${MAX_SOURCE_BYTES} bytes (1 MiB) per source.`,
-    );
-  }
-  return sourceText(bytes, path);
+}
+
+function tooLarge(path: string, size: string): TooLargeError {
+  return new TooLargeError(
+    `${path} is ${size}; the store takes at most ${MAX_SOURCE_BYTES} bytes (1 MiB) per source. Edit it in place with a hashline patch instead.`,
+  );
 }
 
 function checkPath(filePath: unknown): string {

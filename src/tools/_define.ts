@@ -2,13 +2,14 @@
  * Turns a zod input schema, a zod output schema and a handler into a tool
  * definition whose handler never throws: bad input and refusals come back as
  * `ok: false` with a stable code, and success data is passed through the
- * output schema so it always matches the declared `outputSchema`.
+ * output schema so it always matches the declared `outputSchema`. A `null`
+ * field counts as absent (OpenAI's strict mode sends every key).
  *
  * @module
  */
 import type { z } from "zod";
 import { toErrorBody } from "./error_body.ts";
-import { parseInput, toJsonSchema } from "./validate.ts";
+import { dropNullFields, parseInput, toJsonSchema } from "./validate.ts";
 import type {
   ToolAnnotations,
   ToolCallOptions,
@@ -73,7 +74,7 @@ export function defineTool<I, D>(
       try {
         const parsed = parseInput(
           spec.input,
-          input ?? {},
+          dropNullFields(input ?? {}),
           `${spec.name} input`,
         );
         const out = await spec.run(parsed, sessionOf(call));

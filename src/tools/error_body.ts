@@ -8,6 +8,7 @@
 import {
   BinaryContentError,
   HashlineError,
+  isErrorCode,
   PatchRefusedError,
 } from "../errors.ts";
 import type { ToolError } from "./types.ts";
@@ -15,10 +16,11 @@ import type { ToolError } from "./types.ts";
 /**
  * The error body of a thrown value. Typed refusals keep their code;
  * `TypeError`, `RangeError` and `SyntaxError` are `BAD_INPUT`; anything else
- * is `INTERNAL`.
+ * (a refusal whose code is not one of the stable codes included) is
+ * `INTERNAL`.
  */
 export function toErrorBody(error: unknown): ToolError {
-  if (error instanceof HashlineError) {
+  if (error instanceof HashlineError && isErrorCode(error.code)) {
     const body: ToolError = { code: error.code, message: error.message };
     if (error instanceof PatchRefusedError) body.problems = error.problems;
     if (error instanceof BinaryContentError) body.offset = error.offset;

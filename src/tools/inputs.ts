@@ -1,43 +1,60 @@
 /**
  * Zod schemas of every tool's input, the JSON Schemas shown to models are
  * generated from them, and the normalisation of the few shapes a tool
- * accepts in more than one spelling.
+ * accepts in more than one spelling. What a model is shown is kept lean
+ * (tool definitions go with every request): one op object defined once,
+ * short field descriptions, the patch field as the text form; the handler
+ * checks each op's own shape and takes the JSON form of a patch too.
  *
  * @module
  */
 import * as z from "zod";
 import {
   FilePatchSchema,
+  OP_NAMES,
   PatchOpSchema,
   PatchSchema,
 } from "../patch/schema.ts";
 import type { FilePatch, Patch, PatchOp } from "../patch/types.ts";
+import { showAs } from "./validate.ts";
 
 /** Most lines one read window may show over the tools and HTTP. */
 export const MAX_READ_LINES = 10_000;
 
-const path = z.string().min(1).describe(
-  "File path relative to the workspace root, e.g. src/app.ts.",
+const path = z.string().min(1).describe("File path");
+const ref = z.string().min(1).describe("Ref (sha256:…) or handle (p_…)");
+const anchor = (what: string) => z.string().optional().describe(what);
+
+/**
+ * One op as a model is shown it: a single object whose `op` names the kind,
+ * defined once (`$defs/op`) and referenced wherever ops go. Each op is then
+ * checked against its own shape (`PatchOpSchema`), so a field that does not
+ * belong to the op, or one it lacks, is named in the refusal.
+ */
+const ShownOp = z.strictObject({
+  op: z.enum(OP_NAMES as [PatchOp["op"], ...PatchOp["op"][]]).describe(
+    "Kind",
+  ),
+  start: anchor("First line (replace, delete)"),
+  end: anchor("Last line"),
+  anchor: anchor("Insert next to"),
+  lines: z.array(z.string()).optional().describe("New lines"),
+  literal: z.boolean().optional().describe("Keep N:HH| prefixes"),
+}).meta({ id: "op" });
+const op: z.ZodType<PatchOp> = ShownOp.pipe(
+  PatchOpSchema as z.ZodType<PatchOp, z.output<typeof ShownOp>>,
 );
-const ref = z.string().min(1).describe(
-  'A revision ref ("sha256:…") or its short handle ("p_…"), as returned by source_put, source_edit or source_patch.',
-);
-const ops = z.array(PatchOpSchema).describe(
-  'Operations on one file, every line named by its anchor "LINE:HH" from the latest read, e.g. {"op":"replace","start":"12:a3","end":"14:0e","lines":["const x = 1;"]}.',
-);
-const textPatch = z.string().describe(
-  "The same patch in compact text form: `@@ PATH` starts a file; `= A` or `= A..B` replace, `- A` or `- A..B` delete, `+ A` insert after, `< A` insert before, bare `+` append, bare `<` prepend; every following `~` line is one new line, verbatim after the `~`.",
-);
-const patchField = z.union([
-  textPatch,
-  PatchSchema.describe('The JSON form: { "files": [{ "path", "ops" }] }.'),
-  FilePatchSchema.describe('The JSON form of one file: { "path", "ops" }.'),
-]).describe(
-  "The whole patch, in text form (a string) or JSON form ({ files: [{ path, ops }] } or { path, ops }).",
-);
-const lineLimit = z.number().int().min(1).max(MAX_READ_LINES).describe(
-  `How many lines to show (default 2000, at most ${MAX_READ_LINES}).`,
-);
+
+/** The text form, or (accepted, not advertised) the JSON form of a patch. */
+const patchField = (what: string) =>
+  showAs(
+    z.union([z.string(), PatchSchema, FilePatchSchema], {
+      error:
+        'expected the text form (a string) or the JSON form ({ "files": [{ "path", "ops" }] })',
+    }),
+    { type: "string", description: what },
+  );
+const lineLimit = z.number().int().min(1).max(MAX_READ_LINES);
 
 /** `read_file` input. */
 export interface ReadFileInput {
@@ -48,10 +65,10 @@ export interface ReadFileInput {
 /** `read_file` input schema. */
 export const ReadFileInputSchema: z.ZodType<ReadFileInput> = z.object({
   path,
-  offset: z.number().int().min(1).optional().describe(
-    "First line to show, 1-based (default 1). Use the next offset a previous read reported to continue.",
+  offset: z.number().int().min(1).optional().describe("First line (1-based)"),
+  limit: lineLimit.optional().describe(
+    `Lines to show (default 2000, max ${MAX_READ_LINES})`,
   ),
-  limit: lineLimit.optional(),
 });
 
 /** `edit_file` input in hashline mode. */
@@ -65,20 +82,15 @@ export interface HashlineEditInput {
 }
 /** `edit_file` input schema in hashline mode. */
 export const HashlineEditInputSchema: z.ZodType<HashlineEditInput> = z.object({
-  path: path.optional().describe(
-    "The file to edit, with `ops` (or with a text `patch` that has no `@@` line).",
-  ),
-  ops: ops.optional(),
-  files: z.array(FilePatchSchema).optional().describe(
-    "Several files in one all-or-nothing patch: [{ path, ops }, …].",
-  ),
-  patch: patchField.optional(),
-  dryRun: z.boolean().optional().describe(
-    "Validate and show the diff without writing anything.",
-  ),
-  rebase: z.boolean().optional().describe(
-    "Apply an op whose lines only moved (lines were inserted or removed above it) where they now stand, when its read region stands unchanged at exactly one place; the result names each op it moved.",
-  ),
+  path: path.optional(),
+  ops: z.array(op).optional().describe("Ops on path"),
+  files: z.array(z.object({
+    path,
+    ops: z.array(op).describe("Ops"),
+  })).optional().describe("Several files"),
+  patch: patchField("Text form").optional(),
+  dryRun: z.boolean().optional().describe("Preview only"),
+  rebase: z.boolean().optional().describe("Follow moved lines"),
 });
 
 /** `edit_file` input in str_replace mode (snake_case; camelCase is accepted too). */
@@ -94,23 +106,17 @@ const REPLACE_KEYS = {
   newString: "new_string",
   replaceAll: "replace_all",
 };
+const replaceFields = {
+  old_string: z.string().min(1).describe("Exact text to replace"),
+  new_string: z.string().describe("Replacement (may be empty)"),
+  replace_all: z.boolean().optional().describe("Replace every occurrence"),
+};
 
 /** `edit_file` input schema in str_replace mode. */
 export const StrReplaceEditInputSchema: z.ZodType<StrReplaceEditInput> = z
   .preprocess(
     (v) => aliasKeys(v, REPLACE_KEYS),
-    z.object({
-      path,
-      old_string: z.string().min(1).describe(
-        "Exact text to replace, copied from the file without line numbers; it must occur exactly once unless replace_all is true. Include enough surrounding lines to make it unique.",
-      ),
-      new_string: z.string().describe(
-        "The text to put in its place (may be empty to delete).",
-      ),
-      replace_all: z.boolean().optional().describe(
-        "Replace every occurrence of old_string instead of requiring exactly one.",
-      ),
-    }),
+    z.object({ path, ...replaceFields }),
   ) as unknown as z.ZodType<StrReplaceEditInput>;
 
 /** `write_file` input. */
@@ -121,7 +127,7 @@ export interface WriteFileInput {
 /** `write_file` input schema. */
 export const WriteFileInputSchema: z.ZodType<WriteFileInput> = z.object({
   path,
-  content: z.string().describe("The whole new content of the file."),
+  content: z.string().describe("The whole new content"),
 });
 
 /** `source_put` input. */
@@ -130,7 +136,7 @@ export interface SourcePutInput {
 }
 /** `source_put` input schema. */
 export const SourcePutInputSchema: z.ZodType<SourcePutInput> = z.object({
-  source: z.string().describe("The full source text to store (at most 1 MiB)."),
+  source: z.string().describe("Source text (max 1 MiB)"),
 });
 
 /** `source_read` input. */
@@ -145,16 +151,12 @@ export interface SourceReadInput {
 export const SourceReadInputSchema: z.ZodType<SourceReadInput> = z.object({
   ref,
   anchors: z.boolean().optional().describe(
-    "Show lines as LINE:HH|content (for source_patch); then offset and limit count lines (offset from 1, limit default 2000, at most 10000). Default false: a window of characters.",
+    "LINE:HH|content lines (offset, limit count lines)",
   ),
-  query: z.string().optional().describe(
-    "Text to look for; the window of characters around its first match is returned (not with anchors).",
-  ),
-  offset: z.number().int().min(0).optional().describe(
-    "Where to start: a character offset (default 0), or with anchors a 1-based line. Use the nextOffset of a previous read to continue.",
-  ),
+  query: z.string().optional().describe("Text to find"),
+  offset: z.number().int().min(0).optional().describe("Start (nextOffset)"),
   limit: z.number().int().min(1).max(16000).optional().describe(
-    "How many characters to return (default 8000, at most 16000), or with anchors how many lines (default 2000, at most 10000).",
+    "Chars (default 8000) or lines",
   ),
 });
 
@@ -172,22 +174,12 @@ export interface SourceEditInput {
 /** One `source_edit` replacement, snake_case or camelCase. */
 export const EditItemSchema: z.ZodType<SourceEditItem> = z.preprocess(
   (v) => aliasKeys(v, REPLACE_KEYS),
-  z.object({
-    old_string: z.string().min(1).describe(
-      "Exact text to replace; it must occur exactly once unless replace_all is true.",
-    ),
-    new_string: z.string().describe(
-      "Replacement text (may be empty to delete).",
-    ),
-    replace_all: z.boolean().optional().describe("Replace every occurrence."),
-  }),
+  z.object(replaceFields),
 );
 /** `source_edit` input schema. */
 export const SourceEditInputSchema: z.ZodType<SourceEditInput> = z.object({
   ref,
-  edits: z.array(EditItemSchema).min(1).describe(
-    "Replacements applied in order to the revision, all or nothing; the result is a new revision and the base never changes.",
-  ),
+  edits: z.array(EditItemSchema).min(1).describe("Applied in order"),
 }) as unknown as z.ZodType<SourceEditInput>;
 
 /** `source_patch` input. */
@@ -199,10 +191,8 @@ export interface SourcePatchInput {
 /** `source_patch` input schema. */
 export const SourcePatchInputSchema: z.ZodType<SourcePatchInput> = z.object({
   ref,
-  ops: ops.optional().describe(
-    'Operations naming lines by anchor "LINE:HH" of the revision (its anchors never go stale).',
-  ),
-  patch: patchField.optional(),
+  ops: z.array(op).optional().describe("Ops"),
+  patch: patchField("Text form, no @@ line").optional(),
 });
 
 /** `source_export` input. */
@@ -213,9 +203,7 @@ export interface SourceExportInput {
 /** `source_export` input schema. */
 export const SourceExportInputSchema: z.ZodType<SourceExportInput> = z.object({
   ref,
-  path: path.describe(
-    "New file to create, relative to the workspace root; an existing file is never overwritten.",
-  ),
+  path: path.describe("New file (never overwritten)"),
 });
 
 /**

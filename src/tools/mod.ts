@@ -3,7 +3,8 @@
  * `read_file`, `edit_file`, `write_file` over a workspace, `source_put`,
  * `source_read`, `source_edit`, `source_patch` over a revision store, and
  * `source_export` with both. Each tool has a title, annotations, and input
- * and output JSON Schemas; calls never throw.
+ * and output JSON Schemas; calls never throw. `tools: ["files", "store",
+ * "history"]` chooses the tool sets offered (default `files`, `store`).
  *
  * @example
  * ```ts
@@ -19,12 +20,14 @@
  *
  * @module
  */
-export { createToolRegistry } from "./registry.ts";
+export { checkToolSets, createToolRegistry } from "./registry.ts";
 export {
+  DEFAULT_TOOL_SETS,
   EDIT_FORMATS,
   type EditFormat,
   type JsonSchema,
   type Lazy,
+  TOOL_SETS,
   type ToolAnnotations,
   type ToolCallOptions,
   type ToolContext,
@@ -33,6 +36,7 @@ export {
   type ToolFailure,
   type ToolRegistry,
   type ToolResult,
+  type ToolSetName,
   type ToolSuccess,
 } from "./types.ts";
 export type { Workspace } from "../workspace/mod.ts";

@@ -11,6 +11,7 @@ import { isSessionName } from "../_internal/session.ts";
 import type { RevisionStore } from "../store/types.ts";
 import type { Workspace } from "../workspace/mod.ts";
 import { fileTools } from "./_file_tools.ts";
+import { historyTools } from "./_history_tools.ts"; // history
 import {
   PROMPT_HASHLINE,
   PROMPT_STORE,
@@ -18,14 +19,17 @@ import {
 } from "./_prompts.ts";
 import { storeTools } from "./_store_tools.ts";
 import {
+  DEFAULT_TOOL_SETS,
   EDIT_FORMATS,
   type EditFormat,
   type Lazy,
+  TOOL_SETS,
   type ToolCallOptions,
   type ToolContext,
   type ToolDefinition,
   type ToolRegistry,
   type ToolResult,
+  type ToolSetName,
 } from "./types.ts";
 
 /** A getter that opens the object once, and again after a failed attempt. */
@@ -58,14 +62,51 @@ function checkEditFormat(value: unknown): EditFormat {
 }
 
 /**
+ * Checks the tool sets, naming the ones there are.
+ *
+ * @param value The sets asked for (`undefined`: the default `files`, `store`).
+ * @returns The sets, each once, in the order their tools are listed.
+ * @throws {TypeError} Not a list, an empty list, or a name that is not a set.
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { checkToolSets } from "./registry.ts";
+ * assert.deepEqual(checkToolSets(["store", "files"]), ["files", "store"]);
+ * assert.throws(() => checkToolSets(["file"]), /Unknown tool set "file"/);
+ * ```
+ */
+export function checkToolSets(value: unknown): ToolSetName[] {
+  if (value === undefined) return [...DEFAULT_TOOL_SETS];
+  const known = TOOL_SETS.map((t) => JSON.stringify(t)).join(", ");
+  if (!Array.isArray(value) || value.length === 0) {
+    throw new TypeError(
+      `tools must list one or more tool sets of ${known}, got ${
+        JSON.stringify(value)
+      }.`,
+    );
+  }
+  for (const name of value) {
+    if (!TOOL_SETS.includes(name)) {
+      throw new TypeError(
+        `Unknown tool set ${
+          JSON.stringify(name)
+        }: the tool sets are ${known} (e.g. tools: ["files", "store"], or --tools files,store).`,
+      );
+    }
+  }
+  return TOOL_SETS.filter((t) => value.includes(t));
+}
+
+/**
  * Creates the tool registry over a workspace and/or a revision store.
  *
  * @param context The workspace and store (each an object, or a function that
- *   opens it on first use), the edit format, the default session and the
- *   default of `rebase`.
+ *   opens it on first use), the tool sets to offer, the edit format, the
+ *   default session and the default of `rebase`.
  * @returns The registry.
  * @throws {TypeError} When `editFormat` is neither `"hashline"` nor
- *   `"str_replace"`, `session` is not a safe name, or `rebase` is not a boolean.
+ *   `"str_replace"`, `tools` names an unknown set, `session` is not a safe
+ *   name, or `rebase` is not a boolean.
  * @example
  * ```ts
  * import assert from "node:assert/strict";
@@ -86,6 +127,8 @@ function checkEditFormat(value: unknown): EditFormat {
  * assert.equal(bad.ok, false);
  * assert.equal(!bad.ok && bad.error.code, "BAD_INPUT");
  * assert.throws(() => createToolRegistry({ editFormat: "sed" as "hashline" }), TypeError);
+ * const files = createToolRegistry({ store: createMemoryStore(), tools: ["files"] });
+ * assert.deepEqual(files.tools, []);
  * ```
  */
 export function createToolRegistry(context: ToolContext = {}): ToolRegistry {
@@ -95,6 +138,7 @@ export function createToolRegistry(context: ToolContext = {}): ToolRegistry {
     );
   }
   const editFormat = checkEditFormat(context.editFormat ?? "hashline");
+  const toolSets = checkToolSets(context.tools);
   const session = context.session ?? "default";
   if (!isSessionName(session)) {
     throw new TypeError(
@@ -118,13 +162,15 @@ export function createToolRegistry(context: ToolContext = {}): ToolRegistry {
     ? undefined
     : resolver<RevisionStore>(context.store);
 
+  const files = ws !== undefined && toolSets.includes("files");
+  const store = st !== undefined && toolSets.includes("store");
   const tools: ToolDefinition[] = [];
-  if (ws) {
+  if (ws && files) {
     tools.push(
       ...fileTools({ workspace: ws.get, editFormat, rebase, sessionOf }),
     );
   }
-  if (st) {
+  if (st && store) {
     tools.push(
       ...storeTools({
         store: st.get,
@@ -133,17 +179,21 @@ export function createToolRegistry(context: ToolContext = {}): ToolRegistry {
       }),
     );
   }
+  if (ws && toolSets.includes("history")) {
+    tools.push(...historyTools({ workspace: ws.get, sessionOf }));
+  }
   const byName = new Map(tools.map((t) => [t.name, t]));
   const prompt = [
-    ws
+    files
       ? (editFormat === "hashline" ? PROMPT_HASHLINE : PROMPT_STR_REPLACE)
       : "",
-    st ? PROMPT_STORE : "",
+    store ? PROMPT_STORE : "",
   ].filter(Boolean).join("\n\n");
 
   return {
     tools,
     editFormat,
+    toolSets,
     systemPrompt: prompt,
     get: (name: string) => byName.get(name),
     call(

@@ -53,6 +53,8 @@ export function lazyResources(options: ResourceOptions): Resources {
         return openWorkspace(options.root ?? cwd(), {
           stateDir,
           persistSessions,
+          // The app serves MCP from the workspace without persisted sessions.
+          door: persistSessions ? "http" : "mcp",
         });
       })();
       workspaces.set(persistSessions, ws);

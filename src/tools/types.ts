@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Problem } from "../errors.ts";
+import type { ErrorCode, Problem } from "../errors.ts";
 import type { RevisionStore } from "../store/types.ts";
 import type { Workspace } from "../workspace/mod.ts";
 
@@ -14,6 +14,21 @@ export type EditFormat = "hashline" | "str_replace";
 
 /** The edit formats a registry accepts, in the order they are documented. */
 export const EDIT_FORMATS: readonly EditFormat[] = ["hashline", "str_replace"];
+
+/**
+ * A named group of tools, chosen with `tools` on the registry and `--tools`
+ * on `mcp` and `serve`: `files` (`read_file`, `edit_file`, `write_file`),
+ * `store` (`source_put`, `source_read`, `source_edit`, `source_patch`,
+ * `source_export`), `history` (`edit_history`, `undo_edit`; the workspace
+ * keeps no history in this version, so the set offers no tools yet).
+ */
+export type ToolSetName = "files" | "store" | "history";
+
+/** Every tool set, in the order their tools are listed. */
+export const TOOL_SETS: readonly ToolSetName[] = ["files", "store", "history"];
+
+/** The tool sets served when none are named. */
+export const DEFAULT_TOOL_SETS: readonly ToolSetName[] = ["files", "store"];
 
 /**
  * A backing object, or a function that opens it on first use (so a server
@@ -27,6 +42,12 @@ export interface ToolContext {
   workspace?: Lazy<Workspace>;
   /** Revision store (`source_put`, `source_read`, `source_edit`, `source_patch`, `source_export`). */
   store?: Lazy<RevisionStore>;
+  /**
+   * Tool sets to offer (default `["files", "store"]`); a set whose backing
+   * (workspace, store) is absent offers nothing. Each tool costs a model
+   * tokens on every request, so offer only the sets an agent uses.
+   */
+  tools?: readonly ToolSetName[];
   /** Edit format (default `"hashline"`). */
   editFormat?: EditFormat;
   /** Session whose reads count, when a call names none (default `"default"`). */
@@ -47,7 +68,7 @@ export interface ToolCallOptions {
 /** What a failed call reports. */
 export interface ToolError {
   /** Stable upper-snake code (`BAD_INPUT`, `STALE_ANCHOR`, `NOT_READ`, `NO_MATCH`, `UNKNOWN_TOOL`, …). */
-  code: string;
+  code: ErrorCode;
   /** A sentence the model can act on. */
   message: string;
   /** Every problem of a refused patch. */
@@ -113,6 +134,8 @@ export interface ToolRegistry {
   tools: ToolDefinition[];
   /** The edit format in use. */
   editFormat: EditFormat;
+  /** The tool sets offered. */
+  toolSets: readonly ToolSetName[];
   /** A system-prompt snippet that teaches a model the tools and the edit format. */
   systemPrompt: string;
   /** The tool of that name, if present. */

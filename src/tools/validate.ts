@@ -21,7 +21,9 @@ export function parseInput<T>(
   if (result.success) return result.data;
   const parts = result.error.issues.slice(0, 8).map((issue) => {
     const field = fieldName(issue.path);
-    const text = issue.message.replace(/^Invalid input: /, "");
+    const text = issue.code === "invalid_type" && issue.input === undefined
+      ? `missing (expected ${issue.expected})`
+      : issue.message.replace(/^Invalid input: /, "");
     return field ? `field "${field}": ${text}` : text;
   });
   throw new TypeError(`Invalid ${what}: ${parts.join("; ")}.`);
@@ -37,30 +39,48 @@ export function fieldName(path: readonly PropertyKey[]): string {
   return out;
 }
 
+const SHOWN = new WeakMap<object, JsonSchema>();
+
 /**
- * Descriptions of the patch-op fields, which the patch schema leaves bare:
- * filled into generated tool schemas so a model sees every field explained.
+ * Marks a schema to be shown to models as `json` instead of what zod would
+ * generate from it: validation still takes every shape the schema accepts,
+ * while the advertised schema names only the one a model should send.
+ *
+ * @param schema What validation accepts.
+ * @param json What the tool's JSON Schema shows in its place.
+ * @returns The same schema.
  */
-const OP_FIELD_DOCS: Record<string, string> = {
-  op:
-    "The operation: replace, delete, insert_after, insert_before, append or prepend.",
-  start:
-    'Anchor "LINE:HH" of the first line of the range, copied from the latest read.',
-  end:
-    'Anchor "LINE:HH" of the last line of the range (default: the start line).',
-  anchor: 'Anchor "LINE:HH" of the line to insert next to.',
-  lines: "The exact new lines, without any LINE:HH| prefix; [] for none.",
-  literal: 'Write lines that really begin like "12:a3|" as they are.',
-  path: "File path relative to the workspace root, e.g. src/app.ts.",
-  ops: 'Operations on that file, every line named by its anchor "LINE:HH".',
-  files: "Every file of the patch: [{ path, ops }, …].",
-};
+export function showAs<T extends z.ZodType>(schema: T, json: JsonSchema): T {
+  SHOWN.set(schema, json);
+  return schema;
+}
+
+/**
+ * The input with every object property whose value is `null` left out, at
+ * any depth, so a call in OpenAI's strict mode (every key present, unused
+ * ones `null`) means the same as one that omits them. Array items are kept
+ * as they are: a `null` line is still refused.
+ *
+ * @param value A tool's JSON input.
+ * @returns The same value without null properties.
+ */
+export function dropNullFields(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(dropNullFields);
+  if (value === null || typeof value !== "object") return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    if (v !== null) out[key] = dropNullFields(v);
+  }
+  return out;
+}
 
 /**
  * Generates the JSON Schema of a tool's input (`io: "input"`: optional and
- * defaulted fields are not required) or output, without the `$schema` key
- * and the safe-integer bounds that only add noise to a model's prompt, and
- * with every patch-op field described.
+ * defaulted fields are not required) or output, without the `$schema` key,
+ * the safe-integer bounds and the `minLength`/`minItems` that only add
+ * tokens to a model's prompt (validation still applies them); a
+ * schema marked with {@link showAs} is shown as marked, and one with a
+ * meta `id` is defined once under `$defs` and referenced.
  */
 export function toJsonSchema(
   schema: z.ZodType,
@@ -69,6 +89,14 @@ export function toJsonSchema(
   const json = z.toJSONSchema(schema, {
     io,
     unrepresentable: "any",
+    override: (ctx) => {
+      const shown = SHOWN.get(ctx.zodSchema);
+      if (!shown) return;
+      for (const key of Object.keys(ctx.jsonSchema)) {
+        delete (ctx.jsonSchema as Record<string, unknown>)[key];
+      }
+      Object.assign(ctx.jsonSchema, structuredClone(shown));
+    },
   }) as JsonSchema;
   delete json.$schema;
   return prune(json) as JsonSchema;
@@ -81,21 +109,10 @@ function prune(node: unknown): unknown {
   for (const [key, value] of Object.entries(node)) {
     if (
       (key === "maximum" && value === Number.MAX_SAFE_INTEGER) ||
-      (key === "minimum" && value === Number.MIN_SAFE_INTEGER)
+      (key === "minimum" && value === Number.MIN_SAFE_INTEGER) ||
+      // Validation names these when broken; a model gains little from them.
+      key === "minLength" || key === "minItems"
     ) continue;
-    if (key === "properties" && value !== null && typeof value === "object") {
-      const props: Record<string, unknown> = {};
-      for (const [name, sub] of Object.entries(value)) {
-        const pruned = prune(sub) as Record<string, unknown>;
-        const doc = OP_FIELD_DOCS[name];
-        props[name] = doc && pruned && typeof pruned === "object" &&
-            !("description" in pruned)
-          ? { description: doc, ...pruned }
-          : pruned;
-      }
-      out[key] = props;
-      continue;
-    }
     out[key] = prune(value);
   }
   return out;

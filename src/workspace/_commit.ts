@@ -9,6 +9,11 @@
  * flushed. No journal is needed: a crash leaves the old file and at most a
  * temporary file, which the next writer of that file removes.
  *
+ * A file whose change is recorded in the history: staged as above, then
+ * one journal in state `committing` names its temporary, its backup and
+ * the history entry, so a crash after it is finished by recovery, entry
+ * included.
+ *
  * Several files: a journal in `<state>/journal` names every temporary and
  * backup before any of them exists, and its state says which way an
  * interrupted commit must go:
@@ -26,17 +31,21 @@
  * @module
  */
 import { basename, join } from "node:path";
-import { fsyncSync, linkSync, mkdir, renameSync, rm } from "../_runtime/fs.ts";
+import { fsyncSync, mkdir, rm } from "../_runtime/fs.ts";
 import { processId } from "../_runtime/process.ts";
-import { errnoOf, mapFsError } from "../_internal/errno.ts";
-import { changedError } from "../patch/problems.ts";
-import { type Confinement, sameIdentity, type Target } from "./_confine.ts";
-import { readWhole, sameBytes } from "./_io.ts";
+import { mapFsError } from "../_internal/errno.ts";
+import type { Confinement } from "./_confine.ts";
+import {
+  checkIdentity,
+  install,
+  journalEntry,
+  linkBackup,
+  recheck,
+} from "./_install.ts";
 import { type Journal, writeJournal } from "./_journal.ts";
-import type { Pin, RootRef } from "./_pin.ts";
+import type { RootRef } from "./_pin.ts";
 import { undoOne } from "./_recover.ts";
 import {
-  identityAt,
   pinTargetFolder,
   randomId,
   removeQuietly,
@@ -62,13 +71,40 @@ export interface CommitHooks {
 }
 
 /**
- * Names of the steps of a commit of several files (existing marks the files
- * that already exist), in order; a one-file commit has the steps
- * `temp-0`, `staged`, `checked`, `rename-0`, `done`.
+ * A history entry committed with the files: its record rides in the
+ * journal, is appended after the last rename (a failure rolls the files
+ * back), and a recovery that finishes the commit appends it unless the log
+ * already holds it.
  */
-export function commitSteps(existing: boolean[]): string[] {
-  if (existing.length === 1) {
+export interface CommitRecord {
+  /** The entry, as the journal keeps it (JSON). */
+  record: unknown;
+  /** Appends it to the log. */
+  append(record: unknown): Promise<void>;
+}
+
+/**
+ * Names of the steps of a commit of several files (existing marks the files
+ * that already exist; history, that an entry is committed with them), in
+ * order; a one-file commit without history has the steps `temp-0`,
+ * `staged`, `checked`, `rename-0`, `done`.
+ */
+export function commitSteps(existing: boolean[], history = false): string[] {
+  if (existing.length === 1 && !history) {
     return ["temp-0", "staged", "checked", "rename-0", "done"];
+  }
+  if (existing.length === 1) {
+    return [
+      "temp-0",
+      "staged",
+      "checked",
+      "journal-committing",
+      ...(existing[0] ? ["backup-0"] : []),
+      "rename-0",
+      "history",
+      "cleaned",
+      "done",
+    ];
   }
   const steps = ["journal-staging"];
   existing.forEach((_, i) => steps.push(`temp-${i}`));
@@ -76,62 +112,9 @@ export function commitSteps(existing: boolean[]): string[] {
   existing.forEach((e, i) => e && steps.push(`backup-${i}`));
   steps.push("journal-committing");
   existing.forEach((_, i) => steps.push(`rename-${i}`));
+  if (history) steps.push("history");
   steps.push("renamed", "cleaned", "done");
   return steps;
-}
-
-/** Whether the file, read through `pin`, still holds exactly `bytes`. */
-async function stillHolds(
-  target: Target,
-  bytes: Uint8Array,
-  pin: Pin,
-): Promise<boolean> {
-  try {
-    return sameBytes((await readWhole(target, pin)).bytes, bytes);
-  } catch {
-    return false;
-  }
-}
-
-/** The last check before a rename: the folder is still inside the root and the target is the version validated. */
-async function recheck(s: Staged): Promise<void> {
-  checkIdentity(s);
-  if (s.entry.old && !(await stillHolds(s.entry.target, s.entry.old, s.pin))) {
-    throw changedError(s.entry.target.display);
-  }
-  checkIdentity(s);
-}
-
-function checkIdentity(s: Staged): void {
-  const { target } = s.entry;
-  if (!s.pin.stillInside()) {
-    throw changedError(target.display);
-  }
-  const now = identityAt(s.pin, s.name);
-  if (target.exists) {
-    if (!now || !sameIdentity(now, s.expect ?? target.stat!)) {
-      throw changedError(target.display);
-    }
-  } else if (now) {
-    throw changedError(target.display);
-  }
-}
-
-/** Puts the staged file in place; a new file never replaces one that appeared meanwhile. */
-function install(s: Staged): void {
-  if (s.entry.target.exists) {
-    renameSync(s.pin.path(s.temp), s.pin.path(s.name));
-    return;
-  }
-  try {
-    linkSync(s.pin.path(s.temp), s.pin.path(s.name));
-  } catch (error) {
-    if (errnoOf(error) === "EEXIST") {
-      throw changedError(s.entry.target.display);
-    }
-    throw error;
-  }
-  removeQuietly(s.pin, s.temp);
 }
 
 /**
@@ -142,6 +125,7 @@ function install(s: Staged): void {
  * @param confinement The root the targets lie under.
  * @param entries The files.
  * @param hooks Test seams run after each step.
+ * @param history The history entry to commit with them (always journaled).
  * @throws {PatchRefusedError} `CHANGED` when a file changed since it was validated.
  */
 export async function commitFiles(
@@ -149,6 +133,7 @@ export async function commitFiles(
   confinement: Confinement,
   entries: StageEntry[],
   hooks: CommitHooks = {},
+  history?: CommitRecord,
 ): Promise<void> {
   const root = confinement.rootRef;
   const id = randomId();
@@ -169,8 +154,10 @@ export async function commitFiles(
         backup: entry.target.exists ? sideName(name, pid, id, "old") : null,
       });
     }
-    if (staged.length === 1) await commitOne(staged[0], step);
-    else await commitMany(stateDir, root, id, staged, step);
+    if (staged.length === 1 && !history) await commitOne(staged[0], step);
+    else if (staged.length === 1) {
+      await commitOneRecorded(stateDir, root, id, staged[0], step, history!);
+    } else await commitMany(stateDir, root, id, staged, step, history);
   } finally {
     for (const s of staged) s.pin.close();
   }
@@ -180,7 +167,8 @@ async function commitOne(
   s: Staged,
   step: (name: string) => Promise<void>,
 ): Promise<void> {
-  await stage(s);
+  // An undo of a creation removes its target: nothing to stage.
+  if (!s.entry.remove) await stage(s);
   await step("temp-0");
   try {
     await step("staged");
@@ -196,15 +184,88 @@ async function commitOne(
   await step("done");
 }
 
+/**
+ * One file with its history entry: staged like a one-file commit (a crash
+ * before the journal leaves only a temporary the next writer removes), then
+ * one journal in state `committing` names the temporary, the backup and the
+ * entry, so a crash after it is finished by recovery, entry included.
+ */
+async function commitOneRecorded(
+  stateDir: string,
+  root: RootRef,
+  id: string,
+  s: Staged,
+  step: (name: string) => Promise<void>,
+  history: CommitRecord,
+): Promise<void> {
+  const display = s.entry.target.display;
+  let newIno: number | null = null;
+  try {
+    if (!s.entry.remove) newIno = await stage(s);
+    await step("temp-0");
+    await step("staged");
+    await recheck(s);
+    await step("checked");
+  } catch (error) {
+    removeQuietly(s.pin, s.temp);
+    throw mapFsError(error, `Cannot write "${display}"`);
+  }
+  const jdir = join(stateDir, "journal");
+  const jfile = join(jdir, `${Date.now()}-${id}.json`);
+  const journal: Journal = {
+    version: 2,
+    id,
+    pid: processId(),
+    root: root.real,
+    state: "committing",
+    entries: [journalEntry(s, newIno)],
+    history: history.record,
+  };
+  try {
+    await mkdir(jdir, { recursive: true });
+    await writeJournal(jfile, journal);
+  } catch (error) {
+    removeQuietly(s.pin, s.temp);
+    await rm(jfile, { force: true }).catch(() => {});
+    throw mapFsError(error, `Cannot write "${display}"`);
+  }
+  await step("journal-committing");
+  try {
+    if (s.backup) {
+      linkBackup(s);
+      await step("backup-0");
+    }
+    checkIdentity(s);
+    install(s);
+    await step("rename-0");
+    await history.append(history.record);
+    await step("history");
+  } catch (error) {
+    journal.state = "rolling-back";
+    await writeJournal(jfile, journal);
+    await step("journal-rolling-back");
+    undoOne(s.pin, journal.entries[0]);
+    removeQuietly(s.pin, s.temp);
+    removeQuietly(s.pin, s.backup);
+    await rm(jfile, { force: true });
+    throw mapFsError(error, `Cannot write "${display}"`);
+  }
+  s.pin.sync(fsyncSync);
+  removeQuietly(s.pin, s.backup);
+  await step("cleaned");
+  await rm(jfile, { force: true });
+  await step("done");
+}
+
 async function commitMany(
   stateDir: string,
   root: RootRef,
   id: string,
   staged: Staged[],
   step: (name: string) => Promise<void>,
+  history?: CommitRecord,
 ): Promise<void> {
   const jdir = join(stateDir, "journal");
-  await mkdir(jdir, { recursive: true });
   const jfile = join(jdir, `${Date.now()}-${id}.json`);
   const journal: Journal = {
     version: 2,
@@ -212,21 +273,8 @@ async function commitMany(
     pid: processId(),
     root: root.real,
     state: "staging",
-    entries: staged.map((s) => ({
-      target: s.entry.target.real,
-      temp: s.temp,
-      backup: s.backup,
-      existed: s.entry.target.exists,
-      old: s.entry.target.stat
-        ? {
-          dev: s.entry.target.stat.dev,
-          ino: s.entry.target.stat.ino,
-          size: s.entry.target.stat.size,
-          mtimeMs: s.entry.target.stat.mtimeMs,
-        }
-        : null,
-      newIno: null,
-    })),
+    entries: staged.map((s) => journalEntry(s, null)),
+    ...(history ? { history: history.record } : {}),
   };
   const cleanSides = () => {
     for (const s of staged) {
@@ -234,29 +282,29 @@ async function commitMany(
       removeQuietly(s.pin, s.backup);
     }
   };
-  await writeJournal(jfile, journal);
+  try {
+    await mkdir(jdir, { recursive: true });
+    await writeJournal(jfile, journal);
+  } catch (error) {
+    throw mapFsError(
+      error,
+      `Cannot write "${staged[0].entry.target.display}" (its commit journal)`,
+    );
+  }
   await step("journal-staging");
   try {
     for (let i = 0; i < staged.length; i++) {
-      journal.entries[i].newIno = await stage(staged[i]);
+      if (!staged[i].entry.remove) {
+        journal.entries[i].newIno = await stage(staged[i]);
+      }
       await step(`temp-${i}`);
     }
     await step("staged");
     for (const s of staged) await recheck(s);
     await step("checked");
     for (let i = 0; i < staged.length; i++) {
-      const s = staged[i];
-      if (!s.backup) continue;
-      linkSync(s.pin.path(s.name), s.pin.path(s.backup));
-      const now = identityAt(s.pin, s.name);
-      const was = s.entry.target.stat!;
-      if (
-        !now || now.ino !== was.ino || now.size !== was.size ||
-        now.mtimeMs !== was.mtimeMs
-      ) {
-        throw changedError(s.entry.target.display);
-      }
-      s.expect = now;
+      if (!staged[i].backup) continue;
+      linkBackup(staged[i]);
       await step(`backup-${i}`);
     }
     journal.state = "committing";
@@ -272,6 +320,10 @@ async function commitMany(
       checkIdentity(staged[i]);
       install(staged[i]);
       await step(`rename-${i}`);
+    }
+    if (history) {
+      await history.append(history.record);
+      await step("history");
     }
   } catch (error) {
     journal.state = "rolling-back";

@@ -16,7 +16,10 @@ import {
   TooLargeError,
 } from "../errors.ts";
 import type { RootRef } from "./_pin.ts";
-import { inside } from "./_paths.ts";
+import { badPath, checkPathBounds, inside, PATH_MAX_BYTES } from "./_paths.ts";
+import { compileGlobs } from "../_internal/glob.ts";
+import { foldName, guardName, utf8Length } from "../_internal/names.ts";
+import { mapFsError } from "../_internal/errno.ts";
 
 /** A path inside the root, checked. */
 export interface Target {
@@ -50,9 +53,16 @@ export interface FileIdentity {
   /** Owner, kept on write where the process may set it. */
   uid?: number;
   gid?: number;
+  /** Names (hard links) the file has; a commit replaces only this path's. */
+  nlink?: number;
 }
 
 export { inside };
+
+/** `name` inside `dir`, without re-normalizing the whole path at each step. */
+function child(dir: string, name: string): string {
+  return (dir.endsWith(sep) ? dir : dir + sep) + name;
+}
 
 function errCode(error: unknown): string | undefined {
   return (error as { code?: string } | null)?.code;
@@ -69,6 +79,7 @@ export function identityOf(
     mode: number;
     uid?: number;
     gid?: number;
+    nlink?: number;
   },
 ): FileIdentity {
   return {
@@ -80,6 +91,7 @@ export function identityOf(
     mode: st.mode & 0o7777,
     uid: st.uid,
     gid: st.gid,
+    nlink: st.nlink,
   };
 }
 
@@ -101,7 +113,7 @@ export class Confinement {
   readonly maxFileBytes: number;
   /** The root's real path and identity, where every pin starts. */
   readonly rootRef: RootRef;
-  private denied: ((path: string) => boolean) | null = null;
+  private readonly denied: ((path: string) => boolean) | null;
   private readonly denyGlobs: readonly string[];
   private readonly allowGit: boolean;
 
@@ -135,6 +147,7 @@ export class Confinement {
       );
     }
     this.denyGlobs = deny;
+    this.denied = deny.length > 0 ? compileGlobs(deny) : null;
     this.allowGit = rules.allowGit === true;
   }
 
@@ -146,14 +159,11 @@ export class Confinement {
    * @throws {DeniedError} When a rule refuses it.
    */
   check(target: Target, access: "read" | "write"): void {
-    const rels = new Set([target.display]);
+    // Rules compare folded spellings (case, NFC): on case-insensitive or
+    // normalizing file systems `.GIT/config` or an NFD name is the same file.
+    const rels = new Set([foldName(target.display)]);
     const realRel = relative(this.root, target.real).split(sep).join("/");
-    rels.add(realRel);
-    if (this.denyGlobs.length > 0 && this.denied === null) {
-      throw new Error(
-        "Confinement.check ran before resolve loaded the deny globs.",
-      );
-    }
+    rels.add(foldName(realRel));
     for (const rel of rels) {
       if (this.denied?.(rel)) {
         throw new DeniedError(
@@ -165,13 +175,20 @@ export class Confinement {
       if (access === "read") continue;
       const parts = rel.split("/");
       const name = parts[parts.length - 1];
-      if (/\.hashline-[a-z]+(\.tmp)?$|\.hashline-lock\./.test(name)) {
+      if (
+        /\.hashline-[a-z]+(\.tmp)?$|\.hashline-lock\./.test(guardName(name))
+      ) {
         throw new DeniedError(
           `Cannot write "${target.display}": the name is one of hashline's own lock or temporary files.`,
         );
       }
       if (this.allowGit) continue;
-      if (parts.slice(0, -1).some((p) => p === ".git" || p === ".hashline")) {
+      if (
+        parts.slice(0, -1).some((p) => {
+          const g = guardName(p);
+          return g === ".git" || g === ".hashline";
+        })
+      ) {
         throw new DeniedError(
           `Cannot write "${target.display}": writes under .git/ and .hashline/ are refused (a hook or config there runs code on the next git command). Open the workspace with allowGit: true to allow them.`,
         );
@@ -190,18 +207,27 @@ export class Confinement {
    * @throws {NotFoundError} When a folder on the way is a file.
    */
   resolve(input: unknown): Promise<Target> {
-    // The glob matcher is loaded on the first resolve that needs one, so a
-    // workspace without `deny` (every command line read) never loads it.
-    if (this.denyGlobs.length > 0 && this.denied === null) {
-      return import("picomatch").then(({ default: picomatch }) => {
-        this.denied ??= picomatch(this.denyGlobs as string[], { dot: true });
-        return this.resolve(input);
-      });
-    }
     try {
       return Promise.resolve(this.resolveNow(input));
     } catch (error) {
-      return Promise.reject(error);
+      // A folder that changed under the check (ENOENT, ENOTDIR, ELOOP)
+      // passes through as it is: the resolve step names it CHANGED.
+      const code = (error as { code?: unknown } | null)?.code;
+      if (code === "ENOENT" || code === "ENOTDIR" || code === "ELOOP") {
+        return Promise.reject(error);
+      }
+      if (code === "ENAMETOOLONG") {
+        return Promise.reject(
+          badPath(
+            `Cannot use "${
+              String(input).slice(0, 60)
+            }": the operating system says the path is too long. Use a shorter path.`,
+          ),
+        );
+      }
+      return Promise.reject(
+        mapFsError(error, `Cannot use "${String(input).slice(0, 200)}"`),
+      );
     }
   }
 
@@ -223,6 +249,7 @@ export class Confinement {
         `Cannot use "${input}": a trailing "/" names a folder; give the file's path without it.`,
       );
     }
+    checkPathBounds(input);
     let lexical = resolve(this.root, input);
     if (!inside(lexical, this.root) && inside(lexical, this.given)) {
       lexical = join(this.root, relative(this.given, lexical));
@@ -240,24 +267,26 @@ export class Confinement {
     }
     const parts = rel.split(sep);
     const display = parts.join("/");
+    // Each step costs the length of the path so far, which the bounds above
+    // keep under PATH_MAX_BYTES; messages build the shown prefix only when
+    // they are thrown.
+    const shownAt = (i: number) => parts.slice(0, i + 1).join("/");
     let cur = this.root;
     for (let i = 0; i < parts.length; i++) {
-      const next = join(cur, parts[i]);
-      const shown = parts.slice(0, i + 1).join("/");
+      const next = child(cur, parts[i]);
       let st;
       try {
         st = lstatSync(next);
       } catch (error) {
         const code = errCode(error);
         if (code === "ENOENT") {
-          const dir = i === parts.length - 1
-            ? cur
-            : join(cur, ...parts.slice(i, -1));
           const missing: string[] = [];
+          let dir = cur;
           for (let k = i; k < parts.length - 1; k++) {
-            missing.push(join(cur, ...parts.slice(i, k + 1)));
+            dir = child(dir, parts[k]);
+            missing.push(dir);
           }
-          const real = join(dir, parts[parts.length - 1]);
+          const real = child(dir, parts[parts.length - 1]);
           this.checkState(input, real);
           return {
             input,
@@ -282,23 +311,46 @@ export class Confinement {
         let real: string;
         try {
           real = realpathSync(next);
-        } catch {
+        } catch (error) {
+          if (errCode(error) === "ELOOP" || errCode(error) === "ENAMETOOLONG") {
+            throw badPath(
+              `Cannot use "${input}": "${
+                shownAt(i)
+              }" is a symlink that leads into a loop or a path too long to resolve.`,
+            );
+          }
           throw new OutsideRootError(
-            `Cannot use "${input}": "${shown}" is a symlink whose target does not exist; dangling symlinks are refused.`,
+            `Cannot use "${input}": "${
+              shownAt(i)
+            }" is a symlink whose target does not exist; dangling symlinks are refused.`,
           );
         }
         if (!inside(real, this.root)) {
           throw new OutsideRootError(
-            `Cannot use "${input}": "${shown}" is a symlink that leads outside the workspace root.`,
+            `Cannot use "${input}": "${
+              shownAt(i)
+            }" is a symlink that leads outside the workspace root.`,
+          );
+        }
+        // A symlink loop inside the root cannot make the real path longer
+        // than any path the caller could have written.
+        if (utf8Length(real) - utf8Length(this.root) > PATH_MAX_BYTES) {
+          throw badPath(
+            `Cannot use "${input}": through its symlinks it resolves to a path over ${PATH_MAX_BYTES} bytes.`,
           );
         }
         cur = real;
       } else {
         cur = next;
       }
-      if (i < parts.length - 1 && !statSync(cur).isDirectory()) {
+      // A plain entry's lstat already says what it is; only a symlink's
+      // target needs a second look.
+      const isDir = st.isSymbolicLink()
+        ? statSync(cur).isDirectory()
+        : st.isDirectory();
+      if (i < parts.length - 1 && !isDir) {
         throw new NotFoundError(
-          `Cannot use "${input}": "${shown}" is a file, not a folder.`,
+          `Cannot use "${input}": "${shownAt(i)}" is a file, not a folder.`,
         );
       }
     }
@@ -336,7 +388,10 @@ export class Confinement {
   }
 
   private checkState(input: string, real: string): void {
-    if (inside(real, this.stateDir)) {
+    if (
+      inside(real, this.stateDir) ||
+      inside(foldName(real), foldName(this.stateDir))
+    ) {
       throw new DeniedError(
         `Cannot use "${input}": it is inside the hashline state folder, which the workspace never edits.`,
       );

@@ -11,6 +11,8 @@ import { realpathSync, statSync } from "../_runtime/fs.ts";
 import { checkSession } from "../_internal/session.ts";
 import { readWindow } from "../anchor/format.ts";
 import { NotFoundError } from "../errors.ts";
+import { HistoryLog } from "../history/log.ts";
+import { type Door, DOORS } from "../history/types.ts";
 import type { CommitHooks } from "./_commit.ts";
 import { Confinement, type Target } from "./_confine.ts";
 import { LineIndexes } from "./_line_index.ts";
@@ -82,6 +84,10 @@ export class Context {
   readonly lockTimeoutMs: number;
   /** Test seams of the commit protocol. */
   readonly hooks: CommitHooks;
+  /** The edit history, or null with history off. */
+  readonly log: HistoryLog | null;
+  /** The door changes are recorded as coming through. */
+  readonly door: Door;
   /** Recovery at first use. */
   started?: Promise<RecoveryReport>;
   /** Things the next result tells the caller. */
@@ -167,6 +173,17 @@ export class Context {
     );
     this.indexes = new LineIndexes(join(this.stateDir, "lineindex"));
     this.hooks = options.hooks ?? {};
+    const door = options.door ?? "library";
+    if (!DOORS.includes(door)) {
+      throw new TypeError(
+        `Cannot open workspace: door must be one of ${DOORS.join(", ")}.`,
+      );
+    }
+    this.door = door;
+    const limit = positive("historyLimit", options.historyLimit, 10_000);
+    this.log = options.history === false || limit === 0
+      ? null
+      : new HistoryLog(this.stateDir, Math.floor(limit));
   }
 
   /** The notices gathered since the last result, emptied. */

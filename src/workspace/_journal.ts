@@ -14,7 +14,9 @@ import {
   open,
   openSync,
   rename,
+  rm,
 } from "../_runtime/fs.ts";
+import { cutUtf8 } from "../_internal/names.ts";
 
 export type JournalState = "staging" | "committing" | "rolling-back";
 
@@ -29,6 +31,8 @@ export interface JournalEntry {
   old: { dev: number; ino: number; size: number; mtimeMs: number } | null;
   /** Inode of the staged new content (known once staged). */
   newIno: number | null;
+  /** The commit removes the target (an undo of a creation). */
+  remove?: boolean;
 }
 
 export interface Journal {
@@ -38,24 +42,31 @@ export interface Journal {
   root: string;
   state: JournalState;
   entries: JournalEntry[];
+  /** The history entry committed with the files, appended after the renames. */
+  history?: unknown;
 }
 
 export const SIDE =
-  /^\.([^/\\]{1,96})\.(\d+)-([0-9a-f]{16})\.hashline-(new|old)\.tmp$/;
+  /^\.([^/\\]{1,96})\.(\d+)-([0-9a-f]{16})\.hashline-(new|old|one)\.tmp$/;
 
 export async function writeJournal(
   file: string,
   journal: Journal,
 ): Promise<void> {
   const tmp = `${file}.${journal.pid}.tmp`;
-  const h = await open(tmp, "w");
   try {
-    await h.writeFile(JSON.stringify(journal));
-    await h.sync();
-  } finally {
-    await h.close();
+    const h = await open(tmp, "w");
+    try {
+      await h.writeFile(JSON.stringify(journal));
+      await h.sync();
+    } finally {
+      await h.close();
+    }
+    await rename(tmp, file);
+  } catch (error) {
+    await rm(tmp, { force: true }).catch(() => {});
+    throw error;
   }
-  await rename(tmp, file);
   syncPath(dirname(file));
 }
 
@@ -97,7 +108,7 @@ export function parseJournal(raw: string): Journal | string {
     ) {
       return "an entry is malformed";
     }
-    const base = basename(e.target).slice(0, 96);
+    const base = cutUtf8(basename(e.target), 96);
     for (const side of [e.temp, e.backup]) {
       if (side === null) continue;
       const m = SIDE.exec(side);

@@ -2,20 +2,25 @@
  * Per-file exclusion for writers, within one process and across processes.
  *
  * A lock is a small file beside the file it guards (`.NAME.hashline-lock`,
- * holding the holder's process id), created exclusively through the pinned
- * folder. Beside the file, not in a state folder, so that every process
- * that writes the file meets the same lock whatever state folder or root it
- * was started with. Inside one process, writers queue on a promise chain per
- * lock and never poll; across processes a waiter polls with back-off. A lock
- * whose holder died is taken over (and the dead holder's half-written
- * one-file temporaries beside it are removed; a journaled commit's are left
- * to recovery), never waited on forever. Locks of
- * several files are always taken in one global order (by path), so two
- * multi-file patches cannot deadlock.
+ * naming its holder: pid, host boot id and PID namespace), created
+ * exclusively through the pinned folder and kept open while held, its
+ * modification time refreshed as a lease. Beside the file, not in a state
+ * folder, so that every process that writes the file meets the same lock
+ * whatever state folder or root it was started with. Inside one process,
+ * writers queue on a promise chain per lock and never poll; across
+ * processes a waiter polls with back-off. A lock whose holder died is taken
+ * over (and the dead holder's half-written one-file temporaries beside it
+ * are removed; a journaled commit's are left to recovery), never waited on
+ * forever: at once when the holder is provably dead (same host boot and PID
+ * namespace, pid gone), otherwise once its lease has run out (a holder in
+ * another container or on another machine). Locks of several files are
+ * always taken in one global order (by path), so two multi-file patches
+ * cannot deadlock.
  *
  * @module
  */
 import { join } from "node:path";
+import { setInterval } from "node:timers";
 import {
   closeSync,
   constants,
@@ -27,11 +32,23 @@ import {
   unlinkSync,
   writeSync,
 } from "../_runtime/fs.ts";
-import { processAlive, processId } from "../_runtime/process.ts";
+import { processId } from "../_runtime/process.ts";
+import { touchHandle } from "../_runtime/host.ts";
 import { HashlineError, PatchRefusedError } from "../errors.ts";
-import { errnoOf } from "../_internal/errno.ts";
+import { errnoOf, mapFsError } from "../_internal/errno.ts";
+import { cutUtf8, utf8Length } from "../_internal/names.ts";
 import { lineHash32 } from "../hash/fnv.ts";
 import { pinFolder, type RootRef } from "./_pin.ts";
+import {
+  type Holder as Named,
+  holderLine,
+  LEASE_MS,
+  leaseHooks,
+  local,
+  parseHolder,
+  provablyDead,
+  tempOwnerGone,
+} from "./_holder.ts";
 
 /** What to lock: a name inside a folder under the root. */
 export interface LockSpec {
@@ -55,11 +72,15 @@ const EMPTY_STALE_MS = 1_000;
 const chains = new Map<string, Promise<void>>();
 const held = new Set<string>();
 
-/** The lock file's name for a guarded path (long names are cut and keep a hash of the whole). */
+/**
+ * The lock file's name for a guarded path: long names are cut in UTF-8
+ * bytes, on a character boundary, and keep a hash of the whole, so the
+ * name with its breaker suffix stays within 255 bytes.
+ */
 export function lockName(rest: string): string {
   const safe = rest.replaceAll("%", "%25").replaceAll("/", "%2F");
-  const cut = safe.length > 120
-    ? `${safe.slice(0, 96)}~${lineHash32(safe).toString(16)}`
+  const cut = utf8Length(safe) > 120
+    ? `${cutUtf8(safe, 96)}~${lineHash32(safe).toString(16)}`
     : safe;
   return `.${cut}.hashline-lock`;
 }
@@ -67,6 +88,10 @@ export function lockName(rest: string): string {
 /** The lock file's real path: the same for every root it is reached from. */
 function keyOf(spec: LockSpec): string {
   return join(spec.root.real, ...spec.parts, lockName(spec.rest));
+}
+
+function lockFailure(spec: LockSpec, error: unknown): unknown {
+  return mapFsError(error, `Cannot edit "${spec.display}" (taking its lock)`);
 }
 
 function busy(display: string, ms: number): HashlineError {
@@ -77,7 +102,8 @@ function busy(display: string, ms: number): HashlineError {
 }
 
 interface Holder {
-  pid: number | null;
+  /** Who holds it; null while the file is still empty (or unreadable). */
+  named: Named | null;
   ino: number;
   mtimeMs: number;
 }
@@ -92,19 +118,27 @@ function readHolder(path: string): Holder | null {
   }
   try {
     const st = fstatSync(fd);
-    const buf = new Uint8Array(64);
+    const buf = new Uint8Array(256);
     const n = readSync(fd, buf, 0, buf.length, 0);
-    const m = /^(\d+) /.exec(new TextDecoder().decode(buf.subarray(0, n)));
-    return { pid: m ? Number(m[1]) : null, ino: st.ino, mtimeMs: st.mtimeMs };
+    const named = parseHolder(new TextDecoder().decode(buf.subarray(0, n)));
+    return { named, ino: st.ino, mtimeMs: st.mtimeMs };
   } finally {
     closeSync(fd);
   }
 }
 
+/**
+ * Whether a lock may be taken over: an empty one once it is old, this
+ * process's own once it no longer holds it, a provably dead holder's at
+ * once, and any other once its lease (the file's modification time, which
+ * the holder refreshes) has run out.
+ */
 function isStale(holder: Holder, key: string): boolean {
-  if (holder.pid === null) return Date.now() - holder.mtimeMs > EMPTY_STALE_MS;
-  if (holder.pid === processId()) return !held.has(key);
-  return !processAlive(holder.pid);
+  const age = Date.now() - holder.mtimeMs;
+  const named = holder.named;
+  if (named === null) return age > EMPTY_STALE_MS;
+  if (named.pid === processId() && local(named)) return !held.has(key);
+  return provablyDead(named) || age > LEASE_MS;
 }
 
 /** Removes the one-file temporaries that dead processes left beside the guarded file. */
@@ -112,8 +146,8 @@ function removeOrphans(folder: (name: string) => string, rest: string): void {
   if (rest.includes("/")) return;
   const temp = new RegExp(
     `^\\.${
-      escape(rest.slice(0, 96))
-    }\\.(\\d+)-[0-9a-f]{16}\\.hashline-one\\.tmp$`,
+      escape(cutUtf8(rest, 96))
+    }\\.(\\d+)-([0-9a-f]{16})\\.hashline-one\\.tmp$`,
   );
   let names: string[];
   try {
@@ -124,8 +158,9 @@ function removeOrphans(folder: (name: string) => string, rest: string): void {
   for (const name of names) {
     const m = temp.exec(name);
     if (!m) continue;
-    const pid = Number(m[1]);
-    if (pid === processId() || processAlive(pid)) continue;
+    // Only a provably dead writer's: never a live process's in another
+    // PID namespace or on another machine, whose pid means nothing here.
+    if (!tempOwnerGone(Number(m[1]), m[2])) continue;
     try {
       unlinkSync(folder(name));
     } catch {
@@ -154,12 +189,17 @@ function pinned(spec: LockSpec): ReturnType<typeof pinFolder> {
           "a folder on its path was replaced (by a symlink or a file) or removed, so nothing was written. Check the path and resend.",
       }]);
     }
-    throw error;
+    throw lockFailure(spec, error);
   }
 }
 
-/** Creates `path` exclusively holding `text`; false when something is already there. */
-function createExclusive(path: string, text: string): boolean {
+/**
+ * Creates `path` exclusively holding `text`; null when something is already
+ * there. The handle is returned open (a lock keeps it to refresh its
+ * lease). A file that could not be written whole (a full disk) is removed
+ * again, so no empty lock is left for a later call to wait on.
+ */
+function createExclusive(path: string, text: string): number | null {
   let fd: number;
   try {
     fd = openSync(
@@ -169,15 +209,34 @@ function createExclusive(path: string, text: string): boolean {
       0o600,
     );
   } catch (error) {
-    if (errnoOf(error) === "EEXIST") return false;
+    if (errnoOf(error) === "EEXIST") return null;
     throw error;
   }
   try {
-    writeSync(fd, text);
-  } finally {
+    const bytes = new TextEncoder().encode(text);
+    let done = 0;
+    while (done < bytes.length) {
+      done += writeSync(fd, bytes, done, bytes.length - done);
+    }
+  } catch (error) {
     closeSync(fd);
+    try {
+      unlinkSync(path);
+    } catch {
+      // Gone already.
+    }
+    throw error;
   }
-  return true;
+  return fd;
+}
+
+function closeQuietly(fd: number | null): void {
+  if (fd === null) return;
+  try {
+    closeSync(fd);
+  } catch {
+    // Already closed.
+  }
 }
 
 /** Removes a breaker (`NAME.break`) that a process died holding; true when none is left. */
@@ -190,9 +249,10 @@ function clearDeadBreaker(
   if (!existsSync(folder(breaker))) return true;
   const holder = readHolder(folder(breaker));
   if (holder === null) return true;
-  const dead = holder.pid === null
-    ? Date.now() - holder.mtimeMs > EMPTY_STALE_MS
-    : holder.pid !== processId() && !processAlive(holder.pid);
+  const age = Date.now() - holder.mtimeMs;
+  const dead = holder.named === null
+    ? age > EMPTY_STALE_MS
+    : provablyDead(holder.named) || age > LEASE_MS;
   if (!dead) return false;
   try {
     unlinkSync(folder(breaker));
@@ -215,14 +275,19 @@ function takeOver(
   rest: string,
 ): void {
   const breaker = `${name}.break`;
-  if (!createExclusive(folder(breaker), `${processId()} break\n`)) {
+  const fd = createExclusive(folder(breaker), holderLine("break"));
+  if (fd === null) {
     clearDeadBreaker(folder, breaker);
     return;
   }
+  closeQuietly(fd);
   try {
     const now = readHolder(folder(name));
     // Only the very lock that was judged dead is removed, never a fresh one.
-    if (now !== null && now.ino === holder.ino && now.pid === holder.pid) {
+    if (
+      now !== null && now.ino === holder.ino &&
+      now.named?.pid === holder.named?.pid
+    ) {
       unlinkSync(folder(name));
       removeOrphans(folder, rest);
     }
@@ -240,18 +305,19 @@ async function acquireFile(
   key: string,
   deadline: number,
   timeoutMs: number,
-): Promise<string> {
+): Promise<{ token: string; fd: number }> {
   const name = lockName(spec.rest);
-  const token = `${processId()} ${Math.random().toString(36).slice(2)}\n`;
+  const token = holderLine(Math.random().toString(36).slice(2));
   let wait = 1;
   for (;;) {
     const pin = pinned(spec);
     try {
       const folder = (n: string) => pin.path(n);
-      if (createExclusive(folder(name), token)) {
+      const fd = createExclusive(folder(name), token);
+      if (fd !== null) {
         // A breaker left by a process killed while breaking this lock.
         clearDeadBreaker(folder, `${name}.break`);
-        return token;
+        return { token, fd };
       }
       const holder = readHolder(folder(name));
       if (holder === null) continue;
@@ -259,6 +325,8 @@ async function acquireFile(
         takeOver(folder, name, holder, spec.rest);
         continue;
       }
+    } catch (error) {
+      throw lockFailure(spec, error);
     } finally {
       pin.close();
     }
@@ -330,14 +398,24 @@ async function acquireOne(
     clearTimeout(timer);
   }
   let token: string;
+  let fd: number;
   try {
-    token = await acquireFile(spec, key, deadline, timeoutMs);
+    ({ token, fd } = await acquireFile(spec, key, deadline, timeoutMs));
   } catch (error) {
     finish();
     throw error;
   }
   held.add(key);
+  // The lease: the lock file's modification time, refreshed through the
+  // handle it was created with while the lock is held.
+  const lease = setInterval(() => {
+    touchHandle(fd);
+    leaseHooks.afterRefresh?.();
+  }, leaseHooks.refreshMs);
+  (lease as { unref?: () => void }).unref?.();
   return () => {
+    clearInterval(lease);
+    closeQuietly(fd);
     held.delete(key);
     releaseFile(spec, token);
     finish();

@@ -6,6 +6,7 @@
  * @module
  */
 import { basename, dirname } from "node:path";
+import type { EntryRecord } from "../history/types.ts";
 import type { Context } from "./_context.ts";
 import type { Target } from "./_confine.ts";
 import { lockFiles, type LockSpec } from "./_lock.ts";
@@ -30,6 +31,8 @@ export async function settle(
     ctx.stateDir,
     ctx.conf.rootRef,
     (reals) => lockReals(ctx, reals),
+    // The entry of a commit finished here, unless the log holds it.
+    ctx.log ? (r) => ctx.log!.append(r as EntryRecord, true) : undefined,
   );
   for (const m of report.malformed) {
     ctx.notices.push(`A damaged commit journal was set aside: ${m}.`);

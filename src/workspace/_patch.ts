@@ -16,12 +16,15 @@ import {
   type Shown,
 } from "../patch/problems.ts";
 import type { Patch } from "../patch/types.ts";
+import { recordFile } from "../history/record.ts";
 import { commitFiles } from "./_commit.ts";
 import type { Context } from "./_context.ts";
 import { lockTargets, start } from "./_locking.ts";
 import { loadEditing, prepare, type Prepared } from "./_plan.ts";
+import { recordOf } from "./_history.ts";
 import { recordCommit, recordRefusal } from "./_record.ts";
 import { type Group, groupsOf, resolveTarget } from "./_resolve.ts";
+import { editHead, linkNote, resultShare } from "./_result_notes.ts";
 import type { FileEdit, PatchOptions, PatchResult } from "./types.ts";
 
 /**
@@ -121,6 +124,7 @@ async function patchLocked(
       plan: p.plan,
       maxLineChars: ctx.maxLineChars ?? 2000,
       created: !p.target.exists,
+      maxResultBytes: resultShare(prepared.length),
     });
     files.push({
       path: p.target.display,
@@ -133,15 +137,39 @@ async function patchLocked(
     shown.push(s.shown);
   }
   const warnings = ctx.takeNotices();
+  for (const p of prepared) {
+    const note = p.unchanged ? null : linkNote(p.target.display, p.target.stat);
+    if (note) warnings.push(note);
+  }
+  let entryId: string | undefined;
   if (!dryRun) {
     const entries = prepared.filter((p) => !p.unchanged);
     if (entries.length > 0) {
-      await commitFiles(ctx.stateDir, ctx.conf, entries, ctx.hooks);
+      const record = await recordOf(
+        ctx,
+        session,
+        `Edited ${files[0].path} (+${files[0].added} -${files[0].removed})`,
+        entries.map((p) => {
+          const f = files[prepared.indexOf(p)];
+          return recordFile({
+            path: f.path,
+            added: f.added,
+            removed: f.removed,
+            created: f.created,
+            oldText: p.oldText,
+            newText: p.newText,
+            plan: p.plan,
+            oldLine: p.oldLine,
+          });
+        }),
+      );
+      entryId = record?.id;
+      await commitFiles(ctx.stateDir, ctx.conf, entries, ctx.hooks, record);
     }
     await recordCommit(ctx, session, prepared, shown, warnings);
   }
   const parts = files.map((f) =>
-    [`Edited ${f.path} (+${f.added} -${f.removed})`, f.anchors, f.diff]
+    [editHead(f), f.anchors, f.diff]
       .filter((s) => s !== "")
       .join("\n")
   );
@@ -156,5 +184,6 @@ async function patchLocked(
     summary: parts.join("\n\n"),
     rebased,
     warnings,
+    ...(entryId ? { entry: entryId } : {}),
   };
 }

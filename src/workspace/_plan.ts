@@ -44,6 +44,9 @@ export interface Prepared {
   bytes?: Uint8Array;
   /** The bytes planned against, which the file must still hold at the rename. */
   old?: Uint8Array;
+  /** The whole text before and after, when held in memory (for the history). */
+  oldText?: string;
+  newText?: string;
 }
 
 /**
@@ -78,6 +81,8 @@ export async function prepare(
       oldLine: () => undefined,
       bytes,
       unchanged: false,
+      oldText: "",
+      newText: outcome.content,
     };
   }
   if (!memory) {
@@ -126,5 +131,7 @@ export async function prepare(
     bytes: next,
     old: bytes,
     unchanged: out.content === text,
+    oldText: text,
+    newText: out.content,
   };
 }

@@ -16,6 +16,7 @@ import { loadWhole } from "./_load.ts";
 import { start } from "./_locking.ts";
 import { recordRead, recordWhole } from "./_record.ts";
 import { resolveTarget } from "./_resolve.ts";
+import { withWarnings } from "./_result_notes.ts";
 import { streamRead } from "./_stream_read.ts";
 import type {
   FileRead,
@@ -78,6 +79,7 @@ export async function readFile(
       nextOffset: win.nextOffset,
     };
   }
+  const warnings: string[] = [];
   await recordRead(
     ctx,
     session,
@@ -85,8 +87,9 @@ export async function readFile(
     view.startLine,
     hashes,
     view.totalLines,
+    warnings,
   );
-  return { path: target.display, ...view };
+  return withWarnings({ path: target.display, ...view }, warnings);
 }
 
 /** Reads a whole file as text and records every line for the session. */
@@ -105,8 +108,19 @@ export async function readText(
   }
   const { text } = await loadWhole(target);
   const { lines } = splitLines(text);
-  await recordWhole(ctx, session, target.real, lines);
-  return { path: target.display, text, totalLines: lines.length };
+  const warnings: string[] = [];
+  await recordWhole(
+    ctx,
+    session,
+    target.real,
+    lines,
+    warnings,
+    "The file was read",
+  );
+  return withWarnings(
+    { path: target.display, text, totalLines: lines.length },
+    warnings,
+  );
 }
 
 /** Checks a path against the root and says whether a regular file is there. */

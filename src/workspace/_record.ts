@@ -13,28 +13,32 @@ import type { PlannedEdit } from "../patch/types.ts";
 import type { Context } from "./_context.ts";
 import type { Prepared } from "./_plan.ts";
 import type { Group } from "./_resolve.ts";
+import { recordWarning } from "./_result_notes.ts";
 
-/** Saves a read record; a failure after a commit is a warning, never an error. */
+/**
+ * Saves a read record; a failure after a commit or a read (`done` says
+ * which) is a warning, never an error.
+ */
 export async function remember(
   ctx: Context,
   session: string,
   real: string,
   mem: LineMemory,
   warnings?: string[],
+  done = "The edit was written",
 ): Promise<void> {
   try {
     await ctx.records.put(session, real, mem);
   } catch (error) {
     if (!warnings) throw error;
-    warnings.push(
-      `The edit was written, but this session's read record could not be saved (${
-        error instanceof Error ? error.message : String(error)
-      }): read the file again before the next edit.`,
-    );
+    warnings.push(recordWarning(done, error));
   }
 }
 
-/** Records a read window (lines `start..` with these hashes) of a file of `totalLines` lines. */
+/**
+ * Records a read window (lines `start..` with these hashes) of a file of
+ * `totalLines` lines; a record that cannot be saved is a warning.
+ */
 export async function recordRead(
   ctx: Context,
   session: string,
@@ -42,13 +46,14 @@ export async function recordRead(
   start: number,
   hashes: number[],
   totalLines: number,
+  warnings: string[],
 ): Promise<void> {
   const mem = (await ctx.records.get(session, real)) ?? new LineMemory();
   mem.see(start, hashes);
   // A read sees the file's length too: lines past it are gone.
   mem.forgetFrom(totalLines + 1);
   mem.lineCount = totalLines;
-  await remember(ctx, session, real, mem);
+  await remember(ctx, session, real, mem, warnings, "The file was read");
 }
 
 /** Records a file seen whole (a whole read, or a whole write) as these lines. */
@@ -58,11 +63,12 @@ export async function recordWhole(
   real: string,
   lines: readonly string[],
   warnings?: string[],
+  done?: string,
 ): Promise<void> {
   const mem = new LineMemory();
   mem.see(1, lines.map(lineHash32));
   mem.lineCount = lines.length;
-  await remember(ctx, session, real, mem, warnings);
+  await remember(ctx, session, real, mem, warnings, done);
 }
 
 /**

@@ -23,7 +23,8 @@ import {
   unlink,
   writeFileSync,
 } from "../_runtime/fs.ts";
-import { processAlive, processId } from "../_runtime/process.ts";
+import { tempId, tempOwnerGone } from "./_holder.ts";
+import { processId } from "../_runtime/process.ts";
 import { sameBytes } from "./_io.ts";
 import type { LineMemory } from "../patch/memory.ts";
 import {
@@ -146,9 +147,7 @@ export class SessionRecords {
         !(known && bytes.length >= (known.size ?? Infinity) &&
           overwrite(file, bytes))
       ) {
-        const tmp = `${file}.${processId()}.${
-          Math.random().toString(36).slice(2)
-        }.tmp`;
+        const tmp = `${file}.${processId()}.${tempId()}.tmp`;
         try {
           this.writeTemp(session, tmp, bytes);
           renameSync(tmp, file);
@@ -213,8 +212,8 @@ export class SessionRecords {
         continue;
       }
       for (const name of names) {
-        const m = /\.rec\.(\d+)\.[a-z0-9]+\.tmp$/.exec(name);
-        if (m && Number(m[1]) !== processId() && !processAlive(Number(m[1]))) {
+        const m = /\.rec\.(\d+)\.([a-z0-9]+)\.tmp$/.exec(name);
+        if (m && tempOwnerGone(Number(m[1]), m[2])) {
           await rm(join(this.dir, s, name), { force: true });
         }
       }

@@ -20,6 +20,7 @@ import {
 } from "../_runtime/fs.ts";
 import { processAlive, processId } from "../_runtime/process.ts";
 import { errnoOf } from "../_internal/errno.ts";
+import { localId, tempOwnerGone } from "./_holder.ts";
 import { type JournalEntry, parseJournal } from "./_journal.ts";
 import { inside } from "./_paths.ts";
 import { partsUnder, type Pin, pinFolder, type RootRef } from "./_pin.ts";
@@ -29,6 +30,12 @@ import { identityAt, removeQuietly } from "./_stage.ts";
 export function undoOne(pin: Pin, e: JournalEntry): void {
   const name = basename(e.target);
   const now = identityAt(pin, name);
+  if (e.remove) {
+    if (!now && e.backup && identityAt(pin, e.backup)) {
+      renameSync(pin.path(e.backup), pin.path(name));
+    }
+    return;
+  }
   if (!now || e.newIno === null || now.ino !== e.newIno) return;
   if (e.existed) {
     if (e.backup && identityAt(pin, e.backup)) {
@@ -42,6 +49,19 @@ export function undoOne(pin: Pin, e: JournalEntry): void {
 /** Finishes a rename a crash cut short, only over the version the commit saw. */
 function forwardOne(pin: Pin, e: JournalEntry): boolean {
   const name = basename(e.target);
+  if (e.remove) {
+    const now = identityAt(pin, name);
+    const old = e.old;
+    if (!now) return true;
+    if (
+      old && now.dev === old.dev && now.ino === old.ino &&
+      now.size === old.size && now.mtimeMs === old.mtimeMs
+    ) {
+      unlinkSync(pin.path(name));
+      return true;
+    }
+    return false;
+  }
   const temp = identityAt(pin, e.temp);
   if (!temp) return true;
   const now = identityAt(pin, name);
@@ -61,6 +81,13 @@ function forwardOne(pin: Pin, e: JournalEntry): boolean {
   }
   unlinkSync(pin.path(e.temp));
   return false;
+}
+
+/** Whether a journal entry's change stands on disk (the target is its new file, or gone for a removal). */
+function landed(pin: Pin, e: JournalEntry): boolean {
+  const now = identityAt(pin, basename(e.target));
+  if (e.remove) return now === null;
+  return now !== null && e.newIno !== null && now.ino === e.newIno;
 }
 
 /** What {@link recoverJournals} did. */
@@ -84,11 +111,13 @@ export interface RecoveryReport {
  * @param stateDir The state folder holding `journal/`.
  * @param root The root the journals must belong to.
  * @param lock Takes the locks of a journal's targets while it is settled.
+ * @param appendHistory Appends a finished commit's history entry unless the log holds it.
  */
 export async function recoverJournals(
   stateDir: string,
   root: RootRef,
   lock: (targets: string[]) => Promise<() => void>,
+  appendHistory?: (record: unknown) => Promise<void>,
 ): Promise<RecoveryReport> {
   const report: RecoveryReport = {
     rolledForward: 0,
@@ -118,7 +147,8 @@ export async function recoverJournals(
     const file = join(dir, name);
     if (name.endsWith(".tmp")) {
       const owner = Number(name.split(".").at(-2));
-      if (owner !== me && !processAlive(owner)) await rm(file, { force: true });
+      const id = /^\d+-([0-9a-f]{16})\.json\./.exec(name)?.[1] ?? "";
+      if (tempOwnerGone(owner, id)) await rm(file, { force: true });
       continue;
     }
     if (!name.endsWith(".json")) continue;
@@ -136,7 +166,12 @@ export async function recoverJournals(
       continue;
     }
     if (journal.root !== root.real) continue;
-    if (journal.pid === me || processAlive(journal.pid)) continue;
+    // A pid means something only in this host boot and PID namespace; a
+    // journal of another is settled only once its locks can be taken (its
+    // writer holds them until the commit ends, or their lease runs out).
+    if (
+      localId(journal.id) && (journal.pid === me || processAlive(journal.pid))
+    ) continue;
     const inRoot = journal.entries.every((e) =>
       inside(e.target, root.real) && e.target !== root.real
     );
@@ -158,17 +193,21 @@ export async function recoverJournals(
       // Another process may have settled it while this one waited for the locks.
       const again = await readFile(file).catch(() => null);
       if (again === null) continue;
+      let allLanded = true;
       for (const e of journal.entries) {
         let pin: Pin;
         try {
           pin = pinFolder(root, partsUnder(root, dirname(e.target)));
         } catch {
           report.skipped.push(e.target);
+          allLanded = false;
           continue;
         }
         try {
           if (journal.state === "committing") {
             if (!forwardOne(pin, e)) report.skipped.push(e.target);
+            // The history entry is appended only where the change stands.
+            if (!landed(pin, e)) allLanded = false;
           } else if (journal.state === "rolling-back") undoOne(pin, e);
           removeQuietly(pin, e.temp);
           removeQuietly(pin, e.backup);
@@ -176,6 +215,12 @@ export async function recoverJournals(
         } finally {
           pin.close();
         }
+      }
+      if (
+        journal.state === "committing" && journal.history !== undefined &&
+        allLanded
+      ) {
+        await appendHistory?.(journal.history);
       }
       if (journal.state === "committing") report.rolledForward++;
       else report.rolledBack++;

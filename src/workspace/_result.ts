@@ -2,7 +2,11 @@
  * What a patch tells the model (docs/patch-format.md): the changed regions,
  * their fresh anchors (±2 lines) and a unified diff. Everything is worked
  * out from the old lines near each edit and the plan, so a file held in
- * memory and a file streamed from disk give the same answer.
+ * memory and a file streamed from disk give the same answer. The answer
+ * follows the read view's display rules (a line over the display limit is
+ * cut with its `[+N chars]` marker, in the anchors and in the diff) and is
+ * cut at {@link MAX_RESULT_BYTES} with a note naming the lines to read, so a
+ * small edit beside a minified line never floods a model's context.
  *
  * @module
  */
@@ -10,12 +14,15 @@ import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from "diff";
 import type { StructuredPatchHunk } from "diff";
 import { formatLine } from "../anchor/format.ts";
 import { foldHash, lineHash32 } from "../hash/fnv.ts";
+import { utf8Length } from "../_internal/names.ts";
+import { MAX_RESULT_BYTES } from "./_result_notes.ts";
 import type { ChangedRegion, PlannedEdit } from "../patch/types.ts";
 
 /** Lines of context around each change in the diff. */
 const DIFF_CONTEXT = 3;
 /** Lines around each changed region shown with fresh anchors. */
 const ANCHOR_RADIUS = 2;
+export { MAX_RESULT_BYTES };
 
 /** The old file as far as a summary needs it. */
 export interface EditInput {
@@ -31,6 +38,8 @@ export interface EditInput {
   maxLineChars: number;
   /** The file is being created. */
   created: boolean;
+  /** Most bytes of anchors and diff for this file (default {@link MAX_RESULT_BYTES}). */
+  maxResultBytes?: number;
 }
 
 /** The summary of one file's edit. */
@@ -149,15 +158,87 @@ export function summarizeEdit(input: EditInput): EditSummary {
     }
     if (hashes.length > 0) shown.push({ start: from, hashes });
   }
+  const diff = diffOf(input, clusters);
+  const bounded = bound(
+    rendered,
+    diff === "" ? [] : diff.split("\n"),
+    input.maxResultBytes ?? MAX_RESULT_BYTES,
+    input.display,
+    regions,
+  );
   return {
     added,
     removed,
     newCount,
     regions,
-    anchors: rendered.join("\n"),
-    diff: diffOf(input, clusters),
+    anchors: bounded.anchors,
+    diff: bounded.diff,
     shown,
   };
+}
+
+/** A line as the read view shows it: cut past the display limit, with its `[+N chars]` marker. */
+function displayed(text: string, maxLineChars: number): string {
+  if (text.length <= maxLineChars) return text;
+  const row = formatLine(1, text, maxLineChars, 0);
+  return row.slice(row.indexOf("|") + 1);
+}
+
+/** How many of `lines` (joined with `\n`) fit in `budget` bytes. */
+function fitting(lines: readonly string[], budget: number): number {
+  let used = 0;
+  for (let i = 0; i < lines.length; i++) {
+    used += utf8Length(lines[i]) + 1;
+    if (used > budget) return i;
+  }
+  return lines.length;
+}
+
+/**
+ * Anchors and diff within `budget` bytes: the anchors get what they need up
+ * to half of it, the diff the rest; each part that is cut ends with a note
+ * naming the lines to read instead.
+ */
+function bound(
+  anchors: string[],
+  diff: string[],
+  budget: number,
+  display: string,
+  regions: readonly ChangedRegion[],
+): { anchors: string; diff: string } {
+  const size = (lines: string[]) =>
+    lines.reduce((n, l) => n + utf8Length(l) + 1, 0);
+  if (size(anchors) + size(diff) <= budget) {
+    return { anchors: anchors.join("\n"), diff: diff.join("\n") };
+  }
+  const note = 200;
+  const anchorBudget = Math.min(size(anchors), Math.floor(budget / 2));
+  const keptAnchors = fitting(anchors, Math.max(0, anchorBudget - note));
+  const outAnchors = anchors.slice(0, keptAnchors);
+  if (keptAnchors < anchors.length) {
+    const from = Number(/^\d+/.exec(anchors[keptAnchors])![0]);
+    const to = Number(/^\d+/.exec(anchors[anchors.length - 1])![0]);
+    outAnchors.push(
+      `… ${
+        anchors.length - keptAnchors
+      } more lines not shown (the result is capped at ${
+        Math.round(budget / 1024)
+      } KiB): read lines ${from}–${to} of ${display} for their anchors.`,
+    );
+  }
+  const diffBudget = budget - size(outAnchors) - note;
+  const keptDiff = fitting(diff, Math.max(0, diffBudget));
+  const outDiff = diff.slice(0, keptDiff);
+  if (keptDiff < diff.length) {
+    const from = Math.max(1, regions[0]?.start ?? 1);
+    const to = Math.max(from, regions[regions.length - 1]?.end ?? from);
+    outDiff.push(
+      `… diff cut after ${keptDiff} of ${diff.length} lines (the result is capped at ${
+        Math.round(budget / 1024)
+      } KiB): read lines ${from}–${to} of ${display} to see the new text.`,
+    );
+  }
+  return { anchors: outAnchors.join("\n"), diff: outDiff.join("\n") };
 }
 
 /** The new lines of a cluster's window: its old lines with its edits applied. */
@@ -220,6 +301,13 @@ function diffOf(input: EditInput, clusters: Cluster[]): string {
         ...h,
         oldStart: h.oldStart + c.oldStart - 1,
         newStart: h.newStart + c.newStart - 1,
+        // Diffed whole, shown cut: a change past the display limit is still
+        // found, and a minified line is never shown whole.
+        lines: h.lines.map((l) =>
+          l.length > input.maxLineChars + 1
+            ? l[0] + displayed(l.slice(1), input.maxLineChars)
+            : l
+        ),
       });
     }
   }

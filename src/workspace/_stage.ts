@@ -22,8 +22,10 @@ import {
 } from "../_runtime/fs.ts";
 import type { FileHandle } from "../_runtime/fs.ts";
 import { errnoOf, mapFsError } from "../_internal/errno.ts";
+import { cutUtf8 } from "../_internal/names.ts";
 import { changedError } from "../patch/problems.ts";
 import { type FileIdentity, identityOf, type Target } from "./_confine.ts";
+import { tempId } from "./_holder.ts";
 import { partsUnder, type Pin, pinFolder, type RootRef } from "./_pin.ts";
 
 /** One file to commit. */
@@ -49,11 +51,14 @@ export interface StageEntry {
    * quick rewrite).
    */
   old?: Uint8Array;
+  /** Remove the target instead of writing it (an undo of a creation); `write` is not called. */
+  remove?: boolean;
 }
 
 export function randomId(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(8));
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  // Names this host boot and PID namespace, so orphan cleanup never takes
+  // a live writer's temporary in another container for a dead one's.
+  return tempId();
 }
 
 /**
@@ -68,7 +73,7 @@ export function sideName(
   id: string,
   kind: "new" | "old" | "one",
 ): string {
-  return `.${base.slice(0, 96)}.${pid}-${id}.hashline-${kind}.tmp`;
+  return `.${cutUtf8(base, 96)}.${pid}-${id}.hashline-${kind}.tmp`;
 }
 
 /** Pins a target's folder, creating missing folders one at a time through their parents. */

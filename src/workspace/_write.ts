@@ -18,15 +18,18 @@ import {
   firstStaleLine as staleIn,
   judgeWholeWrite,
 } from "../patch/whole_write.ts";
+import { recordFile, sha256Hex } from "../history/record.ts";
 import { commitFiles } from "./_commit.ts";
 import type { Target } from "./_confine.ts";
 import type { Context } from "./_context.ts";
+import { recordOf } from "./_history.ts";
 import { loadWhole } from "./_load.ts";
 import { lockTargets, start } from "./_locking.ts";
 import { loadEditing } from "./_plan.ts";
 import { stat } from "./_read.ts";
 import { recordWhole } from "./_record.ts";
 import { resolveTarget } from "./_resolve.ts";
+import { linkNote } from "./_result_notes.ts";
 import { firstStaleLine } from "./_stream_patch.ts";
 import type { WriteOptions, WriteResult } from "./types.ts";
 
@@ -61,6 +64,7 @@ async function judgeOld(
   lines: string[] | null;
   target: Target;
   old?: Uint8Array;
+  text?: string;
 }> {
   const display = target.display;
   if (!memory || ctx.streams(target)) {
@@ -79,7 +83,7 @@ async function judgeOld(
   });
   if (refused.length > 0) throw refusal(refused);
   const read = { ...target, stat: id };
-  return { lines, target: read, old: bytes };
+  return { lines, target: read, old: bytes, text };
 }
 
 /** Creates a file, or replaces one the session has read whole, with exactly this content. */
@@ -125,7 +129,7 @@ export async function writeFile(
         target,
         known ?? await ctx.records.get(session, target.real),
       )
-      : { lines: [], target };
+      : { lines: [], target, text: "" };
     const oldLines = old.lines;
     let diff = "";
     const { summarizeEdit } = await loadEditing();
@@ -150,12 +154,38 @@ export async function writeFile(
       diff =
         `(diff not shown: the old file is over ${ctx.streamThreshold} bytes)`;
     }
-    await commitFiles(ctx.stateDir, ctx.conf, [{
-      target: old.target,
-      bytes,
-      old: old.old,
-    }], ctx.hooks);
+    const record = await recordOf(
+      ctx,
+      session,
+      target.exists
+        ? `Wrote ${display} (+${added} -${removed})`
+        : `Created ${display} (${next.length} ${
+          next.length === 1 ? "line" : "lines"
+        })`,
+      [recordFile({
+        path: display,
+        added,
+        removed: target.exists ? removed : 0,
+        created: !target.exists,
+        oldText: oldLines ? old.text : undefined,
+        newText: content,
+        whole: target.exists ? await sha256Hex(bytes) : undefined,
+      })],
+    );
+    await commitFiles(
+      ctx.stateDir,
+      ctx.conf,
+      [{
+        target: old.target,
+        bytes,
+        old: old.old,
+      }],
+      ctx.hooks,
+      record,
+    );
     const warnings = ctx.takeNotices();
+    const note = linkNote(display, old.target.stat);
+    if (note) warnings.push(note);
     await recordWhole(ctx, session, target.real, next, warnings);
     const head = target.exists
       ? `Wrote ${display} (+${added} -${removed})`
@@ -172,6 +202,7 @@ export async function writeFile(
       diff,
       summary: (diff ? `${head}\n${diff}` : head) + tail,
       warnings,
+      ...(record ? { entry: record.id } : {}),
     };
   } finally {
     release();

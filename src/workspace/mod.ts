@@ -37,3 +37,13 @@ export {
   type WriteOptions,
   type WriteResult,
 } from "./workspace.ts";
+// history: the types of ws.history / ws.entry / ws.undo
+export type {
+  Door,
+  EntryDetail,
+  EntryFile,
+  HistoryEntry,
+  HistoryQuery,
+  UndoOptions,
+  UndoResult,
+} from "../history/mod.ts";

@@ -7,6 +7,14 @@
 import type { Patch } from "../patch/types.ts";
 import type { CommitHooks } from "./_commit.ts";
 import type { RecoveryReport } from "./_recover.ts";
+import type {
+  Door,
+  EntryDetail,
+  HistoryEntry,
+  HistoryQuery,
+  UndoOptions,
+  UndoResult,
+} from "../history/mod.ts";
 
 export type { CommitHooks } from "./_commit.ts";
 export type { RecoveryReport } from "./_recover.ts";
@@ -50,6 +58,12 @@ export interface WorkspaceOptions {
    * @internal
    */
   hooks?: CommitHooks;
+  /** Keep the edit history in `<state>/history/` (default true). */
+  history?: boolean;
+  /** Entries the history keeps, the newest (default 10,000). */
+  historyLimit?: number;
+  /** The door changes are recorded as coming through (default `"library"`). */
+  door?: Door;
 }
 
 /** A read window. */
@@ -76,6 +90,8 @@ export interface FileRead {
   endLine: number;
   /** Where the next window starts, or null at the end. */
   nextOffset: number | null;
+  /** Present when something went wrong beside the read (its record could not be saved). */
+  warnings?: string[];
 }
 
 /** Options of {@link Workspace.patch}. */
@@ -120,6 +136,8 @@ export interface PatchResult {
   rebased: string[];
   /** Things that did not stop the commit but that the caller should know (a read record not saved). */
   warnings: string[];
+  /** The history entry of this change (absent on a dry run, with history off, or when nothing changed). */
+  entry?: string;
 }
 
 /** Whether a path names a file, and how big it is (see {@link Workspace.stat}). */
@@ -140,6 +158,8 @@ export interface TextRead {
   text: string;
   /** Lines in the file. */
   totalLines: number;
+  /** Present when its read record could not be saved. */
+  warnings?: string[];
 }
 
 /** Options of {@link Workspace.write}. */
@@ -166,6 +186,8 @@ export interface WriteResult {
   summary: string;
   /** Things that did not stop the write but that the caller should know. */
   warnings: string[];
+  /** The history entry of this change (absent with history off). */
+  entry?: string;
 }
 
 /** Files under one root, with sessions, confinement and all-or-nothing commits. */
@@ -212,4 +234,14 @@ export interface Workspace {
   forgetSession(session: string): Promise<void>;
   /** Finishes or undoes commits that a crashed process left half done (also run before each write). */
   recover(): Promise<RecoveryReport>;
+  /** The history's entries, newest first (filters: session, root-relative path, limit, default 50). */
+  history(query?: HistoryQuery): Promise<HistoryEntry[]>;
+  /** One entry with each file's diff; `NOT_FOUND` when the log does not hold it. */
+  entry(id: string): Promise<EntryDetail>;
+  /**
+   * Reverts one entry as one all-or-nothing commit (itself an entry), where
+   * every line it wrote still stands as written; else refused with
+   * `MOVED_ON`, naming each file and line, and nothing is written.
+   */
+  undo(id: string, options?: UndoOptions): Promise<UndoResult>;
 }

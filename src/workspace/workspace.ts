@@ -7,8 +7,9 @@
  * resolve (`_resolve.ts`) → lock (`_locking.ts`) → load (`_load.ts`, or
  * `_stream_patch.ts` for huge files) → plan through `patch/` (`_plan.ts`)
  * → stage (`_stage.ts`) → commit (`_commit.ts`, `_journal.ts`,
- * `_recover.ts`) → record (`_record.ts`). This file holds the public type
- * and the wiring.
+ * `_recover.ts`, the history entry in the same journal) → record
+ * (`_record.ts`). History is listed in `_history.ts` and undone in
+ * `_undo.ts`. This file holds the public type and the wiring.
  *
  * @module
  */
@@ -17,6 +18,13 @@ import type { Patch } from "../patch/types.ts";
 import { Context } from "./_context.ts";
 import { recover } from "./_locking.ts";
 import { readFile, readText, stat } from "./_read.ts";
+import type {
+  EntryDetail,
+  HistoryEntry,
+  HistoryQuery,
+  UndoOptions,
+  UndoResult,
+} from "../history/types.ts";
 import type {
   FileRead,
   PatchOptions,
@@ -33,12 +41,21 @@ import type {
 
 export type * from "./types.ts";
 
-// Patches and writes load their steps on first use, so a read starts fast.
+// Patches, writes and the history load their steps on first use, so a
+// read starts fast.
 type Writing = typeof import("./_patch.ts") & typeof import("./_write.ts");
 let writing: Promise<Writing> | undefined;
 function loadWriting(): Promise<Writing> {
   return writing ??= Promise.all([import("./_patch.ts"), import("./_write.ts")])
     .then(([p, w]) => ({ ...p, ...w }));
+}
+type History = typeof import("./_history.ts") & typeof import("./_undo.ts");
+let historySteps: Promise<History> | undefined;
+function loadHistory(): Promise<History> {
+  return historySteps ??= Promise.all([
+    import("./_history.ts"),
+    import("./_undo.ts"),
+  ]).then(([h, u]) => ({ ...h, ...u }));
 }
 
 class FileWorkspace implements Workspace {
@@ -107,6 +124,18 @@ class FileWorkspace implements Workspace {
 
   recover(): Promise<RecoveryReport> {
     return recover(this.ctx);
+  }
+
+  async history(query?: HistoryQuery): Promise<HistoryEntry[]> {
+    return (await loadHistory()).history(this.ctx, query);
+  }
+
+  async entry(id: string): Promise<EntryDetail> {
+    return (await loadHistory()).entry(this.ctx, id);
+  }
+
+  async undo(id: string, options?: UndoOptions): Promise<UndoResult> {
+    return (await loadHistory()).undo(this.ctx, id, options);
   }
 }
 

@@ -7,6 +7,7 @@ import {
   scanLines,
 } from "../../src/hash/mod.ts";
 import { wasmEngine } from "../../src/hash/wasm.ts";
+import * as layout from "../../src/hash/_layout.ts";
 import { ENGINES, randomCuts, scanChunked } from "./_engines.ts";
 
 const encoder = new TextEncoder();
@@ -41,6 +42,29 @@ describe("wasm engine", () => {
       engine.exports.layoutEnd() <= engine.exports.memory.buffer.byteLength,
     );
     assert.equal(engine.capacity, 1 << 20);
+  });
+
+  it("agrees with the layout generated from assembly/layout.ts", () => {
+    const engine = wasmEngine();
+    assert.ok(engine);
+    const x = engine.exports as unknown as Record<string, () => number>;
+    assert.equal(x.capacity(), layout.CAPACITY);
+    assert.equal(x.inputPtr(), layout.IN);
+    assert.equal(x.statePtr(), layout.STATE);
+    assert.equal(x.stateBytes(), layout.STATE_BYTES);
+    assert.equal(x.hashesPtr(), layout.HASHES);
+    assert.equal(x.endsPtr(), layout.ENDS);
+    assert.equal(x.foldsPtr(), layout.FOLDS);
+    assert.equal(x.countsPtr(), layout.COUNTS);
+    assert.equal(x.outPtr(), layout.OUT);
+    assert.equal(x.layoutEnd(), layout.LAYOUT_END);
+    // A fresh state block holds what reset() stores at the generated offsets.
+    const fresh = new DataView(engine.initialState.slice().buffer);
+    assert.equal(fresh.byteLength, layout.STATE_BYTES);
+    assert.equal(fresh.getUint32(layout.S_HASH, true), 0x811c9dc5);
+    assert.equal(fresh.getUint32(layout.S_FLAGS, true), layout.F_AT_START);
+    assert.equal(fresh.getUint32(layout.S_INVALID, true), layout.NONE);
+    assert.equal(fresh.getUint32(layout.S_NUL, true), layout.NONE);
   });
 
   it("agrees with the string hash on thousands of lines of every length", () => {

@@ -1,7 +1,9 @@
 /**
- * Lock files beside targets: one left by a dead process is taken over at
- * once (with the dead holder's half-written temporaries), and one held by a
- * live process that never lets go makes a patch give up with BUSY after
+ * Lock files beside targets: one left by a dead process of this host and
+ * PID namespace is taken over at once (with the dead holder's half-written
+ * temporaries), one whose holder cannot be judged here (another namespace
+ * or machine) only once its lease has run out, and one held by a live
+ * process that never lets go makes a patch give up with BUSY after
  * `lockTimeoutMs`, changing nothing.
  */
 import assert from "node:assert/strict";
@@ -9,6 +11,8 @@ import { readdir, readFile, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import { HashlineError } from "../../src/errors.ts";
+import { bootId, pidNamespace } from "../../src/_runtime/host.ts";
+import { hostTag, LEASE_MS } from "../../src/workspace/_holder.ts";
 import type { Workspace } from "../../src/workspace/mod.ts";
 import { collect, startTs } from "../_spawn.ts";
 import { leftovers, makeTree, type Tree } from "../workspace/_helpers.ts";
@@ -47,14 +51,50 @@ describe("lock files left behind", () => {
     const ws = t.open({ lockTimeoutMs: 5_000 });
     const pid = await deadPid();
     for (let n = 1; n <= TAKEOVERS; n++) {
-      await writeFile(join(t.root, LOCK), `${pid} deadbeef\n`);
-      const orphan = `.a.txt.${pid}-${
-        n.toString(16).padStart(16, "0")
+      await writeFile(
+        join(t.root, LOCK),
+        `${pid} deadbeef ${bootId()} ${pidNamespace()}\n`,
+      );
+      const orphan = `.a.txt.${pid}-${hostTag()}${
+        n.toString(16).padStart(8, "0")
       }.hashline-one.tmp`;
       await writeFile(join(t.root, orphan), "half written");
       await bump(ws, n);
       assert.equal(await readFile(join(t.root, "a.txt"), "utf8"), `n ${n}\n`);
       assert.deepEqual(await leftovers(t.root), [], `after takeover ${n}`);
+    }
+  });
+
+  it("a lock of another PID namespace (or with no holder identity) is waited on until its lease runs out, and its temporaries are kept", async () => {
+    const pid = await deadPid();
+    const foreign = [
+      `${pid} cafe ${bootId()} pid:[1]\n`,
+      `${pid} cafe other-boot ${pidNamespace()}\n`,
+      `${pid} cafe\n`,
+    ];
+    let n = 0;
+    for (const line of foreign) {
+      n++;
+      const ws = t.open({ lockTimeoutMs: 300 });
+      await writeFile(join(t.root, LOCK), line);
+      // Its pid means nothing here: the same number may be a live process
+      // of another namespace, whose temporary must survive the takeover.
+      const temp = `.a.txt.${pid}-${"0badf00d"}${
+        n.toString(16).padStart(8, "0")
+      }.hashline-one.tmp`;
+      await writeFile(join(t.root, temp), "theirs");
+      const before = await readFile(join(t.root, "a.txt"));
+      await assert.rejects(bump(ws, n), (e: unknown) => {
+        assert.ok(e instanceof HashlineError && e.code === "BUSY", String(e));
+        return true;
+      });
+      assert.deepEqual(await readFile(join(t.root, "a.txt")), before);
+      const old = new Date(Date.now() - LEASE_MS - 5_000);
+      await utimes(join(t.root, LOCK), old, old);
+      await bump(ws, n);
+      assert.equal(await readFile(join(t.root, "a.txt"), "utf8"), `n ${n}\n`);
+      assert.equal(await readFile(join(t.root, temp), "utf8"), "theirs");
+      assert.ok(!(await readdir(t.root)).includes(LOCK));
     }
   });
 

@@ -866,7 +866,11 @@ export function revisionStoreSuite(
               await assert.rejects(store.importFrom(join(dir, "big")), {
                 code: "TOO_LARGE",
               });
-              await assert.rejects(store.importFrom(dir), TypeError);
+              // A folder is NOT_A_FILE (DESIGN §4), like a FIFO or a device.
+              await assert.rejects(store.importFrom(dir), {
+                name: "NotAFileError",
+                code: "NOT_A_FILE",
+              });
             } finally {
               await rm(dir, { recursive: true, force: true });
             }

@@ -67,7 +67,7 @@ describe("workspace patches", () => {
     // On an empty file append and prepend share one gap: they land in op order (DESIGN §9).
     assert.equal(await get("src/new.ts"), "export const a = 1;\n// head\n");
     assert.equal(result.files[0].created, true);
-    assert.match(result.summary, /^Edited src\/new\.ts \(\+2 -0\)/);
+    assert.match(result.summary, /^Created src\/new\.ts \(\+2\)/);
     await assert.rejects(
       ws.patch({
         files: [{ path: "missing.ts", ops: [{ op: "delete", start: "1:00" }] }],
@@ -217,8 +217,8 @@ describe("workspace patches", () => {
       [["a.txt", 1, 1, false], ["b.txt", 0, 1, false], ["c.txt", 1, 0, true]],
     );
     assert.deepEqual(
-      result.summary.split("\n").filter((l) => l.startsWith("Edited")),
-      ["Edited a.txt (+1 -1)", "Edited b.txt (+0 -1)", "Edited c.txt (+1 -0)"],
+      result.summary.split("\n").filter((l) => /^(Edited|Created) /.test(l)),
+      ["Edited a.txt (+1 -1)", "Edited b.txt (+0 -1)", "Created c.txt (+1)"],
     );
     assert.match(
       result.files[0].diff,

@@ -37,6 +37,57 @@ export function decodeBody(bytes: Uint8Array): string {
   }
 }
 
+/** A body read waiting for its bytes, with the moment it is refused. */
+interface Waiter {
+  at: number;
+  ms: number;
+  reject(error: unknown): void;
+}
+
+/**
+ * Every body read in flight, served by one timer set for the earliest
+ * deadline: a busy server starts and stops no timer per request (each costs
+ * more than the rest of a small route's guards), and no timer is left
+ * behind once nothing waits.
+ */
+const waiting = new Set<Waiter>();
+let timer: ReturnType<typeof setTimeout> | undefined;
+let timerAt = Infinity;
+
+function arm(at: number): void {
+  if (timer !== undefined) clearTimeout(timer);
+  timerAt = at;
+  timer = setTimeout(expire, Math.max(0, at - Date.now()));
+}
+
+function expire(): void {
+  timer = undefined;
+  timerAt = Infinity;
+  const now = Date.now();
+  let next = Infinity;
+  for (const w of waiting) {
+    if (w.at <= now) {
+      waiting.delete(w);
+      w.reject(lateBody(w.ms));
+    } else if (w.at < next) next = w.at;
+  }
+  if (next !== Infinity) arm(next);
+}
+
+function watch(w: Waiter): void {
+  waiting.add(w);
+  if (w.at < timerAt) arm(w.at);
+}
+
+function unwatch(w: Waiter): void {
+  waiting.delete(w);
+  if (waiting.size === 0 && timer !== undefined) {
+    clearTimeout(timer);
+    timer = undefined;
+    timerAt = Infinity;
+  }
+}
+
 /** The body's bytes, refused with 408 when they are not all in by `deadline`. */
 function readBytes(
   request: Request,
@@ -44,14 +95,18 @@ function readBytes(
 ): Promise<Uint8Array> {
   const reading = request.arrayBuffer();
   if (deadline === undefined) return reading.then((b) => new Uint8Array(b));
-  const left = Math.max(0, deadline - Date.now());
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(lateBody(left)), left);
+    const w: Waiter = {
+      at: deadline,
+      ms: Math.max(0, deadline - Date.now()),
+      reject,
+    };
+    watch(w);
     reading.then((b) => {
-      clearTimeout(timer);
+      unwatch(w);
       resolve(new Uint8Array(b));
     }, (error) => {
-      clearTimeout(timer);
+      unwatch(w);
       reject(error);
     });
   });

@@ -1,0 +1,297 @@
+/**
+ * What the tool definitions cost a model on every request: o200k tokens
+ * (the `gpt-tokenizer` package's o200k encoding) of
+ * `JSON.stringify({ name, description, input_schema })` per tool, per tool
+ * set and for the default set that `mcp` and `serve` offer, against the
+ * budgets of DESIGN §6, beside the reference MCP filesystem server
+ * (`@modelcontextprotocol/server-filesystem`, spawned over stdio and listed
+ * with the SDK client in the same run) counted the same way. The
+ * system-prompt snippets, the OpenAI strict-mode schemas and what
+ * `hashline mcp` really lists over stdio are counted too.
+ *
+ * Run: `deno task bench:tools [--json]` (`--json` adds a last line
+ * `RESULT {json}` with the figures).
+ *
+ * The budgets and counters are exported for `tests/tools/budget.test.ts`,
+ * which fails when a budget is passed.
+ *
+ * @module
+ */
+import { encode } from "gpt-tokenizer/encoding/o200k_base";
+import { openAiTools } from "../src/adapters/openai.ts";
+import { createMemoryStore } from "../src/store/memory_store.ts";
+import {
+  createToolRegistry,
+  type EditFormat,
+  type ToolRegistry,
+  type ToolSetName,
+} from "../src/tools/mod.ts";
+
+/** A tool as a model API is sent it. */
+export interface ToolShape {
+  name: string;
+  description?: string;
+  inputSchema: unknown;
+}
+
+/** The budgets of DESIGN §6, in o200k tokens. */
+export const BUDGETS = {
+  /** `edit_file` alone. */
+  editFile: 400,
+  /** The `files` set: `read_file`, `edit_file`, `write_file`. */
+  files: 700,
+  /** The default set of `mcp` and `serve` (`files`, `store`). */
+  defaultSet: 2000,
+  /** Our own cap on the system-prompt snippet of the default set. */
+  prompt: 300,
+} as const;
+
+/** Counts o200k tokens of a text. */
+export function tokens(text: string): number {
+  return encode(text).length;
+}
+
+/**
+ * The tokens of one tool definition, as DESIGN §6 counts them.
+ *
+ * @param tool Name, description and input JSON Schema.
+ * @returns o200k tokens of `JSON.stringify({ name, description, input_schema })`.
+ */
+export function toolTokens(tool: ToolShape): number {
+  return tokens(JSON.stringify({
+    name: tool.name,
+    description: tool.description,
+    input_schema: tool.inputSchema,
+  }));
+}
+
+/**
+ * A registry over a workspace and a store, as `mcp` and `serve` build it;
+ * the workspace is never opened, since counting lists tools only.
+ */
+export function registryFor(
+  editFormat: EditFormat,
+  tools?: readonly ToolSetName[],
+): ToolRegistry {
+  return createToolRegistry({
+    workspace: () => Promise.reject(new Error("not opened when counting")),
+    store: createMemoryStore(),
+    editFormat,
+    tools,
+  });
+}
+
+/** Every figure the budgets speak of, for one edit format. */
+export interface Measure {
+  /** Tokens per tool, in listing order. */
+  perTool: Record<string, number>;
+  /** Tokens per set. */
+  perSet: Record<string, number>;
+  /** Tokens of the default set (`files`, `store`). */
+  defaultSet: number;
+  /** Tokens of the default set's system-prompt snippet. */
+  prompt: number;
+  /** Tokens of the default set's prompt snippet per set. */
+  promptPerSet: Record<string, number>;
+  /** Tokens of the default set as OpenAI strict-mode schemas. */
+  openAiStrict: number;
+}
+
+const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
+
+/**
+ * Counts our tools in one edit format.
+ *
+ * @param editFormat The edit format.
+ * @returns The figures.
+ */
+export function measure(editFormat: EditFormat): Measure {
+  const all = registryFor(editFormat);
+  const perTool: Record<string, number> = {};
+  for (const t of all.tools) perTool[t.name] = toolTokens(t);
+  const perSet: Record<string, number> = {};
+  const promptPerSet: Record<string, number> = {};
+  for (const set of ["files", "store"] as const) {
+    const r = registryFor(editFormat, [set]);
+    perSet[set] = sum(r.tools.map(toolTokens));
+    promptPerSet[set] = tokens(r.systemPrompt);
+  }
+  const strict = openAiTools(all).chatTools.map((t) =>
+    toolTokens({
+      name: t.function.name,
+      description: t.function.description,
+      inputSchema: t.function.parameters,
+    })
+  );
+  return {
+    perTool,
+    perSet,
+    defaultSet: sum(Object.values(perTool)),
+    prompt: tokens(all.systemPrompt),
+    promptPerSet,
+    openAiStrict: sum(strict),
+  };
+}
+
+async function main(): Promise<void> {
+  const { mkdtemp, rm, realpath } = await import("node:fs/promises");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const process = (await import("node:process")).default;
+  const { fileURLToPath } = await import("node:url");
+  const { Client } = await import(
+    // @ts-types="@modelcontextprotocol/sdk/client/index"
+    "@modelcontextprotocol/sdk/client/index.js"
+  );
+  const { StdioClientTransport } = await import(
+    // @ts-types="@modelcontextprotocol/sdk/client/stdio"
+    "@modelcontextprotocol/sdk/client/stdio.js"
+  );
+  const { printSummary } = await import("./_summary.ts");
+
+  const repo = fileURLToPath(new URL("../", import.meta.url));
+  const reference = join(
+    repo,
+    "node_modules/@modelcontextprotocol/server-filesystem",
+  );
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v !== undefined) env[k] = v;
+  }
+  const listOver = async (
+    command: string,
+    args: string[],
+    extra: Record<string, string> = {},
+  ): Promise<ToolShape[]> => {
+    const client = new Client({ name: "bench-tools", version: "1.0.0" });
+    await client.connect(
+      new StdioClientTransport({
+        command,
+        args,
+        env: { ...env, ...extra },
+        stderr: "pipe",
+      }),
+    );
+    try {
+      return (await client.listTools()).tools as ToolShape[];
+    } finally {
+      await client.close();
+    }
+  };
+
+  const root = await realpath(await mkdtemp(join(tmpdir(), "hashline-tok-")));
+  try {
+    const { version } = JSON.parse(
+      await (await import("node:fs/promises")).readFile(
+        join(reference, "package.json"),
+        "utf8",
+      ),
+    );
+    const [theirs, served] = await Promise.all([
+      listOver("node", [join(reference, "dist/index.js"), root]),
+      listOver(
+        join(repo, "node_modules/.bin/deno"),
+        ["run", "-A", join(repo, "src/cli/main.ts"), "mcp", "--root", root],
+        { HASHLINE_STORE: join(root, ".state") },
+      ),
+    ]);
+    const hashline = measure("hashline");
+    const strReplace = measure("str_replace");
+    const refPerTool = theirs.map((t) => [t.name, toolTokens(t)] as const);
+    const refTotal = sum(refPerTool.map(([, n]) => n));
+    const refEdit = refPerTool.find(([n]) => n === "edit_file")?.[1] ?? NaN;
+    const servedTotal = sum(served.map(toolTokens));
+
+    const pad = (s: string | number, n: number) => String(s).padStart(n);
+    const mark = (n: number, budget: number) =>
+      `budget ${pad(budget, 5)}  ${n <= budget ? "ok" : "OVER"}`;
+    const lines: string[] = [
+      "Tool definitions: o200k tokens of JSON.stringify({ name, description, input_schema })",
+      "",
+      `tool             hashline  str_replace   reference server-filesystem ${version}`,
+    ];
+    const ours = Object.keys(hashline.perTool);
+    const rows = Math.max(ours.length, refPerTool.length);
+    for (let i = 0; i < rows; i++) {
+      const name = ours[i];
+      const left = name
+        ? `${name.padEnd(16)} ${pad(hashline.perTool[name], 8)}  ${
+          pad(strReplace.perTool[name], 11)
+        }`
+        : " ".repeat(38);
+      const ref = refPerTool[i];
+      lines.push(
+        `${left}   ${ref ? `${ref[0].padEnd(28)} ${pad(ref[1], 5)}` : ""}`
+          .trimEnd(),
+      );
+    }
+    lines.push(
+      "",
+      `sets                     hashline  str_replace`,
+      `edit_file                ${pad(hashline.perTool.edit_file, 8)}  ${
+        pad(strReplace.perTool.edit_file, 11)
+      }   ${mark(hashline.perTool.edit_file, BUDGETS.editFile)}`,
+      `files                    ${pad(hashline.perSet.files, 8)}  ${
+        pad(strReplace.perSet.files, 11)
+      }   ${mark(hashline.perSet.files, BUDGETS.files)}`,
+      `store                    ${pad(hashline.perSet.store, 8)}  ${
+        pad(strReplace.perSet.store, 11)
+      }`,
+      `default (files,store)    ${pad(hashline.defaultSet, 8)}  ${
+        pad(strReplace.defaultSet, 11)
+      }   ${mark(hashline.defaultSet, BUDGETS.defaultSet)}`,
+      `system prompt, default   ${pad(hashline.prompt, 8)}  ${
+        pad(strReplace.prompt, 11)
+      }   ${mark(hashline.prompt, BUDGETS.prompt)} (our own cap)`,
+      `  of it files / store    ${
+        pad(
+          `${hashline.promptPerSet.files} / ${hashline.promptPerSet.store}`,
+          8,
+        )
+      }  ${
+        pad(
+          `${strReplace.promptPerSet.files} / ${strReplace.promptPerSet.store}`,
+          11,
+        )
+      }`,
+      `OpenAI strict, default   ${pad(hashline.openAiStrict, 8)}  ${
+        pad(strReplace.openAiStrict, 11)
+      }`,
+      "",
+      `hashline mcp over stdio lists ${served.length} tools, ${servedTotal} tokens${
+        servedTotal === hashline.defaultSet
+          ? " (the same as counted above)"
+          : ""
+      }`,
+      `reference server-filesystem: ${theirs.length} tools, ${refTotal} tokens; edit_file ${refEdit}`,
+      `ratio hashline / reference: default set ${
+        (hashline.defaultSet / refTotal).toFixed(2)
+      }x, edit_file ${(hashline.perTool.edit_file / refEdit).toFixed(2)}x`,
+    );
+    console.log(lines.join("\n"));
+    printSummary("tools", {
+      budgets: BUDGETS,
+      hashline,
+      strReplace,
+      servedOverStdio: servedTotal,
+      reference: {
+        version,
+        tools: theirs.length,
+        total: refTotal,
+        editFile: refEdit,
+        perTool: Object.fromEntries(refPerTool),
+      },
+    });
+    const over = hashline.perTool.edit_file > BUDGETS.editFile ||
+      strReplace.perTool.edit_file > BUDGETS.editFile ||
+      Math.max(hashline.perSet.files, strReplace.perSet.files) >
+        BUDGETS.files ||
+      Math.max(hashline.defaultSet, strReplace.defaultSet) >
+        BUDGETS.defaultSet;
+    if (over) process.exitCode = 1;
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+if ((import.meta as { main?: boolean }).main) await main();

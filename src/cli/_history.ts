@@ -1,0 +1,90 @@
+/**
+ * The history commands: `log [--session S] [--path P] [--limit N]`,
+ * `show ID` and `undo ID [--dry-run]`.
+ *
+ * @module
+ */
+import type { EntryFile, HistoryEntry } from "../history/mod.ts";
+import { openWorkspace } from "../workspace/mod.ts";
+import {
+  type CliContext,
+  EXIT_OK,
+  fail,
+  intFlag,
+  stringFlag,
+} from "./_context.ts";
+
+function filesText(files: readonly EntryFile[]): string {
+  return files.map((f) =>
+    `${f.path} ${
+      f.created ? "(created) " : f.deleted ? "(removed) " : ""
+    }+${f.added} -${f.removed}`
+  ).join(", ");
+}
+
+/**
+ * One entry as a `log` line: id, time, session, door, files.
+ *
+ * @param e The entry.
+ * @returns e.g. `h_3  2026-01-02 10:11:12  default  cli  a.ts +1 -1`.
+ */
+export function logLine(e: HistoryEntry): string {
+  const time = e.time.replace("T", " ").replace(/\.\d+Z$/, "Z");
+  return [
+    e.id,
+    time,
+    e.session,
+    e.door,
+    filesText(e.files) + (e.undoOf ? ` (undo of ${e.undoOf})` : ""),
+  ].join("  ");
+}
+
+/**
+ * Runs `log`, `show` or `undo`.
+ *
+ * @param ctx The command's context.
+ * @returns 0 done, 1 refused (moved on, not found), 2 bad usage.
+ */
+export async function run(ctx: CliContext): Promise<number> {
+  try {
+    const ws = openWorkspace(ctx.root, {
+      session: ctx.session,
+      stateDir: ctx.stateDir,
+      door: "cli",
+    });
+    if (ctx.spec.name === "log") {
+      const path = stringFlag(ctx, "path");
+      const entries = await ws.history({
+        session: typeof ctx.values.session === "string"
+          ? ctx.values.session
+          : undefined,
+        path: path === undefined ? undefined : ctx.path(path),
+        limit: intFlag(ctx, "limit"),
+      });
+      if (ctx.json) await ctx.out(JSON.stringify({ ok: true, entries }));
+      else if (entries.length === 0) await ctx.err("(no entries)");
+      else await ctx.out(entries.map(logLine).join("\n"));
+      return EXIT_OK;
+    }
+    const [id] = ctx.args;
+    if (ctx.spec.name === "show") {
+      const entry = await ws.entry(id);
+      if (ctx.json) await ctx.out(JSON.stringify({ ok: true, entry }));
+      else {
+        await ctx.out(
+          [logLine(entry), entry.summary, ...entry.files.map((f) => f.diff)]
+            .filter((s) => s !== "").join("\n"),
+        );
+      }
+      return EXIT_OK;
+    }
+    const result = await ws.undo(id, {
+      dryRun: ctx.values["dry-run"] === true,
+    });
+    if (ctx.json) await ctx.out(JSON.stringify({ ok: true, ...result }));
+    else await ctx.out(result.summary);
+    return EXIT_OK;
+  } catch (error) {
+    return await fail(ctx, error);
+  }
+}

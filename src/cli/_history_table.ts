@@ -1,0 +1,70 @@
+/**
+ * The history commands' rows of the command table (`log`, `show`, `undo`),
+ * kept beside their family; importing this module loads nothing else (the
+ * rows are checked against `CommandSpec` where `_table.ts` spreads them).
+ *
+ * @module
+ */
+/** One row, in the shape of the table's `CommandSpec` (checked where it is spread). */
+export interface HistoryCommandRow {
+  /** The command word. */
+  name: string;
+  /** Always the history family. */
+  family: "history";
+  /** One line for the command list. */
+  summary: string;
+  /** Positional arguments. */
+  args: { name: string; optional?: boolean; help: string }[];
+  /** Flags besides the common ones. */
+  flags: Record<
+    string,
+    { type: "string" | "boolean"; value?: string; help: string }
+  >;
+  /** More about the command. */
+  details?: string;
+}
+
+/** `log`, `show ID` and `undo ID`. */
+export const HISTORY_COMMANDS: readonly HistoryCommandRow[] = [
+  {
+    name: "log",
+    family: "history",
+    summary: "list the workspace's edit history, newest first",
+    args: [],
+    flags: {
+      path: {
+        type: "string",
+        value: "P",
+        help: "only entries that changed this file",
+      },
+      limit: {
+        type: "string",
+        value: "N",
+        help: "most entries to list (default 50)",
+      },
+    },
+    details:
+      "Every change committed through any door (library, cli, http, mcp) is one entry: its id (h_N), time, session, door and files with +added -removed. --session lists one session's entries only. --json prints { ok: true, entries: [...] }.",
+  },
+  {
+    name: "show",
+    family: "history",
+    summary: "show one history entry with its diff",
+    args: [{ name: "ID", help: "the entry's id (h_N), as log lists it" }],
+    flags: {},
+  },
+  {
+    name: "undo",
+    family: "history",
+    summary: "revert one history entry, all or nothing (itself an entry)",
+    args: [{ name: "ID", help: "the entry's id (h_N), as log lists it" }],
+    flags: {
+      "dry-run": {
+        type: "boolean",
+        help: "show the diff undo would make without writing anything",
+      },
+    },
+    details:
+      "Refused (exit 1, MOVED_ON) when a line the entry wrote changed since, naming each file and line; nothing is written then. Lines elsewhere in the files may have changed and are kept.",
+  },
+];

@@ -1,0 +1,32 @@
+/**
+ * Edit history and undo (DESIGN.md §10): the entry model, the append-only
+ * log in the state folder, the changed regions an entry keeps, and undo
+ * planning as a pure function from an entry and the file now to new
+ * content or `MOVED_ON` problems. The workspace records an entry in the
+ * same commit as the files.
+ *
+ * @module
+ */
+export type {
+  Door,
+  EntryDetail,
+  EntryFile,
+  EntryRecord,
+  HistoryEntry,
+  HistoryQuery,
+  Hunk,
+  RecordFile,
+  UndoOptions,
+  UndoResult,
+} from "./types.ts";
+export { DOORS } from "./types.ts";
+export { bare, hunksOf, lineCount, renderDiff, segments } from "./hunks.ts";
+export { crc32, frameRecord, HistoryLog, idNumber, parseLog } from "./log.ts";
+export { planUndo, type UndoPlan, type UndoStep } from "./undo.ts";
+export { checkQuery, listEntries, toDetail, toEntry } from "./view.ts";
+export {
+  type ChangedFile,
+  makeRecord,
+  recordFile,
+  sha256Hex,
+} from "./record.ts";

@@ -1,0 +1,188 @@
+/**
+ * The review page's HTML (hono/html, server-rendered, no script): the list
+ * of newest entries and one entry with its diffs and an `Undo` form. Every
+ * interpolated value is escaped by `html`; styles are inline, readable on a
+ * phone, dark when the system is.
+ *
+ * @module
+ */
+import { html, raw } from "hono/html";
+import type { EntryDetail, EntryFile, HistoryEntry } from "../history/mod.ts";
+
+type Html = ReturnType<typeof html>;
+
+const STYLE = `
+:root { color-scheme: light dark; --fg: #1b1f24; --bg: #fff; --muted: #57606a;
+  --line: #d0d7de; --add: #e6ffec; --del: #ffebe9; --addfg: #116329; --delfg: #a40e26;
+  --accent: #0969da; --card: #f6f8fa; }
+@media (prefers-color-scheme: dark) { :root { --fg: #e6edf3; --bg: #0d1117;
+  --muted: #8d96a0; --line: #30363d; --add: #12261e; --del: #25171c;
+  --addfg: #7ee787; --delfg: #ffa198; --accent: #4493f8; --card: #161b22; } }
+* { box-sizing: border-box; }
+body { margin: 0 auto; max-width: 60rem; padding: 1rem; font: 16px/1.45 system-ui,
+  -apple-system, "Segoe UI", sans-serif; color: var(--fg); background: var(--bg); }
+a { color: var(--accent); }
+h1 { font-size: 1.3rem; margin: 0 0 .25rem; }
+h2 { font-size: 1.05rem; margin: 1.25rem 0 .4rem; overflow-wrap: anywhere; }
+.muted { color: var(--muted); font-size: .9rem; overflow-wrap: anywhere; }
+ol.entries { list-style: none; padding: 0; margin: 1rem 0; }
+ol.entries > li { border: 1px solid var(--line); border-radius: 6px; padding: .6rem .75rem;
+  margin-bottom: .5rem; background: var(--card); }
+.id { font-weight: 600; font-family: ui-monospace, monospace; }
+.files { margin: .25rem 0 0; padding: 0; list-style: none; font-family: ui-monospace,
+  monospace; font-size: .9rem; overflow-wrap: anywhere; }
+.add { color: var(--addfg); } .del { color: var(--delfg); }
+pre.diff { margin: 0; padding: .5rem 0; border: 1px solid var(--line); border-radius: 6px;
+  overflow-x: auto; font: .85rem/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }
+pre.diff span { display: block; padding: 0 .6rem; white-space: pre; }
+pre.diff .a { background: var(--add); color: var(--addfg); }
+pre.diff .d { background: var(--del); color: var(--delfg); }
+pre.diff .h { color: var(--muted); }
+.undo { margin: 1.5rem 0; padding: .75rem; border: 1px solid var(--line); border-radius: 6px; }
+button { font: inherit; padding: .5rem 1.2rem; border-radius: 6px; border: 1px solid var(--line);
+  background: var(--accent); color: #fff; cursor: pointer; min-height: 44px; }
+.refused { color: var(--delfg); white-space: pre-wrap; overflow-wrap: anywhere; }
+.ok { color: var(--addfg); }
+`;
+
+/** The page frame. */
+export function layout(title: string, body: Html): Html {
+  return html`
+    <!doctype html>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta name="color-scheme" content="light dark">
+        <title>${title}</title>
+        <style>${raw(STYLE)}</style>
+      </head>
+      <body>
+    ${body}
+      </body>
+    </html>
+  `;
+}
+
+function when(time: string): string {
+  return time.replace("T", " ").replace(/\.\d+Z$/, " UTC");
+}
+
+function fileLine(f: EntryFile): Html {
+  const tag = f.created ? " (created)" : f.deleted ? " (removed)" : "";
+  return html`<li>${f.path}${tag} <span class="add">+${f.added}</span> <span class="del">−${f.removed}</span></li>`;
+}
+
+/** The list of newest entries. */
+export function listPage(
+  root: string,
+  entries: readonly HistoryEntry[],
+): Html {
+  const items = entries.map((e) =>
+    html`
+      <li>
+        <a class="id" href="/history/${e.id}">${e.id}</a>
+        <span
+          class="muted"><time datetime="${e.time}">${when(e.time)}</time> · ${e
+            .session} · ${e.door}${e.undoOf
+            ? html`
+              · undo of ${e.undoOf}
+            `
+            : ""}</span>
+        <ul class="files">${e.files.map(fileLine)}</ul>
+      </li>
+    `
+  );
+  return layout(
+    "hashline — edit history",
+    html`<h1>Edit history</h1>
+<p class="muted">Workspace ${root} · newest first</p>
+${
+      entries.length === 0
+        ? html`<p>No edits yet.</p>`
+        : html`<ol class="entries">${items}</ol>`
+    }`,
+  );
+}
+
+function diffBlock(diff: string): Html {
+  const lines = diff.split("\n").map((l) => {
+    const cls = l.startsWith("@@") || l.startsWith("---") ||
+        l.startsWith("+++")
+      ? "h"
+      : l.startsWith("+")
+      ? "a"
+      : l.startsWith("-")
+      ? "d"
+      : "";
+    return html`<span class="${cls}">${l}</span>`;
+  });
+  return html`<pre class="diff">${lines}</pre>`;
+}
+
+/** What the entry page says about undo. */
+export type UndoState =
+  | { possible: true; csrf: string }
+  | { possible: false; reason: string };
+
+/** One entry: its files with diffs, and the `Undo` form or why not. */
+export function entryPage(
+  e: EntryDetail,
+  undo: UndoState,
+  notice?: { ok: boolean; text: string },
+): Html {
+  const files = e.files.map((f) =>
+    html`<h2>${f.path}${
+      f.created ? " (created)" : f.deleted ? " (removed)" : ""
+    } <span class="add">+${f.added}</span> <span class="del">−${f.removed}</span></h2>
+${f.diff === "" ? html`<p class="muted">No change.</p>` : diffBlock(f.diff)}`
+  );
+  const action = undo.possible
+    ? html`
+      <form method="post" action="/history/${e.id}/undo">
+        <input type="hidden" name="csrf" value="${undo.csrf}">
+        <button type="submit">Undo</button>
+        <span
+          class="muted">Reverts this entry as a new entry; later changes to other lines are kept.</span>
+      </form>
+    `
+    : html`
+      <p><strong>Undo is not possible.</strong></p>
+      <p class="refused">${undo.reason}</p>
+    `;
+  return layout(
+    `hashline — ${e.id}`,
+    html`
+      <p><a href="/">← All entries</a></p>
+      <h1><span class="id">${e.id}</span></h1>
+      <p
+        class="muted"><time datetime="${e.time}">${when(
+          e.time,
+        )}</time> · session ${e.session} · ${e.door}${e.undoOf
+          ? html`
+            · undo of <a href="/history/${e.undoOf}">${e.undoOf}</a>
+          `
+          : ""}</p>
+      <p>${e.summary}</p>
+      ${notice
+        ? html`<p class="${
+          notice.ok ? "ok" : "refused"
+        }" role="status">${notice.text}</p>`
+        : ""}
+      ${files}
+      <div class="undo">${action}</div>
+    `,
+  );
+}
+
+/** A short page for refusals (login needed, not found). */
+export function messagePage(title: string, text: string): Html {
+  return layout(
+    `hashline — ${title}`,
+    html`
+      <h1>${title}</h1>
+      <p>${text}</p>
+      <p><a href="/">Edit history</a></p>
+    `,
+  );
+}

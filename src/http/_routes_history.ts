@@ -1,0 +1,72 @@
+/**
+ * The history routes: `GET /v1/history?session=&path=&limit=`,
+ * `GET /v1/history/{id}` and `POST /v1/history/{id}/undo` (body `{}` or
+ * `{ "dryRun": true }`). The session of an undo is the `Hashline-Session`
+ * header.
+ *
+ * @module
+ */
+import { Hono } from "hono";
+import * as z from "zod";
+import type { Workspace } from "../workspace/mod.ts";
+import { parseInput } from "../tools/validate.ts";
+import type { HttpEnv } from "./_env.ts";
+import { json } from "./_respond.ts";
+import { sessionOf } from "./_session.ts";
+import { jsonBody } from "./middleware/json_body.ts";
+
+const UndoBody = z.object({ dryRun: z.boolean().optional() }).strict();
+
+/** The history routes with their methods, for the app's 404 and 405 answers. */
+export const HISTORY_ROUTES: [RegExp, string][] = [
+  [/^\/v1\/history$/, "GET"],
+  [/^\/v1\/history\/[^/]+$/, "GET"],
+  [/^\/v1\/history\/[^/]+\/undo$/, "POST"],
+];
+
+/** The history routes as the app's route list names them. */
+export const HISTORY_ROUTE_LIST =
+  "GET /v1/history, GET /v1/history/{id}, POST /v1/history/{id}/undo";
+
+function limitOf(raw: string | undefined): number | undefined {
+  if (raw === undefined || raw === "") return undefined;
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) {
+    throw new TypeError(
+      `Query "limit" must be a whole number ≥ 1, got ${JSON.stringify(raw)}.`,
+    );
+  }
+  return Number(raw);
+}
+
+/** What the history routes need. */
+export interface HistoryRouteOptions {
+  workspace(): Promise<Workspace>;
+  session: string;
+}
+
+/** The history router. */
+export function historyRoutes(options: HistoryRouteOptions): Hono<HttpEnv> {
+  const app = new Hono<HttpEnv>();
+  app.get("/v1/history", async (c) => {
+    const entries = await (await options.workspace()).history({
+      session: c.req.query("session") || undefined,
+      path: c.req.query("path") || undefined,
+      limit: limitOf(c.req.query("limit")),
+    });
+    return json({ ok: true, entries });
+  });
+  app.get("/v1/history/:id", async (c) => {
+    const entry = await (await options.workspace()).entry(c.req.param("id"));
+    return json({ ok: true, entry });
+  });
+  app.post("/v1/history/:id/undo", jsonBody(), async (c) => {
+    const session = sessionOf(c.req.raw, options.session);
+    const input = parseInput(UndoBody, c.var.body ?? {}, "request body");
+    const result = await (await options.workspace()).undo(c.req.param("id"), {
+      dryRun: input.dryRun ?? false,
+      session,
+    });
+    return json({ ok: true, ...result });
+  });
+  return app;
+}

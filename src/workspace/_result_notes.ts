@@ -1,0 +1,53 @@
+/**
+ * Warnings an answer carries when something beside the operation went
+ * wrong (a read record that could not be saved), said as typed errors say
+ * them, never with a raw system message or a descriptor path.
+ *
+ * @module
+ */
+import { mapFsError } from "../_internal/errno.ts";
+
+/** Most UTF-8 bytes of anchors and diff one patch result carries (shared by its files). */
+export const MAX_RESULT_BYTES = 64 * 1024;
+
+/** The share of {@link MAX_RESULT_BYTES} each of `files` files gets (never under 4 KiB). */
+export function resultShare(files: number): number {
+  return Math.max(4096, Math.floor(MAX_RESULT_BYTES / Math.max(1, files)));
+}
+
+/** The head line of one file's patch result. */
+export function editHead(
+  f: { path: string; added: number; removed: number; created: boolean },
+): string {
+  return f.created
+    ? `Created ${f.path} (+${f.added})`
+    : `Edited ${f.path} (+${f.added} -${f.removed})`;
+}
+
+/** The warning for a read record that could not be saved after `done`. */
+export function recordWarning(done: string, error: unknown): string {
+  const mapped = mapFsError(error, "the record could not be saved");
+  const why = mapped instanceof Error ? mapped.message : String(mapped);
+  return `${done}, but this session's read record could not be saved (${why}): read the file again before the next edit.`;
+}
+
+/** `answer` with `warnings` added when there are any. */
+export function withWarnings<T extends object>(
+  answer: T,
+  warnings: string[],
+): T & { warnings?: string[] } {
+  return warnings.length > 0 ? { ...answer, warnings } : answer;
+}
+
+/**
+ * The note for a file with other hard links: a commit writes a new file and
+ * renames it over this path, so only this name gets the new content.
+ */
+export function linkNote(
+  display: string,
+  stat: { nlink?: number } | undefined,
+): string | null {
+  const links = stat?.nlink ?? 1;
+  if (links <= 1) return null;
+  return `${display} had ${links} links; the others keep the old content (only this path was replaced).`;
+}

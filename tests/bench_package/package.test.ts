@@ -1,0 +1,98 @@
+/**
+ * bench/ is its own workspace package: its corpora, tokenizers and load
+ * tools are its dependencies, never the kit's, and every package a bench
+ * imports is declared by the bench or by the kit it measures.
+ */
+import assert from "node:assert/strict";
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, it } from "node:test";
+
+const REPO = fileURLToPath(new URL("../../", import.meta.url));
+
+// deno-lint-ignore no-explicit-any
+async function readJson(path: string): Promise<any> {
+  return JSON.parse(await readFile(join(REPO, path), "utf8"));
+}
+
+async function sources(dir: string, found: string[] = []): Promise<string[]> {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    if (entry.name === "node_modules" || entry.name.startsWith(".")) continue;
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) await sources(path, found);
+    else if (entry.name.endsWith(".ts")) found.push(path);
+  }
+  return found;
+}
+
+/** `@scope/name` or `name` of a bare import specifier. */
+function packageOf(specifier: string): string {
+  const parts = specifier.split("/");
+  return specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0];
+}
+
+describe("the bench package", () => {
+  it("is a private workspace member of the root", async () => {
+    const root = await readJson("package.json");
+    const bench = await readJson("bench/package.json");
+    assert.deepEqual(root.workspaces, ["bench"]);
+    assert.equal(bench.name, "@hashline/bench");
+    assert.equal(bench.private, true);
+    assert.ok((await readJson("deno.json")).workspace.includes("./bench"));
+  });
+
+  it("owns its dependencies: the root lists none of them", async () => {
+    const root = await readJson("package.json");
+    const bench = await readJson("bench/package.json");
+    const rootNames = new Set([
+      ...Object.keys(root.dependencies ?? {}),
+      ...Object.keys(root.devDependencies ?? {}),
+    ]);
+    for (const name of Object.keys(bench.devDependencies)) {
+      assert.ok(!rootNames.has(name), `${name} is listed by the root too`);
+    }
+    for (
+      const name of [
+        "gpt-tokenizer",
+        "@anthropic-ai/tokenizer",
+        "autocannon",
+        "rxjs",
+        "immer",
+        "preact",
+        "execa",
+      ]
+    ) {
+      assert.ok(bench.devDependencies[name], name);
+    }
+  });
+
+  it("declares every package a bench imports, or the root does", async () => {
+    const root = await readJson("package.json");
+    const bench = await readJson("bench/package.json");
+    const declared = new Set([
+      ...Object.keys(root.dependencies ?? {}),
+      ...Object.keys(root.devDependencies ?? {}),
+      ...Object.keys(bench.devDependencies ?? {}),
+    ]);
+    const imports = new Map<string, string>();
+    for (const file of await sources(join(REPO, "bench"))) {
+      const text = await readFile(file, "utf8");
+      const found = text.matchAll(
+        /\bfrom\s+["']([^"']+)["']|\bimport\s*\(\s*["']([^"']+)["']\s*\)|^\s*import\s+["']([^"']+)["']/gm,
+      );
+      for (const m of found) {
+        const spec = m[1] ?? m[2] ?? m[3];
+        // Relative paths, Node built-ins, and text that only looks like an import (SQL).
+        if (!/^(@[a-z0-9._-]+\/)?[a-z0-9][a-z0-9._-]*(\/.*)?$/.test(spec)) {
+          continue;
+        }
+        imports.set(packageOf(spec), file);
+      }
+    }
+    assert.ok(imports.size > 0);
+    for (const [name, file] of imports) {
+      assert.ok(declared.has(name), `${name} (imported by ${file})`);
+    }
+  });
+});
