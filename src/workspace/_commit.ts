@@ -43,6 +43,7 @@ import {
   recheck,
 } from "./_install.ts";
 import { type Journal, writeJournal } from "./_journal.ts";
+import type { LeaseHooks } from "./_lock.ts";
 import type { RootRef } from "./_pin.ts";
 import { undoOne } from "./_recover.ts";
 import {
@@ -60,9 +61,10 @@ export type { StageEntry } from "./_stage.ts";
 /**
  * Test seams of a commit: `afterStep` runs after each step with the
  * commit's target paths (tests change files mid-commit, or freeze commits
- * before a kill). Passed in through the workspace's options, never global.
+ * before a kill); the lease seams of the locks it holds. Passed in through
+ * the workspace's options, never global.
  */
-export interface CommitHooks {
+export interface CommitHooks extends LeaseHooks {
   /** Runs after each step named by {@link commitSteps}. */
   afterStep?: (
     name: string,

@@ -87,7 +87,7 @@ export function lockReals(
       // Not under this root: recovery skips such entries anyway.
     }
   }
-  return lockFiles(specs, ctx.lockTimeoutMs);
+  return lockFiles(specs, ctx.lockTimeoutMs, ctx.hooks);
 }
 
 /**
@@ -104,5 +104,6 @@ export async function lockTargets(
   return await lockFiles(
     targets.map((t) => lockSpec(ctx, t)),
     ctx.lockTimeoutMs,
+    ctx.hooks,
   );
 }

@@ -53,7 +53,8 @@ export interface WorkspaceOptions {
   lockTimeoutMs?: number;
   /**
    * Test seams of the commit protocol (a hook after each write step, where
-   * a test changes a file mid-commit or freezes one before a kill).
+   * a test changes a file mid-commit or freezes one before a kill) and of
+   * the lease of held locks.
    *
    * @internal
    */
