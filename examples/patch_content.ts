@@ -1,16 +1,21 @@
 /**
  * Read content as anchored lines, patch it by anchor, and see a stale patch
- * refused. Run: `deno run examples/patch_content.ts` (or `bun run …`,
- * `node --import tsx …`).
+ * refused, with the package's public surface only.
+ *
+ *   node_modules/.bin/deno run -A examples/patch_content.ts
+ *   node_modules/.bin/bun run examples/patch_content.ts
+ *   node --import tsx examples/patch_content.ts
  *
  * @module
  */
 
-import { formatHashlines } from "../src/anchor/format.ts";
-import { PatchRefusedError } from "../src/errors.ts";
-import { applyPatch, editContent, freshAnchors } from "../src/patch/apply.ts";
-import { applyHashlineEdit } from "../src/patch/hashline_edit.ts";
-import { parsePatch } from "../src/patch/parse.ts";
+import {
+  applyHashlineEdit,
+  applyPatch,
+  formatHashlines,
+  parsePatch,
+  PatchRefusedError,
+} from "../mod.ts";
 
 const source = [
   "def greet(name):",
@@ -28,22 +33,26 @@ console.log(view.text);
 // 3:c5|
 // 4:04|print(greet('world'))
 
-// 2. A patch in the compact text form, naming lines by the anchors above.
-const patch = parsePatch(`
-= 2:5d
+// 2. Ops in the compact text form, naming lines by the anchors above
+// (`@@ PATH` lines group ops by file; content edits need none).
+const ops = `= 2:5d
 ~    return f"hello, {name}!"
 + 1:fb
 ~    """Say hello."""
-`);
-const edited = editContent(source, patch.files[0].ops);
-console.log(`\nEdited (+${edited.added} -${edited.removed}); fresh anchors:`);
-for (const region of edited.regions) {
-  console.log(freshAnchors(edited.content, region));
-}
+`;
+const edited = applyPatch(source, ops);
+console.log(`\nEdited:\n${formatHashlines(edited).text}`);
+
+// The same ops as a file patch: what a workspace or `hashline patch` takes.
+const patch = parsePatch(`@@ greet.py\n${ops}`);
+console.log(
+  `\nA patch of ${patch.files[0].path}: ${patch.files[0].ops.length} ops`,
+);
 
 // 3. The same anchors are stale now: the patch is refused whole.
 try {
-  applyPatch(edited.content, patch);
+  applyPatch(edited, ops);
+  throw new Error("a stale patch was applied");
 } catch (e) {
   if (!(e instanceof PatchRefusedError)) throw e;
   console.log(`\n${e.message}`);

@@ -7,7 +7,6 @@
  * @module
  */
 import process from "node:process";
-import { pathToFileURL } from "node:url";
 
 import { concatBytes } from "../_internal/bytes.ts";
 
@@ -135,6 +134,11 @@ export function onShutdown(handler: () => void): void {
 export function isMainModule(meta: { url: string; main?: boolean }): boolean {
   if (typeof meta.main === "boolean") return meta.main;
   const script = process.argv[1];
-  if (!script) return false;
-  return pathToFileURL(script).href === meta.url;
+  if (!script || !meta.url.startsWith("file:")) return false;
+  // Compared as paths rather than through node:url, which a command line
+  // would load for this one call.
+  let path = decodeURIComponent(new URL(meta.url).pathname);
+  if (/^\/[A-Za-z]:/.test(path)) path = path.slice(1);
+  return path.replaceAll("\\", "/") ===
+    script.replaceAll("\\", "/");
 }

@@ -6,6 +6,8 @@
  * @module
  */
 export * from "node:fs/promises";
+// Structural, so declarations that name a handle need no runtime type package.
+export type { FileHandle, FileStatus } from "./file_handle.ts";
 export {
   closeSync,
   constants,

@@ -80,13 +80,37 @@ interface NodeHttpServer {
   setTimeout(ms: number): unknown;
 }
 
+/** The port asked for is taken by another process. */
+export class AddressInUseError extends Error {
+  /** The port that was asked for. */
+  readonly port: number;
+  /**
+   * @param hostname The address asked for.
+   * @param port The port asked for.
+   * @param cause What the runtime threw.
+   */
+  constructor(hostname: string, port: number, cause: unknown) {
+    super(`Port ${port} is in use on ${hostname}`, { cause });
+    this.name = "AddressInUseError";
+    this.port = port;
+  }
+}
+
+function inUse(error: unknown): boolean {
+  const e = error as { code?: unknown; name?: unknown; message?: unknown };
+  return e?.code === "EADDRINUSE" || e?.name === "AddrInUse" ||
+    (typeof e?.message === "string" &&
+      /address already in use/i.test(e.message));
+}
+
 /**
  * Serves `handler` on the given address with whatever server the runtime has.
  *
  * @param handler Answers every request.
  * @param options Host and port (`0` picks a free port).
  * @returns The running server with its bound port.
- * @throws {Error} When the address cannot be bound (in use, not permitted).
+ * @throws {AddressInUseError} When another process holds the port.
+ * @throws {Error} When the address cannot be bound otherwise (not permitted).
  * @example
  * ```ts
  * import assert from "node:assert/strict";
@@ -98,6 +122,20 @@ interface NodeHttpServer {
  * ```
  */
 export async function serveHttp(
+  handler: FetchHandler,
+  options: ListenOptions,
+): Promise<RunningServer> {
+  try {
+    return await listen(handler, options);
+  } catch (error) {
+    if (inUse(error)) {
+      throw new AddressInUseError(options.hostname, options.port, error);
+    }
+    throw error;
+  }
+}
+
+async function listen(
   handler: FetchHandler,
   options: ListenOptions,
 ): Promise<RunningServer> {

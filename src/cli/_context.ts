@@ -5,7 +5,9 @@
  *
  * @module
  */
-import { isAbsolute, join, relative, resolve } from "node:path";
+import { isAbsolute, relative, resolve } from "node:path";
+import { realpathSync } from "../_runtime/fs.ts";
+import { stateDirOf } from "../_runtime/state_dir.ts";
 import {
   cwd as processCwd,
   getEnv,
@@ -53,9 +55,9 @@ export interface CliContext {
   root: string;
   /** Session name (`--session`, default `default`). */
   session: string;
-  /** Absolute state folder: `HASHLINE_STORE`, else `.hashline/` in the caller's folder. */
+  /** Absolute state folder: `--state`, else `HASHLINE_STORE`, else `.hashline/` under the root. */
   stateDir: string;
-  /** Resolves a path the user typed against the caller's folder. */
+  /** Resolves a path the user typed: from the caller's folder inside the root, else from the root. */
   path(name: string): string;
   /** Environment lookup. */
   env(name: string): string | undefined;
@@ -90,6 +92,33 @@ export function callerFolder(cwd: string, initCwd: string | undefined): string {
   return resolve(cwd);
 }
 
+function inside(folder: string, root: string): boolean {
+  const rel = relative(root, folder);
+  return rel === "" ||
+    (!rel.startsWith("..") && !isAbsolute(rel));
+}
+
+/**
+ * The folder a relative path is taken from: the working folder when it lies
+ * inside the root (so `read a.ts` from `root/src` means `src/a.ts`), else the
+ * root (so `hashline --root ~/proj read src/a.ts` works from anywhere).
+ *
+ * @param root The absolute workspace root.
+ * @param cwd The absolute working folder.
+ * @returns The folder relative paths resolve against.
+ */
+export function pathBase(root: string, cwd: string): string {
+  if (inside(cwd, root)) return cwd;
+  // The working folder may name the root through a symbolic link, or the
+  // reverse (`/tmp` → `/private/tmp`).
+  try {
+    if (inside(realpathSync(cwd), realpathSync(root))) return cwd;
+  } catch {
+    // A missing root is reported when the workspace opens.
+  }
+  return root;
+}
+
 function line(write: (t: string) => Promise<void>) {
   return (text: string) => write(text.endsWith("\n") ? text : text + "\n");
 }
@@ -112,7 +141,6 @@ export function makeContext(
   const root = typeof run.values.root === "string"
     ? resolve(cwd, run.values.root)
     : cwd;
-  const store = env("HASHLINE_STORE");
   const stdout = io.stdout ?? writeStdout;
   const stderr = io.stderr ?? writeStderr;
   return {
@@ -125,8 +153,14 @@ export function makeContext(
     session: typeof run.values.session === "string"
       ? run.values.session
       : "default",
-    stateDir: store ? resolve(cwd, store) : join(cwd, ".hashline"),
-    path: (name) => resolve(cwd, name),
+    stateDir: stateDirOf(root, {
+      state: typeof run.values.state === "string"
+        ? run.values.state
+        : undefined,
+      cwd,
+      env,
+    }),
+    path: (name) => resolve(pathBase(root, cwd), name),
     env,
     stdin: io.stdin ?? readStdin,
     write: stdout,

@@ -1,7 +1,8 @@
 /**
  * The workspace commands: `read PATH`, `patch [FILE|-]` and
- * `write PATH FILE|-`. PATH and FILE are resolved against the caller's
- * folder; paths inside a patch are relative to the root, as reads print them.
+ * `write PATH FILE|-`. PATH and FILE are taken from the caller's folder
+ * when it lies inside the root, else from the root; paths inside a patch are
+ * relative to the root, as reads print them.
  *
  * @module
  */
@@ -13,7 +14,6 @@ import {
   type PatchOptions,
 } from "../workspace/mod.ts";
 import { type CliContext, EXIT_OK, fail, intFlag } from "./_context.ts";
-import { fileSize, readInput } from "./_input.ts";
 
 /** Patch options as the command line passes them; `rebase` is opt-in, off by default. */
 interface CliPatchOptions extends PatchOptions {
@@ -46,7 +46,7 @@ function explainOutside(
   const rel = relative(ctx.root, ctx.cwd);
   if (rel === "" || (!rel.startsWith("..") && !isAbsolute(rel))) return error;
   return new OutsideRootError(
-    `${error.message} Relative paths are taken from the working folder ${ctx.cwd}, which is outside the root ${ctx.root}; run from inside the root or give the path from here.`,
+    `${error.message} Relative paths are taken from the root ${ctx.root}, since the working folder ${ctx.cwd} lies outside it; give the path from the root.`,
   );
 }
 
@@ -101,6 +101,7 @@ async function read(ctx: CliContext, ws: Ws): Promise<number> {
 }
 
 async function patch(ctx: CliContext, ws: Ws): Promise<number> {
+  const { readInput } = await import("./_input.ts");
   const text = await readInput(ctx, ctx.args[0] ?? "-", "the patch");
   if (text.trim() === "") {
     throw new TypeError(
@@ -130,6 +131,7 @@ async function patch(ctx: CliContext, ws: Ws): Promise<number> {
 async function write(ctx: CliContext, ws: Ws): Promise<number> {
   const [typed, source] = ctx.args;
   const target = ctx.path(typed);
+  const { fileSize, readInput } = await import("./_input.ts");
   const content = await readInput(ctx, source, "the content");
   if (content === "" && source === "-" && ctx.values["allow-empty"] !== true) {
     const size = await fileSize(target);

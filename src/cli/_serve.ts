@@ -6,6 +6,7 @@
  * @module
  */
 import { onShutdown } from "../_runtime/env.ts";
+import { AddressInUseError } from "../_runtime/serve.ts";
 import { loadOptional } from "../_internal/optional.ts";
 import type { EditFormat, ToolSetName } from "../tools/mod.ts";
 import { openFileStore } from "../store/file_store.ts";
@@ -46,11 +47,15 @@ export async function run(ctx: CliContext): Promise<number> {
   try {
     const format = editFormat(ctx);
     const tools = toolSets(ctx);
+    // Each stdio connection is its own session unless --session names one;
+    // its reads then live in memory only and end with the connection.
+    const named = ctx.values.session !== undefined;
     // Opening the workspace first reports a missing root before anything is served.
     const workspace = openWorkspace(ctx.root, {
       stateDir: ctx.stateDir,
       session: ctx.session,
       door: ctx.spec.name === "mcp" ? "mcp" : "http",
+      persistSessions: ctx.spec.name !== "mcp" || named,
     });
     if (ctx.spec.name === "mcp") {
       const { runMcpStdio } = await loadOptional(
@@ -64,7 +69,7 @@ export async function run(ctx: CliContext): Promise<number> {
         store,
         editFormat: format,
         tools,
-        session: ctx.session,
+        session: named ? ctx.session : undefined,
         rebase: ctx.values.rebase === true,
       });
       onShutdown(() => void server.close());
@@ -128,6 +133,16 @@ export async function run(ctx: CliContext): Promise<number> {
     if (!ctx.json) await ctx.err("hashline stopped");
     return EXIT_OK;
   } catch (error) {
-    return await fail(ctx, error);
+    return await fail(ctx, explainPort(error));
   }
+}
+
+// The runtime's own words ("Address already in use (os error 98)") name
+// neither the port nor the way out.
+function explainPort(error: unknown): unknown {
+  if (!(error instanceof AddressInUseError)) return error;
+  return new Error(
+    `Port ${error.port} is in use; pass --port N to serve on another one (--port 0 takes any free port).`,
+    { cause: error },
+  );
 }

@@ -1,6 +1,6 @@
 /**
  * `hashline store …`: the revision store kept in the state folder
- * (`.hashline/` in the caller's folder, or `HASHLINE_STORE`).
+ * (`.hashline/` under the root, or `--state` / `HASHLINE_STORE`).
  *
  * @module
  */

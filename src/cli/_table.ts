@@ -56,13 +56,19 @@ export const COMMON_FLAGS: Record<string, FlagSpec> = {
     type: "string",
     value: "DIR",
     help:
-      "workspace folder that every path must stay inside (default: the working folder)",
+      "workspace folder that every path must stay inside (default: the working folder); relative paths are taken from the working folder when it lies inside the root, else from the root",
   },
   session: {
     type: "string",
     value: "NAME",
     help:
-      'whose reads count (default "default"); kept in the state folder, so separate calls form one session',
+      'whose reads count (default "default"; mcp: its own session per connection); kept in the state folder, so separate calls form one session',
+  },
+  state: {
+    type: "string",
+    value: "DIR",
+    help:
+      "state folder (store, sessions, journal, history); default .hashline/ under the root, or HASHLINE_STORE",
   },
   json: {
     type: "boolean",
@@ -78,7 +84,7 @@ export const ENVIRONMENT: { name: string; help: string }[] = [
   {
     name: "HASHLINE_STORE",
     help:
-      "state folder (store, sessions, journal, history); default .hashline/ under the working folder",
+      "state folder (store, sessions, journal, history) when --state is not given; default .hashline/ under the root",
   },
   {
     name: "HASHLINE_TOKEN",
@@ -93,7 +99,7 @@ export const ENVIRONMENT: { name: string; help: string }[] = [
   {
     name: "INIT_CWD",
     help:
-      "the caller's folder, set by deno task and npm run; paths are resolved against it when the task moved to the project folder",
+      "the caller's folder, set by deno task and npm run; taken as the working folder when the task moved to the project folder",
   },
 ];
 
@@ -359,6 +365,8 @@ export const COMMANDS: readonly CommandSpec[] = [
       rebase: rebaseDefault,
       tools: toolSets,
     },
+    details:
+      "Each connection is its own session, kept in memory, so two agents never use each other's reads; --session NAME shares the reads of that session with CLI calls and other connections.",
   },
   ...HISTORY_COMMANDS,
 ];

@@ -1,6 +1,7 @@
 /**
  * MCP over standard input and output (`hashline mcp`): one connection, one
- * hashline session.
+ * hashline session. Unless a session is named, the connection gets its own,
+ * so two agents never use each other's reads.
  *
  * @module
  */
@@ -26,16 +27,28 @@ export interface McpStdioOptions {
   workspace?: Workspace;
   /** Revision store (default: a file store in `stateDir`). */
   store?: RevisionStore;
-  /** State folder (default `HASHLINE_STORE` or `.hashline/`). */
+  /** State folder (default `HASHLINE_STORE`, else `.hashline/` under the root). */
   stateDir?: string;
   /** Edit format (default `"hashline"`); anything else is refused with a `TypeError`. */
   editFormat?: EditFormat;
   /** Tool sets to serve (default `["files", "store"]`); an unknown one is a `TypeError`. */
   tools?: readonly ToolSetName[];
-  /** Hashline session of this connection (default `"default"`). */
+  /**
+   * Hashline session of this connection. Default: a session of its own
+   * (`stdio-…`), whose read records live in memory and end with the
+   * connection; name one to share reads with CLI calls or other connections.
+   */
   session?: string;
   /** Default of `edit_file`'s `rebase` (default false). */
   rebase?: boolean;
+}
+
+/** A session name of its own for one stdio connection. */
+function connectionSession(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(8));
+  return `stdio-${
+    Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")
+  }`;
 }
 
 /** A running stdio server. */
@@ -63,12 +76,13 @@ export interface McpStdioServer {
 export async function runMcpStdio(
   options: McpStdioOptions = {},
 ): Promise<McpStdioServer> {
-  const session = options.session ?? "default";
+  const named = options.session !== undefined;
+  const session = options.session ?? connectionSession();
   let registry = options.registry;
   if (!registry) {
     const resources = lazyResources(options);
     registry = createToolRegistry({
-      workspace: resources.workspace,
+      workspace: named ? resources.workspace : resources.ephemeralWorkspace,
       store: resources.store,
       editFormat: options.editFormat,
       tools: options.tools,
@@ -79,7 +93,16 @@ export async function runMcpStdio(
   const server = mcpServer(registry, () => session);
   let done!: () => void;
   const closed = new Promise<void>((resolve) => (done = resolve));
-  const finish = () => done();
+  let finished = false;
+  const finish = () => {
+    if (finished) return;
+    finished = true;
+    // A connection's own session ends with it; a named one is kept.
+    const forget = !named && options.workspace
+      ? options.workspace.forgetSession(session).catch(() => {})
+      : Promise.resolve();
+    void forget.then(done);
+  };
   // Deno's own byte streams where it runs (its Node stream layer costs every
   // message); the SDK's Node-stream transport elsewhere. Either ends the
   // server when the client closes standard input.

@@ -4,7 +4,8 @@
  * @module
  */
 import { resolve } from "node:path";
-import { type FileHandle, open, unlink } from "../_runtime/fs.ts";
+import { open, unlink } from "../_runtime/fs.ts";
+import type { FileHandle } from "../_runtime/file_handle.ts";
 import { IMPORT_OPEN_FLAGS } from "../_runtime/open.ts";
 import { errnoOf, mapFsError } from "../_internal/errno.ts";
 import {

@@ -30,12 +30,15 @@ export interface Resources {
   store(): Promise<RevisionStore>;
 }
 
-/** The state folder: the given one, `HASHLINE_STORE`, or `.hashline/` under the working folder. */
-export async function resolveStateDir(given?: string): Promise<string> {
+/** The state folder: the given one, `HASHLINE_STORE`, or `.hashline/` under the root. */
+export async function resolveStateDir(
+  given?: string,
+  root?: string,
+): Promise<string> {
   if (given) return given;
-  const { cwd, getEnv } = await import("../_runtime/env.ts");
-  const { join } = await import("node:path");
-  return getEnv("HASHLINE_STORE") || join(cwd(), ".hashline");
+  const { cwd } = await import("../_runtime/env.ts");
+  const { stateDirOf } = await import("../_runtime/state_dir.ts");
+  return stateDirOf(root ?? cwd());
 }
 
 /** Makes the lazy getters. */
@@ -49,7 +52,7 @@ export function lazyResources(options: ResourceOptions): Resources {
       ws = (async () => {
         const { openWorkspace } = await import("../workspace/workspace.ts");
         const { cwd } = await import("../_runtime/env.ts");
-        const stateDir = await resolveStateDir(options.stateDir);
+        const stateDir = await resolveStateDir(options.stateDir, options.root);
         return openWorkspace(options.root ?? cwd(), {
           stateDir,
           persistSessions,
@@ -69,7 +72,9 @@ export function lazyResources(options: ResourceOptions): Resources {
       if (options.store) return Promise.resolve(options.store);
       st ??= (async () => {
         const { openFileStore } = await import("../store/file_store.ts");
-        return await openFileStore(await resolveStateDir(options.stateDir));
+        return await openFileStore(
+          await resolveStateDir(options.stateDir, options.root),
+        );
       })();
       st.catch(() => (st = undefined));
       return st;

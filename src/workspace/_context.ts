@@ -6,7 +6,8 @@
  * @module
  */
 import { join, resolve } from "node:path";
-import { cwd, getEnv } from "../_runtime/env.ts";
+import { cwd } from "../_runtime/env.ts";
+import { stateDirOf } from "../_runtime/state_dir.ts";
 import { realpathSync, statSync } from "../_runtime/fs.ts";
 import { checkSession } from "../_internal/session.ts";
 import { readWindow } from "../anchor/format.ts";
@@ -124,8 +125,7 @@ export class Context {
     }
     this.root = real;
     this.session = checkSession(options.session ?? "default");
-    const state = options.stateDir ??
-      (getEnv("HASHLINE_STORE") || join(cwd(), ".hashline"));
+    const state = options.stateDir ?? stateDirOf(real);
     this.stateDir = realish(resolve(cwd(), state));
     const maxFileBytes = positive(
       "maxFileBytes",

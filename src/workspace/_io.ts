@@ -8,12 +8,12 @@ import { basename } from "node:path";
 import {
   closeSync,
   constants,
-  type FileHandle,
   fstatSync,
   open,
   openSync,
   readSync,
 } from "../_runtime/fs.ts";
+import type { FileHandle } from "../_runtime/file_handle.ts";
 import { setImmediate } from "node:timers";
 import { NotAFileError } from "../errors.ts";
 import { changedError } from "../patch/problems.ts";

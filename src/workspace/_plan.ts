@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { FileHandle } from "../_runtime/fs.ts";
+import type { FileHandle } from "../_runtime/file_handle.ts";
 import { NotFoundError } from "../errors.ts";
 import type { LineMemory } from "../patch/memory.ts";
 import { planPatch, readFirst } from "../patch/plan.ts";

@@ -20,7 +20,7 @@ import {
   unlinkSync,
   writeSync,
 } from "../_runtime/fs.ts";
-import type { FileHandle } from "../_runtime/fs.ts";
+import type { FileHandle } from "../_runtime/file_handle.ts";
 import { errnoOf, mapFsError } from "../_internal/errno.ts";
 import { cutUtf8 } from "../_internal/names.ts";
 import { changedError } from "../patch/problems.ts";

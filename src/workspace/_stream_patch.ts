@@ -7,7 +7,7 @@
  * @module
  */
 import { parseAnchor } from "../anchor/anchor.ts";
-import type { FileHandle } from "../_runtime/fs.ts";
+import type { FileHandle } from "../_runtime/file_handle.ts";
 import { readSync } from "../_runtime/fs.ts";
 import type { LineBatch } from "../hash/types.ts";
 import { createLineScanner } from "../hash/mod.ts";

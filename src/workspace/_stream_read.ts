@@ -13,7 +13,7 @@ import {
   readWindow,
 } from "../anchor/format.ts";
 import type { HashlineView } from "../anchor/format.ts";
-import type { FileHandle } from "../_runtime/fs.ts";
+import type { FileHandle } from "../_runtime/file_handle.ts";
 import { readSync } from "../_runtime/fs.ts";
 import { foldHash, lineHash32 } from "../hash/fnv.ts";
 import type { LineBatch } from "../hash/types.ts";

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { FileHandle } from "../_runtime/fs.ts";
+import type { FileHandle } from "../_runtime/file_handle.ts";
 import { CHUNK_BYTES } from "./_io.ts";
 
 const encoder = new TextEncoder();

@@ -25,7 +25,7 @@ export interface WorkspaceOptions {
   session?: string;
   /**
    * State folder holding `sessions/` and `journal/` (default: `HASHLINE_STORE`,
-   * else `.hashline` under the working folder).
+   * else `.hashline` under the root, created with a `.gitignore` of `*`).
    */
   stateDir?: string;
   /** Keep read records in `<state>/sessions/` so separate processes form one session (default true). */

@@ -84,7 +84,7 @@ describe(
       assert.equal(await readFile(join(t.dir, "f.txt"), "utf8"), TEXT);
     });
 
-    it("resolves PATH, FILE and --root against the caller's working folder", async () => {
+    it("resolves --root against the working folder, and PATH and FILE from it when it lies inside the root", async () => {
       const sub = join(t.dir, "sub");
       const inSub = await hashline(["read", "g.txt", "--root", ".."], {
         cwd: sub,
@@ -97,6 +97,7 @@ describe(
         env: state,
       });
       assert.equal(JSON.parse(json.stdout).path, "sub/g.txt");
+      // From outside the root, relative paths are taken from the root.
       const outside = await hashline([
         "read",
         "g.txt",
@@ -107,12 +108,24 @@ describe(
         cwd: t.dir,
         env: state,
       });
-      assert.equal(outside.code, 1);
-      const error = JSON.parse(outside.stdout).error;
+      assert.equal(outside.code, 0, outside.stdout);
+      assert.equal(JSON.parse(outside.stdout).path, "g.txt");
+      const escape = await hashline([
+        "read",
+        "../f.txt",
+        "--root",
+        join(t.dir, "sub"),
+        "--json",
+      ], {
+        cwd: t.dir,
+        env: state,
+      });
+      assert.equal(escape.code, 1);
+      const error = JSON.parse(escape.stdout).error;
       assert.equal(error.code, "OUTSIDE_ROOT");
       assert.match(
         error.message,
-        /Relative paths are taken from the working folder/,
+        /Relative paths are taken from the root .*, since the working folder .* lies outside it/,
       );
       const copy = await hashline([
         "write",
@@ -123,7 +136,7 @@ describe(
       ], { cwd: sub, env: state });
       assert.equal(copy.code, 0, copy.stderr);
       assert.equal(await readFile(join(sub, "copy.md"), "utf8"), "fresh\n");
-      // With no HASHLINE_STORE the state folder is .hashline/ in the caller's folder.
+      // With no HASHLINE_STORE the state folder is .hashline/ in the root (here the caller's folder).
       const fresh = await hashline(["read", "g.txt"], { cwd: sub });
       assert.equal(fresh.code, 0, fresh.stderr);
       assert.equal((await stat(join(sub, ".hashline"))).isDirectory(), true);

@@ -1,12 +1,13 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { copyFile, readFile, symlink } from "node:fs/promises";
+import { copyFile, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { describe, it } from "node:test";
 import { collect, runtimeName } from "../_spawn.ts";
 import { COMMANDS, COMMON_FLAGS, ENVIRONMENT } from "../../src/cli/_table.ts";
+import { npmExportsFor } from "../../scripts/_npm_exports.ts";
 import { cleanEnv, tempDir } from "./_cli.ts";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
@@ -31,14 +32,11 @@ function shellLines(section: string): string[] {
   return lines;
 }
 
-/** A copy of the project a user has after `npm ci`, with the README's demo files. */
+/** A copy of the project a user has after `npm ci` (the walkthrough makes its own demo/). */
 async function projectCopy(): Promise<
   { dir: string; cleanup(): Promise<void> }
 > {
-  const copy = await tempDir({
-    "demo/app.py": 'def greet(name):\n    return f"hello {name}"\n',
-    "demo/edit.txt": '@@ demo/app.py\n= 2:5d\n~    return f"hi {name}"\n',
-  });
+  const copy = await tempDir();
   for (const f of ["deno.json", "package.json"]) {
     await copyFile(join(REPO, f), join(copy.dir, f));
   }
@@ -131,4 +129,96 @@ describe("the README's CLI section", { timeout: 300_000 }, () => {
       }
     },
   );
+});
+
+/** Every fenced block of the README: its info string and its text. */
+async function codeBlocks(): Promise<{ info: string; code: string }[]> {
+  const readme = await readFile(join(REPO, "README.md"), "utf8");
+  return [...readme.matchAll(/^```([^\n]*)\n([\s\S]*?)^```$/gm)].map((m) => ({
+    info: m[1].trim(),
+    code: m[2],
+  }));
+}
+
+describe("the README's code blocks", { timeout: 300_000 }, () => {
+  it("every TypeScript block either runs (`ts run=deno`) or says it is not run here (`ts ignore`)", async () => {
+    for (const b of await codeBlocks()) {
+      if (!/^(ts|js|typescript|javascript)\b/.test(b.info)) continue;
+      assert.match(
+        b.info,
+        /\b(ignore|run=(deno|node|bun))\b/,
+        `a ${b.info} block neither runs nor says so:\n${b.code.slice(0, 200)}`,
+      );
+      if (/\brun=node\b/.test(b.info)) {
+        assert.doesNotMatch(
+          b.code,
+          /["']jsr:/,
+          "Node cannot load jsr: imports",
+        );
+      }
+    }
+  });
+
+  it(
+    "every `ts run=deno` block runs as written in the checkout",
+    { skip: runtimeName() !== "deno" },
+    async () => {
+      const blocks = (await codeBlocks()).filter((b) =>
+        /\brun=deno\b/.test(b.info)
+      );
+      assert.ok(blocks.length > 0, "the Library section has a runnable block");
+      const dir = await tempDir();
+      try {
+        for (const [i, b] of blocks.entries()) {
+          const file = join(dir.dir, `block${i}.ts`);
+          await writeFile(file, b.code);
+          const r = await collect(
+            spawn(
+              join(REPO, "node_modules", ".bin", "deno"),
+              ["run", "-A", "--config", join(REPO, "deno.json"), file],
+              {
+                cwd: dir.dir,
+                env: cleanEnv(),
+                stdio: ["ignore", "pipe", "pipe"],
+              },
+            ),
+          );
+          assert.equal(
+            r.code,
+            0,
+            `${b.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`,
+          );
+        }
+      } finally {
+        await dir.cleanup();
+      }
+    },
+  );
+
+  it("every list of subpaths names exactly the package's exports", async () => {
+    const readme = await readFile(join(REPO, "README.md"), "utf8");
+    const deno = JSON.parse(await readFile(join(REPO, "deno.json"), "utf8"));
+    const pkg = JSON.parse(await readFile(join(REPO, "package.json"), "utf8"));
+    const subpaths = Object.keys(deno.exports).filter((k) => k !== ".")
+      .map((k) => k.slice(1)).sort();
+    assert.deepEqual(
+      Object.keys(pkg.exports).filter((k) =>
+        k !== "." && k !== "./package.json"
+      )
+        .map((k) => k.slice(1)).sort(),
+      subpaths,
+    );
+    assert.deepEqual(pkg.exports, npmExportsFor(deno.exports));
+    // A paragraph that lists three or more backticked subpaths and says so.
+    const lists = readme.split(/\n\s*\n/).filter((p) => /subpath/i.test(p))
+      .map((p) =>
+        [...p.matchAll(/`(\/[a-z-]+)`/g)].map((m) => m[1]).filter((x) =>
+          !x.startsWith("/v1")
+        )
+      ).filter((l) => l.length >= 3);
+    assert.ok(lists.length > 0, "the README lists the subpaths");
+    for (const list of lists) {
+      assert.deepEqual([...new Set(list)].sort(), subpaths);
+    }
+  });
 });

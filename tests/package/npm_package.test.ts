@@ -71,7 +71,8 @@ async function readmeInstallLines(): Promise<Record<string, string[]>> {
   const lines: Record<string, string[]> = {};
   for (const raw of section.split("\n")) {
     const line = raw.replace(/\s+#.*$/, "").trim();
-    const m = /^(npm install|bun add|deno add) (\S+)$/.exec(line);
+    const m = /^(npm install|bun add|deno add) ((?:npm:|jsr:)?@hashline\/kit)$/
+      .exec(line);
     if (m) lines[m[1].split(" ")[0]] = line.split(" ");
   }
   for (const tool of ["npm", "bun", "deno"]) {
@@ -131,6 +132,7 @@ describe("npm package in consumer folders outside the repository", {
   let env: Record<string, string> = {};
   let lines: Record<string, string[]> = {};
   let packed: string[] = [];
+  let tarball = "";
 
   before(async () => {
     lines = await readmeInstallLines();
@@ -146,7 +148,7 @@ describe("npm package in consumer folders outside the repository", {
       ], REPO_ROOT),
     );
     packed = pack[0].files.map((f: { path: string }) => f.path);
-    const tarball = join(temp, pack[0].filename);
+    tarball = join(temp, pack[0].filename);
     const upstream = (await ok("npm", ["config", "get", "registry"], REPO_ROOT))
       .trim();
     registry = await startRegistry(
@@ -236,6 +238,12 @@ describe("npm package in consumer folders outside the repository", {
     assert.match(read, /^1:fb\|def greet\(name\):$/m);
   });
 
+  it("installs from a packed tarball by path, as the README's Install says for a checkout", async () => {
+    const dir = await consumer("tarball");
+    await ok("npm", ["install", tarball], dir, env);
+    assert.match(await ok("node", ["smoke.mjs"], dir), /^smoke ok: node /m);
+  });
+
   it("installs with the README's bun line and runs under Bun", async () => {
     const dir = await consumer("bun");
     const [, ...args] = lines.bun;
@@ -274,6 +282,45 @@ describe("npm package in consumer folders outside the repository", {
       await ok(BIN + "/deno", ["run", "-A", "smoke.mjs"], dir, env),
       /^smoke ok: deno /m,
     );
+  });
+
+  it("the declarations of /edge, /patch, /anchor and /hash type-check without @types/node", async () => {
+    const dir = await consumer("tsc-edge");
+    await ok("npm", ["install", "@hashline/kit"], dir, env);
+    const installed = await readdir(join(dir, "node_modules"));
+    assert.ok(!installed.includes("@types"), "no @types/* installed");
+    await writeFile(
+      join(dir, "index.ts"),
+      [
+        `import { createEdgeApp } from "@hashline/kit/edge";`,
+        `import * as patch from "@hashline/kit/patch";`,
+        `import { formatHashlines } from "@hashline/kit/anchor";`,
+        `import { lineHash } from "@hashline/kit/hash";`,
+        `const hash: string = lineHash("a");`,
+        `const lines: number = formatHashlines("a\\n").totalLines;`,
+        `// @ts-expect-error a hash is a string, so this fails unless the types were lost`,
+        `const wrong: number = lineHash("a");`,
+        `export { createEdgeApp, patch, hash, lines, wrong };`,
+      ].join("\n") + "\n",
+    );
+    await writeFile(
+      join(dir, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: {
+          module: "nodenext",
+          moduleResolution: "nodenext",
+          target: "es2022",
+          lib: ["es2022", "dom"],
+          strict: true,
+          noEmit: true,
+          types: [],
+        },
+        files: ["index.ts"],
+      }),
+    );
+    // The repository's own TypeScript, run from the consumer folder, where
+    // no @types/node can be found.
+    await ok(BIN + "/tsc", ["-p", "."], dir);
   });
 
   it("type-checks in a plain nodenext consumer importing the root and every subpath", async () => {

@@ -1,0 +1,85 @@
+/**
+ * The one home of the state folder's default: `<root>/.hashline/`, wherever
+ * the command runs, unless `--state DIR` or `HASHLINE_STORE` names another.
+ * A state folder created here holds a `.gitignore` of `*`, so `git status`
+ * in the root stays clean.
+ *
+ * @module
+ */
+import { join, resolve } from "node:path";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { errnoOf } from "../_internal/errno.ts";
+import { getEnv } from "./config.ts";
+import { cwd as processCwd } from "./env.ts";
+
+/** The state folder's name under the root when nothing else is chosen. */
+export const STATE_FOLDER = ".hashline";
+
+/** Where the state folder is chosen from. */
+export interface StateDirOptions {
+  /** A folder chosen on the command line (`--state DIR`); taken before `HASHLINE_STORE`. */
+  state?: string;
+  /** The folder relative choices are resolved against (default the working folder). */
+  cwd?: string;
+  /** Environment lookup (default the process environment). */
+  env?: (name: string) => string | undefined;
+}
+
+/**
+ * The state folder of a workspace: `state`, else `HASHLINE_STORE` (either
+ * taken from the working folder when relative), else `<root>/.hashline`.
+ * When the folder does not exist yet it is created with a `.gitignore` of
+ * `*`; a default folder is only created in a root that exists.
+ *
+ * @param root The workspace root.
+ * @param options A chosen folder, the working folder and the environment.
+ * @returns The absolute state folder.
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { mkdtempSync, readFileSync } from "node:fs";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
+ * import { stateDirOf } from "./state_dir.ts";
+ *
+ * const root = mkdtempSync(join(tmpdir(), "hashline-state-"));
+ * const dir = stateDirOf(root, { env: () => undefined });
+ * assert.equal(dir, join(root, ".hashline"));
+ * assert.equal(readFileSync(join(dir, ".gitignore"), "utf8"), "*\n");
+ * ```
+ */
+export function stateDirOf(
+  root: string,
+  options: StateDirOptions = {},
+): string {
+  const base = options.cwd ?? processCwd();
+  const chosen = options.state || (options.env ?? getEnv)("HASHLINE_STORE") ||
+    undefined;
+  const dir = chosen
+    ? resolve(base, chosen)
+    : join(resolve(base, root), STATE_FOLDER);
+  prepare(dir, chosen !== undefined);
+  return dir;
+}
+
+// Only a folder made here gets the .gitignore: one the user made is theirs.
+// Failures are left for the first write into the folder to report.
+function prepare(dir: string, chosen: boolean): void {
+  // Most runs find it there; a failed mkdir would cost an error object.
+  if (existsSync(dir)) return;
+  try {
+    mkdirSync(dir);
+  } catch (error) {
+    if (errnoOf(error) !== "ENOENT" || !chosen) return;
+    try {
+      mkdirSync(dir, { recursive: true });
+    } catch {
+      return;
+    }
+  }
+  try {
+    writeFileSync(join(dir, ".gitignore"), "*\n", { flag: "wx" });
+  } catch {
+    // Already there, or not writable: nothing to add.
+  }
+}
