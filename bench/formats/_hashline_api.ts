@@ -14,7 +14,8 @@ import {
   lineHash32,
   parsePatch,
 } from "../../mod.ts";
-import { memoryFromHashes, type ReadMemory } from "../../src/patch/mod.ts";
+import type { ReadMemory } from "../../src/patch/mod.ts";
+import { memoryFromHashes } from "../../src/patch/memory.ts";
 
 /** Options of an in-memory hashline patch. */
 export interface HashlineOptions {

@@ -6,7 +6,7 @@
  * @module
  */
 import { readFile, stat } from "../_runtime/fs.ts";
-import { decodeText } from "../store/_utf8.ts";
+import { sourceText } from "../store/_utf8.ts";
 import type { CliContext } from "./_context.ts";
 
 function errno(error: unknown): string | undefined {
@@ -30,7 +30,7 @@ export async function readInput(
   what: string,
 ): Promise<string> {
   if (name === "-") {
-    return decodeText(await ctx.stdin(), `Standard input (${what})`);
+    return sourceText(await ctx.stdin(), `Standard input (${what})`);
   }
   const path = ctx.path(name);
   let bytes: Uint8Array;
@@ -50,7 +50,7 @@ export async function readInput(
     }
     throw error;
   }
-  return decodeText(bytes, `The file "${name}" (${what})`);
+  return sourceText(bytes, `The file "${name}" (${what})`);
 }
 
 /**

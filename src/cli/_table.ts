@@ -113,16 +113,6 @@ export const ENVIRONMENT: { name: string; help: string }[] = [
 export const EXIT_CODES =
   "0 done, 1 refused (stale, not read, conflict, not found), 2 bad usage";
 
-const offset: FlagSpec = {
-  type: "string",
-  value: "N",
-  help: "first line to show, 1-based (default 1)",
-};
-const limit: FlagSpec = {
-  type: "string",
-  value: "N",
-  help: "most lines to show (default 2000)",
-};
 const rebaseDefault: FlagSpec = {
   type: "boolean",
   help:
@@ -144,6 +134,7 @@ const editFormat: FlagSpec = {
 };
 
 import { HISTORY_COMMANDS } from "./_history_table.ts";
+import { LINE_WINDOW, STORE_COMMANDS } from "./_store_table.ts";
 
 /** Every command, in the order the help lists them. */
 export const COMMANDS: readonly CommandSpec[] = [
@@ -152,7 +143,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     family: "files",
     summary: "show a file's lines as LINE:HH|content",
     args: [{ name: "PATH", help: "the file to read" }],
-    flags: { offset, limit },
+    flags: { ...LINE_WINDOW },
     details:
       "The view goes to stdout and a footer such as (lines 1–200 of 5000; next: --offset 201) to stderr. The lines shown count as read for the session, so they can be patched next.",
   },
@@ -199,135 +190,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     details:
       "Standard input is read only when - is given. An empty standard input over a file that has content is refused (a forgotten or closed input) unless --allow-empty is given.",
   },
-  {
-    name: "store put",
-    family: "store",
-    summary: "store a source; prints its REF and HANDLE",
-    args: [{
-      name: "FILE|-",
-      help: "the file to store; - reads standard input",
-    }],
-    flags: {},
-  },
-  {
-    name: "store import",
-    family: "store",
-    summary: "same as store put, from a file",
-    args: [{ name: "FILE", help: "the file to store" }],
-    flags: {},
-  },
-  {
-    name: "store read",
-    family: "store",
-    summary:
-      "show a revision's lines as LINE:HH|content (anchors for store patch)",
-    args: [{ name: "REF", help: "a ref (sha256:…) or handle (p_…)" }],
-    flags: { offset, limit },
-  },
-  {
-    name: "store get",
-    family: "store",
-    summary: "print a revision's exact bytes, or write them to a new file",
-    args: [{ name: "REF", help: "a ref (sha256:…) or handle (p_…)" }],
-    flags: {
-      out: {
-        type: "string",
-        value: "FILE",
-        help: "write to this file instead (refused if it exists)",
-      },
-    },
-  },
-  {
-    name: "store source",
-    family: "store",
-    summary: "read a window of a revision, or the text around a query",
-    args: [{ name: "REF", help: "a ref (sha256:…) or handle (p_…)" }],
-    flags: {
-      query: {
-        type: "string",
-        value: "Q",
-        help: "show the text around the first match of Q",
-      },
-      offset: {
-        type: "string",
-        value: "N",
-        help: "first character, 0-based (default 0)",
-      },
-      limit: {
-        type: "string",
-        value: "N",
-        help: "most characters (default 8000, at most 16000)",
-      },
-    },
-  },
-  {
-    name: "store edit",
-    family: "store",
-    summary: "replace one exact string, making a new revision",
-    args: [{ name: "REF", help: "a ref (sha256:…) or handle (p_…)" }],
-    flags: {
-      old: {
-        type: "string",
-        value: "TEXT",
-        required: true,
-        help:
-          "the text to replace; must match exactly once (unless --replace-all)",
-      },
-      new: {
-        type: "string",
-        value: "TEXT",
-        required: true,
-        help: "the replacement",
-      },
-      "replace-all": {
-        type: "boolean",
-        help: "replace every match instead of refusing several",
-      },
-    },
-  },
-  {
-    name: "store patch",
-    family: "store",
-    summary: "apply an anchored patch to a revision, making a new revision",
-    args: [
-      { name: "REF", help: "a ref (sha256:…) or handle (p_…)" },
-      {
-        name: "FILE|-",
-        optional: true,
-        help:
-          "the patch (ops without @@ PATH); - or nothing reads standard input",
-      },
-    ],
-    flags: {},
-  },
-  {
-    name: "store export",
-    family: "store",
-    summary: "write a revision to a new file",
-    args: [{ name: "REF", help: "a ref (sha256:…) or handle (p_…)" }],
-    flags: {
-      out: {
-        type: "string",
-        value: "FILE",
-        required: true,
-        help: "the file to create (refused if it exists)",
-      },
-    },
-  },
-  {
-    name: "store history",
-    family: "store",
-    summary: "list a revision and its ancestors, newest first",
-    args: [{ name: "REF", help: "a ref (sha256:…) or handle (p_…)" }],
-    flags: {},
-  },
-  {
-    name: "store resolve",
-    family: "store",
-    summary: "print the full ref and the handle of a revision",
-    args: [{ name: "REF", help: "a ref (sha256:…) or handle (p_…)" }],
-    flags: {},
-  },
+  ...STORE_COMMANDS,
   {
     name: "serve",
     family: "serve",

@@ -5,11 +5,12 @@
  * @module
  */
 
+import { isSessionName, SESSION_NAME } from "../_internal/session.ts";
+
+export { SESSION_NAME };
+
 /** The session header. */
 export const SESSION_HEADER = "Hashline-Session";
-
-/** What a session name may be: a safe file name. */
-export const SESSION_NAME: RegExp = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
 /**
  * The session a request names, or `fallback` when it names none.
@@ -30,7 +31,7 @@ export function sessionOf(
 ): string | undefined {
   const name = request.headers.get(SESSION_HEADER);
   if (name === null || name === "") return fallback;
-  if (!SESSION_NAME.test(name)) {
+  if (!isSessionName(name)) {
     throw new TypeError(
       `Header "${SESSION_HEADER}" must be 1–128 letters, digits, ".", "_" or "-", starting with a letter or digit; got ${
         JSON.stringify(name.slice(0, 140))

@@ -13,13 +13,12 @@ import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { isSessionName } from "../_internal/session.ts";
 import type { ToolRegistry } from "../tools/types.ts";
 import { mcpServer, type SessionResolver } from "./_server.ts";
 
 /** The header that names the hashline session of MCP calls. */
 export const MCP_SESSION_HEADER = "hashline-session";
-
-const SESSION_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
 /** Options of the streamable HTTP endpoint. */
 export interface McpHttpOptions {
@@ -166,7 +165,7 @@ export function createMcpHttpHandler(
 
   const refuseHeader = (request: Request): Response | null => {
     const named = request.headers.get(MCP_SESSION_HEADER);
-    if (named === null || named === "" || SESSION_NAME.test(named)) return null;
+    if (named === null || named === "" || isSessionName(named)) return null;
     return rpcError(
       400,
       -32600,

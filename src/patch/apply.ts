@@ -9,22 +9,21 @@
  */
 
 import * as z from "zod";
-import { formatLine } from "../anchor/format.ts";
 import { PatchRefusedError } from "../errors.ts";
-import { foldHash } from "../hash/fnv.ts";
 import { ContentIndex, splicePlan } from "./_content.ts";
 import { checkShape } from "./_shape.ts";
+import { freshRegion } from "./fresh.ts";
 import { parsePatch } from "./parse.ts";
-import { rebaseOps } from "./rebase.ts";
+import { planPatch } from "./plan.ts";
 import { PatchOpSchema } from "./schema.ts";
 import type {
   ChangedRegion,
   LineLookup,
   Patch,
   PatchOp,
+  PlannedEdit,
   ReadMemory,
 } from "./types.ts";
-import { planEdits, validateOps } from "./validate.ts";
 
 /** Options of {@link editContent} and {@link applyPatch}. */
 export interface EditOptions {
@@ -37,6 +36,12 @@ export interface EditOptions {
    * (docs/patch-format.md#rebase); needs `memory`. Off by default.
    */
   rebase?: boolean;
+  /**
+   * Lines the session's last commit replaced one for one, with the full
+   * hash of the line each replaced: an anchor that fits both is refused as
+   * ambiguous.
+   */
+  replaced?: ReadonlyMap<number, number>;
 }
 
 /** What an edit did to content. */
@@ -99,24 +104,24 @@ export function editIndexed(
   content: string,
   ops: PatchOp[],
   options: EditOptions = {},
-): { outcome: EditOutcome; old: LineLookup } {
+): { outcome: EditOutcome; old: LineLookup; plan: PlannedEdit[] } {
   if (typeof content !== "string") {
     throw new TypeError(
       `Cannot edit: content must be a string, got ${typeof content}.`,
     );
   }
-  let checked = checkShape(OpsSchema, ops, "ops");
+  const checked = checkShape(OpsSchema, ops, "ops");
   const idx = new ContentIndex(content);
-  let memory = options.memory;
-  let rebased: string[] = [];
-  if (options.rebase === true && memory) {
-    const moved = rebaseOps(checked, idx, memory);
-    [checked, memory, rebased] = [moved.ops, moved.memory, moved.notes];
+  const planned = planPatch(idx, checked, options);
+  if (planned.problems.length > 0) {
+    throw new PatchRefusedError(planned.problems);
   }
-  const problems = validateOps(checked, idx, { memory, path: options.path });
-  if (problems.length > 0) throw new PatchRefusedError(problems);
-  const out = splicePlan(idx, planEdits(checked, () => idx.lineCount));
-  return { outcome: { ...out, rebased, ops: checked }, old: idx };
+  const out = splicePlan(idx, planned.plan);
+  return {
+    outcome: { ...out, rebased: planned.rebased, ops: planned.ops },
+    old: idx,
+    plan: planned.plan,
+  };
 }
 
 /**
@@ -187,17 +192,5 @@ export function freshAnchors(
   radius = 2,
 ): string {
   const now = typeof source === "string" ? new ContentIndex(source) : source;
-  const exists = now.has
-    ? (n: number) => now.has!(n)
-    : (n: number) => n <= now.lineCount;
-  const out: string[] = [];
-  const last = region.end + radius;
-  for (
-    let n = Math.max(1, region.start - radius);
-    n <= last && exists(n);
-    n++
-  ) {
-    out.push(formatLine(n, now.text(n), undefined, foldHash(now.hash32(n))));
-  }
-  return out.join("\n");
+  return freshRegion(now, region, radius);
 }

@@ -44,15 +44,15 @@ export {
   ReplaceOpSchema,
 } from "./schema.ts";
 export { formatPatchText, type ParseOptions, parsePatch } from "./parse.ts";
+export { type Problem, validateOps, type ValidateOptions } from "./validate.ts";
+export { LineMemory } from "./memory.ts";
 export {
-  linesNeeded,
-  lookupFromLines,
-  memoryFromHashes,
-  planOps,
-  type Problem,
-  validateOps,
-  type ValidateOptions,
-} from "./validate.ts";
+  applyStringEdits,
+  findString,
+  type MatchMessages,
+  type StringEditOptions,
+  type StringReplacement,
+} from "./string_edit.ts";
 export {
   applyPatch,
   editContent,

@@ -8,7 +8,7 @@
 
 import { foldHash, hex2 } from "../hash/fnv.ts";
 import type { LineLookup, PatchOp, ReadMemory } from "./types.ts";
-import { anchorsOf, regionOf, tryAnchor } from "./validate.ts";
+import { anchorsOf, regionOf, tryAnchor } from "./lookup.ts";
 
 /** One op that rebase moved. */
 export interface RebasedOp {
@@ -85,7 +85,9 @@ function span(from: number, to: number): string {
  * import assert from "node:assert/strict";
  * import { lineHash32 } from "../hash/fnv.ts";
  * import { rebaseOps } from "./rebase.ts";
- * import { lookupFromLines, memoryFromHashes, validateOps } from "./validate.ts";
+ * import { lookupFromLines } from "./lookup.ts";
+ * import { memoryFromHashes } from "./memory.ts";
+ * import { validateOps } from "./validate.ts";
  * const read = ["a", "b", "c", "d"];
  * const memory = memoryFromHashes(read.map(lineHash32));
  * const now = lookupFromLines(["new", "a", "b", "c", "d"]);
@@ -107,8 +109,13 @@ export function rebaseOps(
   const notes: string[] = [];
   const rebased: RebasedOp[] = [];
   const views: { from: number; to: number; d: number }[] = [];
+  // Lines as the session first read them: what a refusal showed since does
+  // not hide where the region was read.
+  const read = memory.read32
+    ? (n: number) => memory.read32!(n)
+    : (n: number) => memory.hash32(n);
   ops.forEach((op, index) => {
-    const d = moveOf(op, now, memory, exists);
+    const d = moveOf(op, now, memory, read, exists);
     if (d === 0) {
       out.push(op);
       return;
@@ -126,7 +133,7 @@ export function rebaseOps(
   const view: ReadMemory = views.length === 0 ? memory : {
     hash32(n) {
       const v = views.find((w) => w.from <= n && n <= w.to);
-      return memory.hash32(v ? n - v.d : n);
+      return v ? read(n - v.d) : memory.hash32(n);
     },
   };
   return { ops: out, notes, rebased, memory: view };
@@ -137,6 +144,7 @@ function moveOf(
   op: PatchOp,
   now: LineLookup,
   memory: ReadMemory,
+  read: (n: number) => number | undefined,
   exists: (n: number) => boolean,
 ): number {
   const region = regionOf(op);
@@ -144,21 +152,21 @@ function moveOf(
   const [s, e] = region;
   const anchors = anchorsOf(op).map((t) => tryAnchor(t)!);
   for (const a of anchors) {
-    const r = memory.hash32(a.line);
+    const r = read(a.line);
     // An anchor that disagrees with the read was not built from it.
     if (r === undefined || hex2(foldHash(r)) !== a.hash) return 0;
   }
-  if (fitsInPlace(s, e, anchors, now, memory, exists)) return 0;
+  if (fitsInPlace(s, e, anchors, now, read, exists)) return 0;
 
   const top = s > 1 ? s - 1 : s;
   let bottom: number;
   let toEnd = false;
-  if (memory.hash32(e + 1) !== undefined) bottom = e + 1;
+  if (read(e + 1) !== undefined) bottom = e + 1;
   else if (memory.lineCount === e) [bottom, toEnd] = [e, true];
   else return 0;
   const run: number[] = [];
   for (let n = top; n <= bottom; n++) {
-    const h = memory.hash32(n);
+    const h = read(n);
     if (h === undefined) return 0;
     run.push(h);
   }
@@ -182,7 +190,7 @@ function fitsInPlace(
   e: number,
   anchors: { line: number; hash: string }[],
   now: LineLookup,
-  memory: ReadMemory,
+  read: (n: number) => number | undefined,
   exists: (n: number) => boolean,
 ): boolean {
   if (!exists(e)) return false;
@@ -190,7 +198,7 @@ function fitsInPlace(
     if (hex2(foldHash(now.hash32(a.line))) !== a.hash) return false;
   }
   for (let n = s; n <= e; n++) {
-    const r = memory.hash32(n);
+    const r = read(n);
     if (r !== undefined && now.hash32(n) !== r) return false;
   }
   return true;

@@ -120,8 +120,18 @@ export interface LineLookup {
 
 /** The full 32-bit hashes a session saw on its last reads of a file, by line. */
 export interface ReadMemory {
-  /** The remembered full hash of line n, or undefined when the session did not see it. */
+  /**
+   * The remembered full hash of line n as last shown to the session (by a
+   * read, a result, or a refusal's fresh anchors), or undefined when the
+   * session did not see it.
+   */
   hash32(n: number): number | undefined;
+  /**
+   * The full hash of line n as the session read it, before any refusal
+   * showed it again (rebase looks for the region as first read). Optional:
+   * without it `hash32` is asked.
+   */
+  read32?(n: number): number | undefined;
   /**
    * Lines the file had at the read, when known. Rebase needs it to treat the
    * end of the file as the neighbour below a region that ends at the last line.

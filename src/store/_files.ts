@@ -16,7 +16,7 @@ import {
 } from "../errors.ts";
 import { MAX_SOURCE_BYTES } from "./limits.ts";
 import { describe } from "./_ref.ts";
-import { decodeText } from "./_utf8.ts";
+import { sourceText } from "./_utf8.ts";
 
 /**
  * Writes bytes to a file that must not exist yet (exclusive create, then
@@ -147,7 +147,7 @@ export async function readSourceFile(filePath: unknown): Promise<string> {
         `over ${MAX_SOURCE_BYTES} bytes (it grew while read)`,
       );
     }
-    return decodeText(bytes.subarray(0, got), path);
+    return sourceText(bytes.subarray(0, got), path);
   } finally {
     await handle.close().catch(() => {});
   }

@@ -3,13 +3,16 @@
  *
  * @module
  */
-import { EditRefusedError } from "../errors.ts";
+import { applyStringEdits as applyEdits } from "../patch/string_edit.ts";
 import { describe, unpairedSurrogateAt } from "./_ref.ts";
+import { MAX_SOURCE_BYTES } from "./limits.ts";
 import type { StringEdit } from "./types.ts";
 
 /**
  * Applies every edit in order to a copy of the text; the first edit that
- * matches zero times, or several times without `replaceAll`, refuses them all.
+ * matches zero times, or several times without `replaceAll`, refuses them
+ * all, and so does the first whose result would pass the 1 MiB source
+ * limit (before that result is built).
  *
  * @param text The base source.
  * @param edits The edits as the caller sent them.
@@ -17,54 +20,17 @@ import type { StringEdit } from "./types.ts";
  * @returns The edited text.
  * @throws {TypeError} Edits of the wrong shape, or an empty `oldString`.
  * @throws {EditRefusedError} `NO_MATCH` or `MANY_MATCHES`.
+ * @throws {TooLargeError} When an edit would pass the source limit.
  */
 export function applyStringEdits(
   text: string,
   edits: unknown,
   name: string,
 ): string {
-  const list = checkEdits(edits);
-  let out = text;
-  list.forEach((edit, i) => {
-    const which = list.length === 1
-      ? "The edit"
-      : `Edit ${i + 1} of ${list.length}`;
-    const after = i === 0 ? "" : " (after the edits before it)";
-    const hits = matchesOf(out, edit.oldString);
-    if (hits.length === 0) {
-      throw new EditRefusedError(
-        `${which}: oldString was not found in ${name}${after}; nothing was changed. Copy the text exactly as it stands, whitespace included (read it with a source read and a query).`,
-        "NO_MATCH",
-      );
-    }
-    if (hits.length > 1 && edit.replaceAll !== true) {
-      throw new EditRefusedError(
-        `${which}: oldString matches ${hits.length} times in ${name}${after}; nothing was changed. Add surrounding text to oldString so it matches exactly once, or set replaceAll to replace all ${hits.length}.`,
-        "MANY_MATCHES",
-      );
-    }
-    let next = "";
-    let from = 0;
-    for (const at of hits) {
-      next += out.slice(from, at) + edit.newString;
-      from = at + edit.oldString.length;
-    }
-    out = next + out.slice(from);
+  return applyEdits(text, checkEdits(edits), {
+    name,
+    maxBytes: MAX_SOURCE_BYTES,
   });
-  return out;
-}
-
-/** Start of every non-overlapping match, left to right. */
-function matchesOf(text: string, needle: string): number[] {
-  const out: number[] = [];
-  for (
-    let at = text.indexOf(needle);
-    at !== -1;
-    at = text.indexOf(needle, at + needle.length)
-  ) {
-    out.push(at);
-  }
-  return out;
 }
 
 function checkEdits(edits: unknown): StringEdit[] {

@@ -37,18 +37,6 @@ export type {
   SourceReadOptions,
   StringEdit,
 } from "./types.ts";
-export type {
-  AnchorText,
-  AppendOp,
-  DeleteOp,
-  FilePatch,
-  InsertAfterOp,
-  InsertBeforeOp,
-  Patch,
-  PatchOp,
-  PrependOp,
-  ReplaceOp,
-} from "../patch/types.ts";
 export { openFileStore } from "./file_store.ts";
 export { createMemoryStore, type MemoryStoreOptions } from "./memory_store.ts";
 export {

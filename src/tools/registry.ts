@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { isSessionName } from "../_internal/session.ts";
 import { checkMode } from "../check/modes.ts";
 import type { RevisionStore } from "../store/types.ts";
 import type { Workspace } from "../workspace/mod.ts";
@@ -31,8 +32,6 @@ import {
   type ToolResult,
   type ToolSetName,
 } from "./types.ts";
-
-const SESSION_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
 /** A getter that opens the object once, and again after a failed attempt. */
 function resolver<T>(value: Lazy<T>): { get(): Promise<T>; opened(): boolean } {
@@ -142,7 +141,7 @@ export function createToolRegistry(context: ToolContext = {}): ToolRegistry {
   const editFormat = checkEditFormat(context.editFormat ?? "hashline");
   const toolSets = checkToolSets(context.tools);
   const session = context.session ?? "default";
-  if (typeof session !== "string" || !SESSION_NAME.test(session)) {
+  if (!isSessionName(session)) {
     throw new TypeError(
       `session must be 1–128 letters, digits, ".", "_" or "-", starting with a letter or digit; got ${
         JSON.stringify(session)

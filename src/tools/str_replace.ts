@@ -9,14 +9,10 @@
  * @module
  */
 import { splitLines } from "../anchor/split.ts";
-import {
-  EditRefusedError,
-  HashlineError,
-  PatchRefusedError,
-  TooLargeError,
-} from "../errors.ts";
+import { HashlineError, PatchRefusedError, TooLargeError } from "../errors.ts";
 import { foldHash, hex2, lineHash32 } from "../hash/fnv.ts";
 import { editContent } from "../patch/apply.ts";
+import { findString, noChange, replaceMatches } from "../patch/string_edit.ts";
 import type { PatchOp } from "../patch/types.ts";
 import type { Workspace } from "../workspace/mod.ts";
 import type { CheckMode, SyntaxCheck } from "../check/mod.ts";
@@ -91,29 +87,28 @@ export async function strReplaceInWorkspace(
   const split = splitLines(content);
   const body = split.bom ? content.slice(1) : content;
 
-  let oldString = request.oldString;
-  let newString = request.newString;
-  let found = occurrences(body, oldString);
-  if (
-    found.length === 0 && body.includes("\r\n") && /(^|[^\r])\n/.test(oldString)
-  ) {
-    // Text copied from a read has bare `\n` between lines; the file ends its lines with CRLF.
-    oldString = oldString.replace(/\r?\n/g, "\r\n");
-    newString = newString.replace(/\r?\n/g, "\r\n");
-    found = occurrences(body, oldString);
-  }
-  if (found.length === 0) {
-    throw new EditRefusedError(
-      `old_string was not found in ${display}, so nothing was written. Read the file again and copy the text exactly (whitespace included, without line numbers).`,
-      "NO_MATCH",
-    );
-  }
-  if (found.length > 1 && !replaceAll) {
-    throw new EditRefusedError(
-      `old_string occurs ${found.length} times in ${display}, so nothing was written. Include more surrounding lines to make it unique, or set replace_all to change every occurrence.`,
-      "MANY_MATCHES",
-    );
-  }
+  // Text copied from a read has bare `\n` between lines; a file that ends
+  // its lines with CRLF is also searched for the CRLF spelling.
+  const crlf = body.includes("\r\n") && /(^|[^\r])\n/.test(request.oldString);
+  const { hits: found, which } = findString(
+    body,
+    crlf
+      ? [request.oldString, request.oldString.replace(/\r?\n/g, "\r\n")]
+      : [request.oldString],
+    replaceAll,
+    {
+      notFound: () =>
+        `old_string was not found in ${display}, so nothing was written. Read the file again and copy the text exactly (whitespace included, without line numbers).`,
+      many: (n) =>
+        `old_string occurs ${n} times in ${display}, so nothing was written. Include more surrounding lines to make it unique, or set replace_all to change every occurrence.`,
+    },
+  );
+  const oldString = which === 0
+    ? request.oldString
+    : request.oldString.replace(/\r?\n/g, "\r\n");
+  const newString = which === 0
+    ? request.newString
+    : request.newString.replace(/\r?\n/g, "\r\n");
 
   const starts: number[] = [];
   let at = 0;
@@ -174,19 +169,9 @@ export async function strReplaceInWorkspace(
     const op = narrowOp(split.lines, first, last, lines);
     if (op) ops.push(op);
   }
-  let exact = "";
-  let cursor = 0;
-  for (const at of found) {
-    exact += body.slice(cursor, at) + newString;
-    cursor = at + oldString.length;
-  }
-  exact = (split.bom ? "\uFEFF" : "") + exact + body.slice(cursor);
-  if (exact === content) {
-    throw new EditRefusedError(
-      `old_string and new_string are the same, so ${display} was left as it was.`,
-      "NO_CHANGE",
-    );
-  }
+  const exact = (split.bom ? "\uFEFF" : "") +
+    replaceMatches(body, found, oldString.length, newString);
+  if (exact === content) throw noChange(display);
   const n = found.length;
   const counted = `replaced ${n} ${n === 1 ? "occurrence" : "occurrences"}`;
   // Line ops keep the file's final-newline state; when the replacement itself
@@ -247,16 +232,6 @@ function changed(display: string): HashlineError {
     "CHANGED",
     `${display} changed while the edit was being made, so nothing was written. Read it again and resend the edit.`,
   );
-}
-
-function occurrences(text: string, needle: string): number[] {
-  const out: number[] = [];
-  let i = text.indexOf(needle);
-  while (i !== -1) {
-    out.push(i);
-    i = text.indexOf(needle, i + needle.length);
-  }
-  return out;
 }
 
 /**

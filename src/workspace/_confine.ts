@@ -13,7 +13,6 @@ import {
   NotAFileError,
   NotFoundError,
   OutsideRootError,
-  PatchRefusedError,
   TooLargeError,
 } from "../errors.ts";
 import type { RootRef } from "./_pin.ts";
@@ -211,16 +210,11 @@ export class Confinement {
     try {
       return Promise.resolve(this.resolveNow(input));
     } catch (error) {
+      // A folder that changed under the check (ENOENT, ENOTDIR, ELOOP)
+      // passes through as it is: the resolve step names it CHANGED.
       const code = (error as { code?: unknown } | null)?.code;
       if (code === "ENOENT" || code === "ENOTDIR" || code === "ELOOP") {
-        return Promise.reject(
-          new PatchRefusedError([{
-            code: "CHANGED",
-            path: typeof input === "string" ? input : undefined,
-            message:
-              "a folder on its path changed while the path was being checked, so nothing was done. Check the path and resend.",
-          }]),
-        );
+        return Promise.reject(error);
       }
       if (code === "ENAMETOOLONG") {
         return Promise.reject(

@@ -4,6 +4,6 @@
  *
  * @module
  */
-export { editContent, editIndexed } from "../patch/apply.ts";
+export { editIndexed } from "../patch/apply.ts";
 export { parsePatch } from "../patch/parse.ts";
 export { summarizeEdit } from "./_result.ts";

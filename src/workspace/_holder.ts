@@ -17,14 +17,6 @@ export const LEASE_MS = 15_000;
 /** How often a holder refreshes its lease. */
 export const REFRESH_MS = 3_000;
 
-/**
- * Test seam: how often held locks refresh their lease (read when a lock is
- * taken), and a callback after each refresh.
- */
-export const leaseHooks: { refreshMs: number; afterRefresh?: () => void } = {
-  refreshMs: REFRESH_MS,
-};
-
 /** A holder as a lock file names it. */
 export interface Holder {
   pid: number;

@@ -15,7 +15,8 @@ import {
 } from "../_runtime/fs.ts";
 import type { FileHandle } from "../_runtime/file_handle.ts";
 import { setImmediate } from "node:timers";
-import { NotAFileError, PatchRefusedError } from "../errors.ts";
+import { NotAFileError } from "../errors.ts";
+import { changedError } from "../patch/problems.ts";
 import { errnoOf, mapFsError } from "../_internal/errno.ts";
 import { partsUnder, type Pin, pinFolder } from "./_pin.ts";
 import {
@@ -38,16 +39,6 @@ export function borrowBuffer(): Uint8Array {
 /** Returns a borrowed buffer. */
 export function returnBuffer(buf: Uint8Array): void {
   if (pool.length < 4) pool.push(buf);
-}
-
-/** The refusal for a file that changed under an operation. */
-export function changedError(display: string): PatchRefusedError {
-  return new PatchRefusedError([{
-    code: "CHANGED",
-    path: display,
-    message:
-      "the file changed on disk while it was being read, so nothing was written. Read it again and resend.",
-  }]);
 }
 
 const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW |

@@ -24,31 +24,46 @@ import { setInterval } from "node:timers";
 import {
   closeSync,
   constants,
-  existsSync,
-  fstatSync,
   openSync,
-  readdirSync,
   readSync,
   unlinkSync,
-  writeSync,
 } from "../_runtime/fs.ts";
 import { processId } from "../_runtime/process.ts";
 import { touchHandle } from "../_runtime/host.ts";
-import { HashlineError, PatchRefusedError } from "../errors.ts";
+import { HashlineError } from "../errors.ts";
+import { changedError } from "../patch/problems.ts";
 import { errnoOf, mapFsError } from "../_internal/errno.ts";
-import { cutUtf8, utf8Length } from "../_internal/names.ts";
-import { lineHash32 } from "../hash/fnv.ts";
 import { pinFolder, type RootRef } from "./_pin.ts";
 import {
-  type Holder as Named,
   holderLine,
   LEASE_MS,
-  leaseHooks,
   local,
-  parseHolder,
   provablyDead,
-  tempOwnerGone,
+  REFRESH_MS,
 } from "./_holder.ts";
+import {
+  clearDeadBreaker,
+  closeQuietly,
+  createExclusive,
+  EMPTY_STALE_MS,
+  type Holder,
+  lockName,
+  readHolder,
+  takeOver,
+} from "./_lock_file.ts";
+
+export { lockName };
+
+/**
+ * Test seams of a held lock's lease: how often it is refreshed, and a
+ * callback after each refresh. Passed in through the workspace's options.
+ */
+export interface LeaseHooks {
+  /** How often a held lock refreshes its lease, in ms (default 3 s). */
+  leaseRefreshMs?: number;
+  /** Runs after each refresh. */
+  afterLeaseRefresh?: () => void;
+}
 
 /** What to lock: a name inside a folder under the root. */
 export interface LockSpec {
@@ -62,28 +77,8 @@ export interface LockSpec {
   display: string;
 }
 
-/**
- * A holder writes its process id right after creating its lock file, two
- * system calls apart; an empty lock (or breaker) this old was left by a
- * process killed between them.
- */
-const EMPTY_STALE_MS = 1_000;
-
 const chains = new Map<string, Promise<void>>();
 const held = new Set<string>();
-
-/**
- * The lock file's name for a guarded path: long names are cut in UTF-8
- * bytes, on a character boundary, and keep a hash of the whole, so the
- * name with its breaker suffix stays within 255 bytes.
- */
-export function lockName(rest: string): string {
-  const safe = rest.replaceAll("%", "%25").replaceAll("/", "%2F");
-  const cut = utf8Length(safe) > 120
-    ? `${cutUtf8(safe, 96)}~${lineHash32(safe).toString(16)}`
-    : safe;
-  return `.${cut}.hashline-lock`;
-}
 
 /** The lock file's real path: the same for every root it is reached from. */
 function keyOf(spec: LockSpec): string {
@@ -101,32 +96,6 @@ function busy(display: string, ms: number): HashlineError {
   );
 }
 
-interface Holder {
-  /** Who holds it; null while the file is still empty (or unreadable). */
-  named: Named | null;
-  ino: number;
-  mtimeMs: number;
-}
-
-function readHolder(path: string): Holder | null {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
-  } catch (error) {
-    if (errnoOf(error) === "ENOENT") return null;
-    throw error;
-  }
-  try {
-    const st = fstatSync(fd);
-    const buf = new Uint8Array(256);
-    const n = readSync(fd, buf, 0, buf.length, 0);
-    const named = parseHolder(new TextDecoder().decode(buf.subarray(0, n)));
-    return { named, ino: st.ino, mtimeMs: st.mtimeMs };
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /**
  * Whether a lock may be taken over: an empty one once it is old, this
  * process's own once it no longer holds it, a provably dead holder's at
@@ -141,38 +110,6 @@ function isStale(holder: Holder, key: string): boolean {
   return provablyDead(named) || age > LEASE_MS;
 }
 
-/** Removes the one-file temporaries that dead processes left beside the guarded file. */
-function removeOrphans(folder: (name: string) => string, rest: string): void {
-  if (rest.includes("/")) return;
-  const temp = new RegExp(
-    `^\\.${
-      escape(cutUtf8(rest, 96))
-    }\\.(\\d+)-([0-9a-f]{16})\\.hashline-one\\.tmp$`,
-  );
-  let names: string[];
-  try {
-    names = readdirSync(folder("."));
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    const m = temp.exec(name);
-    if (!m) continue;
-    // Only a provably dead writer's: never a live process's in another
-    // PID namespace or on another machine, whose pid means nothing here.
-    if (!tempOwnerGone(Number(m[1]), m[2])) continue;
-    try {
-      unlinkSync(folder(name));
-    } catch {
-      // Gone already.
-    }
-  }
-}
-
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
 function pinned(spec: LockSpec): ReturnType<typeof pinFolder> {
   try {
     return pinFolder(spec.root, spec.parts);
@@ -182,121 +119,9 @@ function pinned(spec: LockSpec): ReturnType<typeof pinFolder> {
       code === "ELOOP" || code === "ENOTDIR" || code === "ENOENT" ||
       code === "EXDEV"
     ) {
-      throw new PatchRefusedError([{
-        code: "CHANGED",
-        path: spec.display,
-        message:
-          "a folder on its path was replaced (by a symlink or a file) or removed, so nothing was written. Check the path and resend.",
-      }]);
+      throw changedError(spec.display);
     }
     throw lockFailure(spec, error);
-  }
-}
-
-/**
- * Creates `path` exclusively holding `text`; null when something is already
- * there. The handle is returned open (a lock keeps it to refresh its
- * lease). A file that could not be written whole (a full disk) is removed
- * again, so no empty lock is left for a later call to wait on.
- */
-function createExclusive(path: string, text: string): number | null {
-  let fd: number;
-  try {
-    fd = openSync(
-      path,
-      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL |
-        constants.O_NOFOLLOW,
-      0o600,
-    );
-  } catch (error) {
-    if (errnoOf(error) === "EEXIST") return null;
-    throw error;
-  }
-  try {
-    const bytes = new TextEncoder().encode(text);
-    let done = 0;
-    while (done < bytes.length) {
-      done += writeSync(fd, bytes, done, bytes.length - done);
-    }
-  } catch (error) {
-    closeSync(fd);
-    try {
-      unlinkSync(path);
-    } catch {
-      // Gone already.
-    }
-    throw error;
-  }
-  return fd;
-}
-
-function closeQuietly(fd: number | null): void {
-  if (fd === null) return;
-  try {
-    closeSync(fd);
-  } catch {
-    // Already closed.
-  }
-}
-
-/** Removes a breaker (`NAME.break`) that a process died holding; true when none is left. */
-function clearDeadBreaker(
-  folder: (name: string) => string,
-  breaker: string,
-): boolean {
-  // Almost always there is none: a look that throws nothing is far cheaper
-  // than an open that fails (the holder is then read without following links).
-  if (!existsSync(folder(breaker))) return true;
-  const holder = readHolder(folder(breaker));
-  if (holder === null) return true;
-  const age = Date.now() - holder.mtimeMs;
-  const dead = holder.named === null
-    ? age > EMPTY_STALE_MS
-    : provablyDead(holder.named) || age > LEASE_MS;
-  if (!dead) return false;
-  try {
-    unlinkSync(folder(breaker));
-  } catch {
-    // Another process cleared it first.
-  }
-  return true;
-}
-
-/**
- * Removes a lock whose holder is dead. Breaking is itself guarded by a
- * breaker file of a fixed name (`NAME.break`), so two processes never both
- * judge and remove, and a breaker left by a process killed mid-way is found
- * and cleared by the next one to take or break the lock.
- */
-function takeOver(
-  folder: (name: string) => string,
-  name: string,
-  holder: Holder,
-  rest: string,
-): void {
-  const breaker = `${name}.break`;
-  const fd = createExclusive(folder(breaker), holderLine("break"));
-  if (fd === null) {
-    clearDeadBreaker(folder, breaker);
-    return;
-  }
-  closeQuietly(fd);
-  try {
-    const now = readHolder(folder(name));
-    // Only the very lock that was judged dead is removed, never a fresh one.
-    if (
-      now !== null && now.ino === holder.ino &&
-      now.named?.pid === holder.named?.pid
-    ) {
-      unlinkSync(folder(name));
-      removeOrphans(folder, rest);
-    }
-  } finally {
-    try {
-      unlinkSync(folder(breaker));
-    } catch {
-      // Already gone.
-    }
   }
 }
 
@@ -369,6 +194,7 @@ async function acquireOne(
   spec: LockSpec,
   deadline: number,
   timeoutMs: number,
+  hooks: LeaseHooks,
 ): Promise<() => void> {
   const key = keyOf(spec);
   const prev = chains.get(key) ?? Promise.resolve();
@@ -410,8 +236,8 @@ async function acquireOne(
   // handle it was created with while the lock is held.
   const lease = setInterval(() => {
     touchHandle(fd);
-    leaseHooks.afterRefresh?.();
-  }, leaseHooks.refreshMs);
+    hooks.afterLeaseRefresh?.();
+  }, hooks.leaseRefreshMs ?? REFRESH_MS);
   (lease as { unref?: () => void }).unref?.();
   return () => {
     clearInterval(lease);
@@ -426,12 +252,14 @@ async function acquireOne(
  * Takes the locks of every file named, in one global order, waiting for
  * other writers up to `timeoutMs`.
  *
+ * @param hooks Test seams of the lease.
  * @returns A function that releases them all.
  * @throws {HashlineError} `BUSY` when a lock is still held at the deadline.
  */
 export async function lockFiles(
   specs: readonly LockSpec[],
   timeoutMs: number,
+  hooks: LeaseHooks = {},
 ): Promise<() => void> {
   const unique = new Map<string, LockSpec>();
   for (const s of specs) unique.set(keyOf(s), s);
@@ -445,7 +273,7 @@ export async function lockFiles(
   };
   try {
     for (const [, spec] of ordered) {
-      releases.push(await acquireOne(spec, deadline, timeoutMs));
+      releases.push(await acquireOne(spec, deadline, timeoutMs, hooks));
     }
   } catch (error) {
     releaseAll();

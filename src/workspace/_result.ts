@@ -13,15 +13,21 @@
 import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from "diff";
 import type { StructuredPatchHunk } from "diff";
 import { formatLine } from "../anchor/format.ts";
-import { foldHash, lineHash32 } from "../hash/fnv.ts";
+import { lineHash32 } from "../hash/fnv.ts";
+import {
+  CONTEXT,
+  existsIn,
+  renderListing,
+  runsOf,
+  window,
+} from "../patch/fresh.ts";
+import type { Shown } from "../patch/problems.ts";
 import { utf8Length } from "../_internal/names.ts";
 import { MAX_RESULT_BYTES } from "./_result_notes.ts";
-import type { ChangedRegion, PlannedEdit } from "../patch/types.ts";
+import type { ChangedRegion, LineLookup, PlannedEdit } from "../patch/types.ts";
 
 /** Lines of context around each change in the diff. */
 const DIFF_CONTEXT = 3;
-/** Lines around each changed region shown with fresh anchors. */
-const ANCHOR_RADIUS = 2;
 export { MAX_RESULT_BYTES };
 
 /** The old file as far as a summary needs it. */
@@ -138,25 +144,32 @@ export function summarizeEdit(input: EditInput): EditSummary {
   };
   const windows: [number, number][] = [];
   for (const r of regions) {
-    const from = Math.max(1, r.start - ANCHOR_RADIUS);
-    const to = Math.min(newCount, r.end + ANCHOR_RADIUS);
+    const from = Math.max(1, r.start - CONTEXT);
+    const to = Math.min(newCount, r.end + CONTEXT);
     if (to < from) continue;
     const last = windows[windows.length - 1];
     if (last && from <= last[1] + 1) last[1] = Math.max(last[1], to);
     else windows.push([from, to]);
   }
+  // The new lines near the changes, as the one fresh-anchor renderer of
+  // patch/ reads them (a window stops at the first line not worked out).
+  const now: LineLookup = {
+    lineCount: newCount,
+    has: (n) => n <= newCount && newLine(n) !== undefined,
+    text: (n) => newLine(n) ?? "",
+    hash32: (n) => lineHash32(newLine(n) ?? ""),
+    linesWithHash: () => [],
+  };
+  const exists = existsIn(now);
   const rendered: string[] = [];
-  const shown: { start: number; hashes: number[] }[] = [];
+  const shown: Shown[] = [];
   for (const [from, to] of windows) {
-    const hashes: number[] = [];
-    for (let n = from; n <= to; n++) {
-      const text = newLine(n);
-      if (text === undefined) break;
-      const h = lineHash32(text);
-      hashes.push(h);
-      rendered.push(formatLine(n, text, input.maxLineChars, foldHash(h)));
-    }
-    if (hashes.length > 0) shown.push({ start: from, hashes });
+    const listing = window(exists, now, from, to);
+    if (listing.length === 0) continue;
+    rendered.push(
+      ...renderListing(now, listing, input.maxLineChars).split("\n"),
+    );
+    shown.push(...runsOf(listing));
   }
   const diff = diffOf(input, clusters);
   const bounded = bound(

@@ -5,25 +5,26 @@
  *
  * @module
  */
-import { invalidUtf8At } from "../_internal/utf8.ts";
+import { decodeUtf8, type TextFault } from "../_internal/utf8.ts";
 import { BinaryContentError } from "../errors.ts";
 
 /** How far into a file a NUL byte marks it as binary. */
 export const NUL_WINDOW = 8192;
 
-// Bytes are checked by invalidUtf8At first (a word-at-a-time pass over ASCII),
-// then decoded without the fatal flag, which runs about twice as fast.
-const loose = new TextDecoder("utf-8", { ignoreBOM: true });
+/** The refusal for a file that is not text. */
+function notTextError(path: string, f: TextFault): BinaryContentError {
+  const why = f.nul
+    ? `a NUL byte at offset ${f.offset} (it looks binary)`
+    : `a byte at offset ${f.offset} that is not valid UTF-8 (binary, or another encoding)`;
+  return new BinaryContentError(
+    `Cannot use "${path}" as text: it has ${why}. Only UTF-8 text files can be read or patched.`,
+    f.offset,
+  );
+}
 
 /** Throws the refusal for a file that is not text. */
 export function notText(path: string, offset: number, nul: boolean): never {
-  const why = nul
-    ? `a NUL byte at offset ${offset} (it looks binary)`
-    : `a byte at offset ${offset} that is not valid UTF-8 (binary, or another encoding)`;
-  throw new BinaryContentError(
-    `Cannot use "${path}" as text: it has ${why}. Only UTF-8 text files can be read or patched.`,
-    offset,
-  );
+  throw notTextError(path, { offset, nul });
 }
 
 /**
@@ -40,17 +41,15 @@ export function checkNul(path: string, bytes: Uint8Array, base = 0): void {
 }
 
 /**
- * Decodes UTF-8 bytes (a BOM, if any, is kept as U+FEFF), refusing invalid
- * sequences with the offset of the bad byte.
+ * Decodes a stretch of a file's bytes as UTF-8 (a BOM, if any, is kept as
+ * U+FEFF), refusing invalid sequences with the offset of the bad byte.
  *
  * @param path Shown in the refusal.
  * @param bytes The bytes.
  * @param base File offset of `bytes[0]`, for the refusal.
  */
-export function decodeText(path: string, bytes: Uint8Array, base = 0): string {
-  const bad = invalidUtf8At(bytes);
-  if (bad >= 0) notText(path, base + bad, false);
-  return loose.decode(bytes);
+export function partText(path: string, bytes: Uint8Array, base = 0): string {
+  return decodeUtf8(bytes, (f) => notTextError(path, f), { base });
 }
 
 /**
@@ -61,9 +60,23 @@ export function decodeText(path: string, bytes: Uint8Array, base = 0): string {
  * @param bytes The file's bytes.
  */
 export function fileText(path: string, bytes: Uint8Array): string {
-  const nul = bytes.subarray(0, NUL_WINDOW).indexOf(0);
-  const bad = invalidUtf8At(bytes);
-  if (bad >= 0 && (nul < 0 || bad < nul)) notText(path, bad, false);
-  if (nul >= 0) notText(path, nul, true);
-  return loose.decode(bytes);
+  return decodeUtf8(bytes, (f) => notTextError(path, f), {
+    nulWindow: NUL_WINDOW,
+  });
+}
+
+/** Splits decoded text holding `count` whole lines (the last may be unterminated). */
+export function splitWindow(text: string, count: number): string[] {
+  const lines: string[] = [];
+  let pos = 0;
+  for (let k = 0; k < count; k++) {
+    const nl = text.indexOf("\n", pos);
+    const stop = nl < 0 ? text.length : nl;
+    const end = nl >= 0 && stop > pos && text.charCodeAt(stop - 1) === 13
+      ? stop - 1
+      : stop;
+    lines.push(text.slice(pos, end));
+    pos = stop + 1;
+  }
+  return lines;
 }

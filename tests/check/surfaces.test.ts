@@ -3,6 +3,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { createApp } from "../../src/http/app.ts";
+import type { Patch } from "../../src/patch/types.ts";
 import { createMemoryStore } from "../../src/store/mod.ts";
 import { createToolRegistry } from "../../src/tools/mod.ts";
 import { openWorkspace } from "../../src/workspace/mod.ts";
@@ -29,7 +30,7 @@ function anchorOf(view: string, n: number): string {
 }
 
 /** A patch deleting the `}` of line 3. */
-function dropBrace(view: string): object {
+function dropBrace(view: string): Patch {
   return {
     files: [{
       path: "src/a.ts",

@@ -8,12 +8,13 @@
  * Usage: _kill_child.ts ROOT STATE KILL_GEN KILL_STEP FILES
  */
 import process from "node:process";
-import { commitHooks } from "../../src/workspace/_commit.ts";
+import type { CommitHooks } from "../../src/workspace/_commit.ts";
 import { openWorkspace } from "../../src/workspace/mod.ts";
 
 const [root, state, killGen, killStep, names] = process.argv.slice(2);
 let current = 0;
 let steps = 0;
+const commitHooks: CommitHooks = {};
 commitHooks.afterStep = () => {
   if (current === Number(killGen) && steps++ === Number(killStep)) {
     process.kill(process.pid, "SIGKILL");
@@ -23,7 +24,11 @@ commitHooks.afterStep = () => {
 for (let gen = 1;; gen++) {
   current = gen;
   // A session per generation: no anchor is ever judged against the last edit's.
-  const ws = openWorkspace(root, { stateDir: state, session: `g${gen}` });
+  const ws = openWorkspace(root, {
+    stateDir: state,
+    session: `g${gen}`,
+    hooks: commitHooks,
+  });
   const files = [];
   for (const path of names.split(",")) {
     const view = await ws.read(path, { limit: 1 });

@@ -215,7 +215,7 @@ describe("rebase on POST /v1/files/patch", () => {
         patch: {
           value: (patch: object, options?: PatchOptions) => {
             seen.push(options?.rebase);
-            return real.patch(patch, options);
+            return real.patch(patch as never, options);
           },
         },
       });

@@ -9,12 +9,13 @@
  * Usage: _commit_loop_child.ts ROOT STATE KILL_GEN KILL_STEP FILE...
  */
 import process from "node:process";
-import { commitHooks } from "../../src/workspace/_commit.ts";
+import type { CommitHooks } from "../../src/workspace/_commit.ts";
 import { openWorkspace } from "../../src/workspace/mod.ts";
 import { generation } from "../workspace/_crash_content.ts";
 
 const [root, state, killGen, killStep, ...names] = process.argv.slice(2);
-const ws = openWorkspace(root, { stateDir: state });
+const commitHooks: CommitHooks = {};
+const ws = openWorkspace(root, { stateDir: state, hooks: commitHooks });
 let current = 0;
 let steps = 0;
 commitHooks.afterStep = () => {

@@ -6,10 +6,11 @@
  * Usage: _hold_child.ts ROOT STATE FILE
  */
 import process from "node:process";
-import { commitHooks } from "../../src/workspace/_commit.ts";
+import type { CommitHooks } from "../../src/workspace/_commit.ts";
 import { openWorkspace } from "../../src/workspace/mod.ts";
 
 const [root, state, file] = process.argv.slice(2);
+const commitHooks: CommitHooks = {};
 commitHooks.afterStep = (name) => {
   if (name !== "staged") return;
   process.stdout.write("frozen\n");
@@ -17,7 +18,7 @@ commitHooks.afterStep = (name) => {
   setInterval(() => {}, 1 << 30);
   return new Promise<void>(() => {});
 };
-const ws = openWorkspace(root, { stateDir: state });
+const ws = openWorkspace(root, { stateDir: state, hooks: commitHooks });
 const view = await ws.read(file);
 const start = view.text.slice(0, view.text.indexOf("|"));
 await ws.patch({

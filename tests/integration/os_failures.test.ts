@@ -27,6 +27,7 @@ import { after, before, describe, it } from "node:test";
 import { main } from "../../src/cli/main.ts";
 import { createApp } from "../../src/http/app.ts";
 import { openWorkspace } from "../../src/workspace/mod.ts";
+import type { Patch } from "../../src/patch/types.ts";
 import { call } from "../http/_helpers.ts";
 import { leftovers, snapshot } from "../workspace/_helpers.ts";
 import { bootId, pidNamespace } from "../../src/_runtime/host.ts";
@@ -143,7 +144,7 @@ describe("a full disk", { skip: skip ?? false }, () => {
     assert.doesNotMatch(view.warnings![0], NO_FD);
     const stateBefore = await snapshot(state);
 
-    const patch = {
+    const patch: Patch = {
       files: [{
         path: "a.txt",
         ops: [{ op: "replace", start: anchorOf(first.text, 2), lines: ["2"] }],
@@ -244,7 +245,7 @@ describe("a read-only mount", { skip: skip ?? false }, () => {
     // (Node's recursive mkdir says ENOENT where the others say EROFS.)
     assert.match(view.warnings?.[0] ?? "", /record could not be saved/);
     assert.doesNotMatch(view.warnings![0], NO_FD);
-    const patch = {
+    const patch: Patch = {
       files: [{
         path: "a.txt",
         ops: [{ op: "replace", start: anchorOf(view.text, 2), lines: ["2"] }],

@@ -1,7 +1,7 @@
 import { splitLines } from "../../src/anchor/split.ts";
 import { foldHash, hex2, lineHash32 } from "../../src/hash/fnv.ts";
 import type { LineLookup } from "../../src/patch/types.ts";
-import { lookupFromLines } from "../../src/patch/validate.ts";
+import { lookupFromLines } from "../../src/patch/lookup.ts";
 
 /** The anchor `N:HH` of line n of content. */
 export function anchorOf(content: string, n: number): string {

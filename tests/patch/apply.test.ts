@@ -10,7 +10,8 @@ import {
   freshAnchors,
 } from "../../src/patch/apply.ts";
 import type { PatchOp } from "../../src/patch/types.ts";
-import { lookupFromLines, memoryFromHashes } from "../../src/patch/validate.ts";
+import { lookupFromLines } from "../../src/patch/lookup.ts";
+import { memoryFromHashes } from "../../src/patch/memory.ts";
 import { anchorOf, foldTwin, staleAnchorOf } from "./_fixture.ts";
 
 type Build = (a: (n: number) => string) => PatchOp[];

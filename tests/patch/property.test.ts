@@ -7,13 +7,10 @@ import { foldHash, hex2, lineHash32 } from "../../src/hash/fnv.ts";
 import { editContent } from "../../src/patch/apply.ts";
 import { formatPatchText, parsePatch } from "../../src/patch/parse.ts";
 import type { PatchOp } from "../../src/patch/types.ts";
-import {
-  linesNeeded,
-  lookupFromLines,
-  memoryFromHashes,
-  planOps,
-  validateOps,
-} from "../../src/patch/validate.ts";
+import { linesNeeded, lookupFromLines } from "../../src/patch/lookup.ts";
+import { memoryFromHashes } from "../../src/patch/memory.ts";
+import { planOps } from "../../src/patch/plan.ts";
+import { validateOps } from "../../src/patch/validate.ts";
 import { applyHashlineEdit } from "../../src/patch/hashline_edit.ts";
 import { guardedLookup } from "./_fixture.ts";
 import { referenceApply } from "./_reference.ts";

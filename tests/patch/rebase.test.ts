@@ -6,11 +6,9 @@ import { foldHash, hex2, lineHash32 } from "../../src/hash/fnv.ts";
 import { editContent } from "../../src/patch/apply.ts";
 import { rebaseOps } from "../../src/patch/rebase.ts";
 import type { PatchOp, ReadMemory } from "../../src/patch/types.ts";
-import {
-  lookupFromLines,
-  memoryFromHashes,
-  validateOps,
-} from "../../src/patch/validate.ts";
+import { lookupFromLines } from "../../src/patch/lookup.ts";
+import { memoryFromHashes } from "../../src/patch/memory.ts";
+import { validateOps } from "../../src/patch/validate.ts";
 import { referenceApply } from "./_reference.ts";
 
 const RUNS = 400;

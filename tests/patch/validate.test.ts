@@ -2,13 +2,10 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { lineHash32 } from "../../src/hash/fnv.ts";
 import type { PatchOp } from "../../src/patch/types.ts";
-import {
-  linesNeeded,
-  lookupFromLines,
-  memoryFromHashes,
-  planOps,
-  validateOps,
-} from "../../src/patch/validate.ts";
+import { linesNeeded, lookupFromLines } from "../../src/patch/lookup.ts";
+import { memoryFromHashes } from "../../src/patch/memory.ts";
+import { planOps } from "../../src/patch/plan.ts";
+import { validateOps } from "../../src/patch/validate.ts";
 import { splitLines } from "../../src/anchor/split.ts";
 import {
   anchorOf,

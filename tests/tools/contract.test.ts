@@ -141,7 +141,7 @@ describe("rebase reaches the workspace", () => {
       patch: {
         value: (patch: unknown, options?: PatchOptions) => {
           seen.push(options?.rebase);
-          return real.patch(patch as object, options);
+          return real.patch(patch as never, options);
         },
       },
     });

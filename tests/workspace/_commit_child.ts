@@ -8,7 +8,7 @@
  * Usage: _commit_child.ts STEP=ROOT=STATE ...
  */
 import process from "node:process";
-import { commitFiles, commitHooks } from "../../src/workspace/_commit.ts";
+import { commitFiles, type CommitHooks } from "../../src/workspace/_commit.ts";
 import { Confinement } from "../../src/workspace/_confine.ts";
 import { generation } from "./_crash_content.ts";
 
@@ -17,6 +17,7 @@ const jobs = process.argv.slice(2).map((arg) => {
   return { step, root, state };
 });
 let frozen = 0;
+const commitHooks: CommitHooks = {};
 commitHooks.afterStep = (name, targets) => {
   const job = jobs.find((j) => targets[0].startsWith(j.root + "/"));
   if (!job || job.step !== name) return;
@@ -38,6 +39,6 @@ await Promise.all(jobs.map(async ({ root, state }) => {
       },
     });
   }
-  await commitFiles(state, confinement, entries);
+  await commitFiles(state, confinement, entries, commitHooks);
 }));
 process.stdout.write("all committed\n");

@@ -14,7 +14,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import process from "node:process";
-import { commitHooks } from "../../src/workspace/_commit.ts";
+import type { CommitHooks } from "../../src/workspace/_commit.ts";
 import { openWorkspace } from "../../src/workspace/mod.ts";
 import { generation } from "./_crash_content.ts";
 
@@ -24,6 +24,7 @@ const jobs = process.argv.slice(2).map((arg) => {
 });
 const stopping = jobs.filter((j) => j.mode !== "loop").length;
 let frozen = 0;
+const commitHooks: CommitHooks = {};
 commitHooks.afterStep = async (name, targets) => {
   const job = jobs.find((j) => targets[0].startsWith(j.root + "/"));
   if (!job) return;
@@ -49,7 +50,7 @@ async function commit(
   gen: number,
   create: boolean,
 ): Promise<void> {
-  const ws = openWorkspace(root, { stateDir: state });
+  const ws = openWorkspace(root, { stateDir: state, hooks: commitHooks });
   const files = [];
   for (const name of ["a.txt", "b.txt"]) {
     const [start, end] = ends((await ws.read(name)).text);

@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { link, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
+import type { Patch } from "../../src/patch/types.ts";
 import { makeTree, type Tree } from "./_helpers.ts";
 
 function anchorOf(text: string, line: number): string {
@@ -26,7 +27,7 @@ describe("hard links", () => {
   it("a patch replaces this path's link only and says the others keep the old content", async () => {
     const ws = t.open();
     const view = await ws.read("a.txt");
-    const patch = {
+    const patch: Patch = {
       files: [{
         path: "a.txt",
         ops: [{ op: "replace", start: anchorOf(view.text, 2), lines: ["2"] }],

@@ -7,29 +7,30 @@ import assert from "node:assert/strict";
 import { readFile, stat, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
-import { commitHooks } from "../../src/workspace/_commit.ts";
-import { LEASE_MS, leaseHooks } from "../../src/workspace/_holder.ts";
+import type { CommitHooks } from "../../src/workspace/_commit.ts";
+import { LEASE_MS } from "../../src/workspace/_holder.ts";
 import { makeTree, type Tree } from "./_helpers.ts";
 
 const LOCK = ".a.txt.hashline-lock";
 
 describe("lock leases", () => {
   let t: Tree;
+  const commitHooks: CommitHooks = {};
   beforeEach(async () => {
     t = await makeTree();
     await writeFile(join(t.root, "a.txt"), "one\n");
   });
   afterEach(async () => {
     commitHooks.afterStep = undefined;
-    leaseHooks.afterRefresh = undefined;
-    leaseHooks.refreshMs = 3_000;
+    commitHooks.afterLeaseRefresh = undefined;
+    commitHooks.leaseRefreshMs = undefined;
     await t.cleanup();
   });
 
   it("a lock held through a long commit keeps its lease fresh", async () => {
-    const ws = t.open();
+    const ws = t.open({ hooks: commitHooks });
     const view = await ws.read("a.txt");
-    leaseHooks.refreshMs = 5;
+    commitHooks.leaseRefreshMs = 5;
     let ageBefore = 0;
     let ageAfter = 0;
     commitHooks.afterStep = async (name) => {
@@ -40,7 +41,9 @@ describe("lock leases", () => {
       ageBefore = Date.now() - old.getTime();
       // The lease timer does not keep a process alive; this one does.
       const alive = setInterval(() => {}, 1_000);
-      await new Promise<void>((resolve) => (leaseHooks.afterRefresh = resolve));
+      await new Promise<void>((
+        resolve,
+      ) => (commitHooks.afterLeaseRefresh = resolve));
       clearInterval(alive);
       ageAfter = Date.now() - (await stat(join(t.root, LOCK))).mtimeMs;
     };

@@ -430,7 +430,10 @@ describe("workspace patches", () => {
     const ws = t.open();
     await assert.rejects(ws.patch("@@ a.txt\n- 1:zz\n~x"), SyntaxError);
     await assert.rejects(ws.patch({ files: [] }), TypeError);
-    await assert.rejects(ws.patch([{ op: "append", lines: ["x"] }]), TypeError);
+    await assert.rejects(
+      ws.patch([{ op: "append", lines: ["x"] }] as never),
+      TypeError,
+    );
     await assert.rejects(ws.read("a.txt", { session: "../evil" }), TypeError);
     assert.throws(() => t.open({ session: "a/b" }), TypeError);
     await put("a.txt", "a\n");

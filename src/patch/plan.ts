@@ -1,0 +1,167 @@
+/**
+ * Planning (docs/patch-format.md#validation): the one pass that judges a
+ * file's ops — rebase where asked, every rule of `validateOps`, ambiguous
+ * anchors — and, when nothing is refused, turns them into the sorted edits
+ * that are applied. A patch is planned once.
+ *
+ * @module
+ */
+import { parseAnchor } from "../anchor/anchor.ts";
+import { ambiguousAnchors } from "./ambiguous.ts";
+import { notRead, type Problem } from "./problems.ts";
+import { rebaseOps } from "./rebase.ts";
+import type { LineLookup, PatchOp, PlannedEdit, ReadMemory } from "./types.ts";
+import { validateOps } from "./validate.ts";
+
+/** Options of {@link planPatch}. */
+export interface PlanOptions {
+  /** The session's read record of the file. */
+  memory?: ReadMemory;
+  /** Named in problems and rebase notes. */
+  path?: string;
+  /** Re-address ops whose lines only moved (needs `memory`). */
+  rebase?: boolean;
+  /** Lines the session's last commit replaced one for one, with the hash each replaced. */
+  replaced?: ReadonlyMap<number, number>;
+}
+
+/** The verdict on one file's ops. */
+export interface FilePlan {
+  /** The ops as applied (re-addressed where `rebased` says so). */
+  ops: PatchOp[];
+  /** The sorted edits (empty when refused). */
+  plan: PlannedEdit[];
+  /** One note per re-addressed op, such as `op 2: lines 40–42 → 43–45`. */
+  rebased: string[];
+  /** Every problem; the ops may be applied only when there are none. */
+  problems: Problem[];
+}
+
+/**
+ * Judges one file's ops against the file as it is now and plans them.
+ *
+ * @param now The file as it is now.
+ * @param ops The ops, addressed against the file as read.
+ * @param options `memory`, `path`, `rebase` and `replaced`.
+ * @returns The ops as applied, the plan, rebase notes and every problem.
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { lookupFromLines } from "./lookup.ts";
+ * import { planPatch } from "./plan.ts";
+ * const out = planPatch(lookupFromLines(["a", "b"]), [{ op: "delete", start: "2:23" }]);
+ * assert.deepEqual(out.plan, [{ at: 2, deleteCount: 1, lines: [] }]);
+ * assert.deepEqual(out.problems, []);
+ * ```
+ */
+export function planPatch(
+  now: LineLookup,
+  ops: PatchOp[],
+  options: PlanOptions = {},
+): FilePlan {
+  let checked = ops;
+  let memory = options.memory;
+  let rebased: string[] = [];
+  if (options.rebase === true && memory) {
+    const moved = rebaseOps(checked, now, memory);
+    [checked, memory, rebased] = [moved.ops, moved.memory, moved.notes];
+  }
+  const problems = validateOps(checked, now, { memory, path: options.path });
+  if (problems.length === 0) {
+    problems.push(
+      ...ambiguousAnchors(checked, options.replaced, now, options.path),
+    );
+  }
+  const plan = problems.length > 0
+    ? []
+    : planEdits(checked, () => now.lineCount);
+  return { ops: checked, plan, rebased, problems };
+}
+
+/**
+ * The read-before-edit rule: an existing file the session has not read is refused.
+ *
+ * @param memory The session's read record of the file, if any.
+ * @param path The file, as shown to the model.
+ * @param then What to do after reading it.
+ * @returns `NOT_READ`, or nothing.
+ */
+export function readFirst(
+  memory: ReadMemory | undefined,
+  path: string,
+  then = "resend the patch with anchors from that read",
+): Problem[] {
+  return memory ? [] : [notRead(path, then)];
+}
+
+/**
+ * Turns validated ops into sorted edits (see {@link PlannedEdit}). Inserts
+ * into the same gap (`insert_after L` and `insert_before L+1`, or `append`
+ * and `prepend` on an empty file) keep the order of their ops; a replace with
+ * `lines: []` deletes.
+ *
+ * @param ops Ops that passed `validateOps`.
+ * @param lineCount Number of lines in the file now.
+ * @returns Edits sorted by `at`; at one `at`, inserts first, then op order.
+ * @throws {SyntaxError} When an anchor does not parse (validate first).
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { planOps } from "./plan.ts";
+ * assert.deepEqual(planOps([
+ *   { op: "replace", start: "2:23", lines: ["B"] },
+ *   { op: "insert_after", anchor: "1:ed", lines: ["x"] },
+ *   { op: "append", lines: ["z"] },
+ * ], 3), [
+ *   { at: 2, deleteCount: 0, lines: ["x"] },
+ *   { at: 2, deleteCount: 1, lines: ["B"] },
+ *   { at: 4, deleteCount: 0, lines: ["z"] },
+ * ]);
+ * ```
+ */
+export function planOps(ops: PatchOp[], lineCount: number): PlannedEdit[] {
+  return planEdits(ops, () => lineCount);
+}
+
+/**
+ * {@link planOps} asking for the line count only when an op appends, so
+ * content indexed lazily is not counted to the end for an edit at the top.
+ */
+export function planEdits(
+  ops: PatchOp[],
+  lineCount: () => number,
+): PlannedEdit[] {
+  const edits = ops.map((op, index) => {
+    let at: number;
+    let deleteCount = 0;
+    switch (op.op) {
+      case "replace":
+      case "delete": {
+        at = parseAnchor(op.start).line;
+        const end = op.end !== undefined ? parseAnchor(op.end).line : at;
+        deleteCount = end - at + 1;
+        break;
+      }
+      case "insert_after":
+        at = parseAnchor(op.anchor).line + 1;
+        break;
+      case "insert_before":
+        at = parseAnchor(op.anchor).line;
+        break;
+      case "append":
+        at = lineCount() + 1;
+        break;
+      case "prepend":
+        at = 1;
+        break;
+    }
+    const lines = op.op === "delete" ? [] : op.lines.slice();
+    return { index, edit: { at, deleteCount, lines } };
+  });
+  edits.sort((a, b) =>
+    a.edit.at - b.edit.at ||
+    Number(a.edit.deleteCount > 0) - Number(b.edit.deleteCount > 0) ||
+    a.index - b.index
+  );
+  return edits.map((e) => e.edit);
+}

@@ -1,0 +1,126 @@
+/**
+ * The one place edit refusals are built (docs/patch-format.md#validation):
+ * every problem a rule finds, and the few a workspace meets while it writes
+ * (the file changed under it, the file was never read), take their code and
+ * message from here.
+ *
+ * @module
+ */
+import { type ErrorCode, PatchRefusedError, type Problem } from "../errors.ts";
+import type { PatchOp } from "./types.ts";
+
+export type { Problem };
+
+/** Runs of full hashes a problem showed, from line `start` on. */
+export type Shown = { start: number; hashes: number[] };
+
+/**
+ * Builds one problem; `path` is left out when empty, `shown` when it shows nothing.
+ *
+ * @param code The problem's code.
+ * @param message A sentence a model can act on.
+ * @param where `path`, `line` and `shown`, each optional.
+ * @returns The problem.
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { problem } from "./problems.ts";
+ * assert.deepEqual(problem("OVERLAP", "x", { path: "", line: 2 }), { code: "OVERLAP", message: "x", line: 2 });
+ * ```
+ */
+export function problem(
+  code: ErrorCode,
+  message: string,
+  where: { path?: string; line?: number; shown?: Shown[] } = {},
+): Problem {
+  const p: Problem = { code, message };
+  if (where.path !== undefined && where.path !== "") p.path = where.path;
+  if (where.line !== undefined) p.line = where.line;
+  if (where.shown && where.shown.length > 0) p.shown = where.shown;
+  return p;
+}
+
+/**
+ * The `CHANGED` problem: the file (or a folder on its path) is not the one
+ * the edit was judged against, so nothing was written.
+ *
+ * @param path The file, as shown to the model.
+ * @param line The first line found to differ, when known.
+ * @returns The problem.
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { changed } from "./problems.ts";
+ * assert.equal(changed("a.txt").code, "CHANGED");
+ * assert.match(changed("a.txt", 3).message, /line 3 differs/);
+ * ```
+ */
+export function changed(path: string | undefined, line?: number): Problem {
+  return problem(
+    "CHANGED",
+    `the file or its path changed since this session read it or while the edit was being made${
+      line === undefined ? "" : ` (line ${line} differs)`
+    }, so nothing was written. Read it again and resend.`,
+    { path, line },
+  );
+}
+
+/**
+ * {@link changed} as the refusal to throw.
+ *
+ * @param path The file, as shown to the model.
+ * @param line The first line found to differ, when known.
+ * @returns The refusal.
+ */
+export function changedError(
+  path: string | undefined,
+  line?: number,
+): PatchRefusedError {
+  return refusal([changed(path, line)]);
+}
+
+/**
+ * The refusal listing problems found by the rules (nothing is written).
+ *
+ * @param problems Every problem, across every file.
+ * @returns The refusal to throw.
+ */
+export function refusal(problems: Problem[]): PatchRefusedError {
+  return new PatchRefusedError(problems);
+}
+
+/**
+ * The `NOT_READ` problem: the session never read the file it edits.
+ *
+ * @param path The file, as shown to the model.
+ * @param then What to do after reading it ("resend the patch …").
+ * @returns The problem.
+ */
+export function notRead(path: string, then: string): Problem {
+  return problem(
+    "NOT_READ",
+    `this session has not read the file: read it first, then ${then}.`,
+    { path },
+  );
+}
+
+/** Names an op in messages: `op 2 (replace 12:a3..14:0e)`. */
+export function opLabel(op: PatchOp, index: number): string {
+  let where = "";
+  if (op.op === "replace" || op.op === "delete") {
+    where = ` ${op.start}${op.end !== undefined ? `..${op.end}` : ""}`;
+  } else if (op.op === "insert_after" || op.op === "insert_before") {
+    where = ` ${op.anchor}`;
+  }
+  return `op ${index + 1} (${op.op}${where})`;
+}
+
+/** `1 line`, `3 lines`. */
+export function linesWord(n: number): string {
+  return n === 1 ? "1 line" : `${n} lines`;
+}
+
+/** The text with its first letter upper-cased. */
+export function capital(s: string): string {
+  return s[0].toUpperCase() + s.slice(1);
+}

@@ -1,0 +1,92 @@
+/**
+ * Edit history (DESIGN.md §10): the entry each commit carries — built here,
+ * written into the commit's journal and appended after the renames
+ * (`_commit.ts`) — and the log's entries listed and shown.
+ *
+ * @module
+ */
+import { NotFoundError } from "../errors.ts";
+import {
+  checkQuery,
+  type EntryDetail,
+  type EntryRecord,
+  type HistoryEntry,
+  type HistoryQuery,
+  listEntries,
+  makeRecord,
+  type RecordFile,
+  toDetail,
+} from "../history/mod.ts";
+import type { CommitRecord } from "./_commit.ts";
+import type { Context } from "./_context.ts";
+import { start } from "./_locking.ts";
+
+/**
+ * Takes an id and builds the entry that commits with the files (none with
+ * history off).
+ */
+export async function recordOf(
+  ctx: Context,
+  session: string,
+  summary: string,
+  files: RecordFile[],
+  undoOf?: string,
+): Promise<(CommitRecord & { id: string }) | undefined> {
+  const log = ctx.log;
+  if (!log) return undefined;
+  const id = await log.allocate();
+  return {
+    id,
+    record: makeRecord({
+      id,
+      session,
+      door: ctx.door,
+      summary,
+      files,
+      undoOf,
+    }),
+    append: (r) => log.append(r as EntryRecord),
+  };
+}
+
+/**
+ * The entry the log holds under `id`.
+ *
+ * @throws {NotFoundError} When it holds none, or the workspace keeps no history.
+ */
+export function logged(ctx: Context, what: string, id: unknown): EntryRecord {
+  if (typeof id !== "string" || id === "") {
+    throw new TypeError(
+      `Cannot ${what}: the id must be a string such as "h_12".`,
+    );
+  }
+  const r = ctx.log?.get(id);
+  if (!r) {
+    throw new NotFoundError(
+      ctx.log
+        ? `Cannot ${what} "${id}": this workspace's history holds no such entry. List the entries with the log first.`
+        : `Cannot ${what} "${id}": this workspace keeps no history (it was opened with history off).`,
+    );
+  }
+  return r;
+}
+
+/** The history's entries, newest first, filtered by `query`. */
+export async function history(
+  ctx: Context,
+  query: HistoryQuery = {},
+): Promise<HistoryEntry[]> {
+  await start(ctx);
+  const q = checkQuery(query);
+  if (!ctx.log) return [];
+  const path = q.path === undefined
+    ? undefined
+    : (await ctx.conf.resolve(q.path)).display;
+  return listEntries(ctx.log.records(), { ...q, path });
+}
+
+/** One entry with each file's diff. */
+export async function entry(ctx: Context, id: string): Promise<EntryDetail> {
+  await start(ctx);
+  return toDetail(logged(ctx, "show", id));
+}

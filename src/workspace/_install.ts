@@ -1,0 +1,109 @@
+/**
+ * The last steps of a commit for one file (docs/workspace.md "Writing"):
+ * the check right before the rename that the target is still the version
+ * validated, the backup link, and the rename (or, for an undo of a
+ * creation, the removal) itself.
+ *
+ * @module
+ */
+import { linkSync, renameSync, unlinkSync } from "../_runtime/fs.ts";
+import { errnoOf } from "../_internal/errno.ts";
+import { changedError } from "../patch/problems.ts";
+import { sameIdentity, type Target } from "./_confine.ts";
+import { readWhole, sameBytes } from "./_io.ts";
+import type { JournalEntry } from "./_journal.ts";
+import type { Pin } from "./_pin.ts";
+import { identityAt, removeQuietly, type Staged } from "./_stage.ts";
+
+/** Whether the file, read through `pin`, still holds exactly `bytes`. */
+async function stillHolds(
+  target: Target,
+  bytes: Uint8Array,
+  pin: Pin,
+): Promise<boolean> {
+  try {
+    return sameBytes((await readWhole(target, pin)).bytes, bytes);
+  } catch {
+    return false;
+  }
+}
+
+/** The last check before a rename: the folder is still inside the root and the target is the version validated. */
+export async function recheck(s: Staged): Promise<void> {
+  checkIdentity(s);
+  if (s.entry.old && !(await stillHolds(s.entry.target, s.entry.old, s.pin))) {
+    throw changedError(s.entry.target.display);
+  }
+  checkIdentity(s);
+}
+
+/** Whether the target is still the version the commit expects (and its folder inside the root). */
+export function checkIdentity(s: Staged): void {
+  const { target } = s.entry;
+  if (!s.pin.stillInside()) {
+    throw changedError(target.display);
+  }
+  const now = identityAt(s.pin, s.name);
+  if (target.exists) {
+    if (!now || !sameIdentity(now, s.expect ?? target.stat!)) {
+      throw changedError(target.display);
+    }
+  } else if (now) {
+    throw changedError(target.display);
+  }
+}
+
+/** Links the backup of a target and checks the target is still the version validated. */
+export function linkBackup(s: Staged): void {
+  if (!s.backup) return;
+  linkSync(s.pin.path(s.name), s.pin.path(s.backup));
+  const now = identityAt(s.pin, s.name);
+  const was = s.entry.target.stat!;
+  if (
+    !now || now.ino !== was.ino || now.size !== was.size ||
+    now.mtimeMs !== was.mtimeMs
+  ) {
+    throw changedError(s.entry.target.display);
+  }
+  s.expect = now;
+}
+
+/**
+ * Puts the staged file in place; a new file never replaces one that
+ * appeared meanwhile. An entry that removes its target unlinks it.
+ */
+export function install(s: Staged): void {
+  if (s.entry.remove) {
+    unlinkSync(s.pin.path(s.name));
+    return;
+  }
+  if (s.entry.target.exists) {
+    renameSync(s.pin.path(s.temp), s.pin.path(s.name));
+    return;
+  }
+  try {
+    linkSync(s.pin.path(s.temp), s.pin.path(s.name));
+  } catch (error) {
+    if (errnoOf(error) === "EEXIST") {
+      throw changedError(s.entry.target.display);
+    }
+    throw error;
+  }
+  removeQuietly(s.pin, s.temp);
+}
+
+/** The journal's entry for one staged file. */
+export function journalEntry(s: Staged, newIno: number | null): JournalEntry {
+  const st = s.entry.target.stat;
+  return {
+    target: s.entry.target.real,
+    temp: s.temp,
+    backup: s.backup,
+    existed: s.entry.target.exists,
+    old: st
+      ? { dev: st.dev, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs }
+      : null,
+    newIno,
+    ...(s.entry.remove ? { remove: true } : {}),
+  };
+}

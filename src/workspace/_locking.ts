@@ -1,0 +1,109 @@
+/**
+ * Locking (docs/patch-format.md "Concurrency"): a writer first settles the
+ * commits that dead processes left half done, then takes the per-file
+ * locks of its targets, in one global order, for validation through rename.
+ *
+ * @module
+ */
+import { basename, dirname } from "node:path";
+import type { EntryRecord } from "../history/types.ts";
+import type { Context } from "./_context.ts";
+import type { Target } from "./_confine.ts";
+import { lockFiles, type LockSpec } from "./_lock.ts";
+import { partsUnder } from "./_pin.ts";
+import { recoverJournals, type RecoveryReport } from "./_recover.ts";
+
+/** Recovery at first use of the workspace (once). */
+export function start(
+  ctx: Context,
+): Promise<RecoveryReport> {
+  return ctx.started ??= (async () => {
+    await ctx.records.cleanTemps();
+    return await settle(ctx);
+  })();
+}
+
+/** Settles commits of dead processes; runs before every write, so a long-lived server never builds on one cut short. */
+export async function settle(
+  ctx: Context,
+): Promise<RecoveryReport> {
+  const report = await recoverJournals(
+    ctx.stateDir,
+    ctx.conf.rootRef,
+    (reals) => lockReals(ctx, reals),
+    // The entry of a commit finished here, unless the log holds it.
+    ctx.log ? (r) => ctx.log!.append(r as EntryRecord, true) : undefined,
+  );
+  for (const m of report.malformed) {
+    ctx.notices.push(`A damaged commit journal was set aside: ${m}.`);
+  }
+  for (const f of report.skipped) {
+    ctx.notices.push(
+      `An interrupted commit was not finished for ${f}: the file had changed since.`,
+    );
+  }
+  return report;
+}
+
+/** Recovery on demand: at first use, else again now. */
+export async function recover(
+  ctx: Context,
+): Promise<RecoveryReport> {
+  if (ctx.started === undefined) return await start(ctx);
+  await ctx.started;
+  return await settle(ctx);
+}
+
+/** The lock of one target, named by its folder under the root. */
+export function lockSpec(
+  ctx: Context,
+  target: Target,
+): LockSpec {
+  const parts = partsUnder(ctx.conf.rootRef, target.dir);
+  const have = parts.length - target.missing.length;
+  return {
+    root: ctx.conf.rootRef,
+    parts: parts.slice(0, have),
+    rest: [...parts.slice(have), basename(target.real)].join("/"),
+    display: target.display,
+  };
+}
+
+/** The locks of real paths a journal names (those not under the root are left out). */
+export function lockReals(
+  ctx: Context,
+  reals: string[],
+): Promise<() => void> {
+  const specs: LockSpec[] = [];
+  for (const real of reals) {
+    try {
+      specs.push({
+        root: ctx.conf.rootRef,
+        parts: partsUnder(ctx.conf.rootRef, dirname(real)),
+        rest: basename(real),
+        display: real,
+      });
+    } catch {
+      // Not under this root: recovery skips such entries anyway.
+    }
+  }
+  return lockFiles(specs, ctx.lockTimeoutMs, ctx.hooks);
+}
+
+/**
+ * Takes the locks of `targets`, after settling interrupted commits.
+ *
+ * @returns Releases them.
+ */
+export async function lockTargets(
+  ctx: Context,
+  targets: readonly Target[],
+): Promise<() => void> {
+  await start(ctx);
+  await settle(ctx);
+  return await lockFiles(
+    targets.map((t) => lockSpec(ctx, t)),
+    ctx.lockTimeoutMs,
+    ctx.hooks,
+  );
+}

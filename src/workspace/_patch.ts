@@ -1,0 +1,208 @@
+/**
+ * A patch through the pipeline (docs/patch-format.md): parse → resolve
+ * (`_resolve.ts`) → lock (`_locking.ts`) → plan each file through `patch/`
+ * (`_plan.ts`, which loads it) → stage and commit all or none
+ * (`_commit.ts`) → record what the session now knows (`_record.ts`).
+ *
+ * @module
+ */
+import { checkSession } from "../_internal/session.ts";
+import type { CheckMode } from "../check/mod.ts";
+import { PatchRefusedError } from "../errors.ts";
+import type { LineMemory } from "../patch/memory.ts";
+import {
+  changed,
+  type Problem,
+  refusal,
+  type Shown,
+} from "../patch/problems.ts";
+import type { Patch } from "../patch/types.ts";
+import { recordFile } from "../history/record.ts";
+import { commitFiles } from "./_commit.ts";
+import type { Context } from "./_context.ts";
+import { lockTargets, start } from "./_locking.ts";
+import { loadEditing, prepare, type Prepared } from "./_plan.ts";
+import { recordOf } from "./_history.ts";
+import { recordCommit, recordRefusal } from "./_record.ts";
+import { type Group, groupsOf, resolveTarget } from "./_resolve.ts";
+import { editHead, linkNote, resultShare } from "./_result_notes.ts";
+import type { FileEdit, PatchOptions, PatchResult } from "./types.ts";
+
+/**
+ * Validates a patch against the live files and commits it to every file,
+ * or to none.
+ *
+ * @throws {PatchRefusedError} Listing every problem, across every file.
+ */
+export async function patchFiles(
+  ctx: Context,
+  input: Patch | string,
+  options: PatchOptions = {},
+): Promise<PatchResult> {
+  await start(ctx);
+  if (options === null || typeof options !== "object") {
+    throw new TypeError(
+      "Cannot patch: options must be an object such as { dryRun: true }.",
+    );
+  }
+  const session = checkSession(options.session ?? ctx.session);
+  const dryRun = options.dryRun === true;
+  const rebase = options.rebase ?? ctx.rebaseDefault;
+  const { parsePatch } = await loadEditing();
+  const parsed = parsePatch(input);
+  if (parsed.files.length === 0) {
+    throw new TypeError(
+      'Cannot patch: the patch names no files. Send { files: [{ path, ops }] } or the text form starting with "@@ PATH".',
+    );
+  }
+  const groups = await groupsOf(ctx, parsed);
+  // Judged against what the session knew when it sent the patch, not what
+  // a concurrent patch of the same session recorded while this one waited.
+  const known = new Map<string, LineMemory | undefined>();
+  for (const g of groups) {
+    known.set(
+      g.target.real,
+      (await ctx.records.get(session, g.target.real))?.clone(),
+    );
+  }
+  // A dry run takes no lock: it changes nothing.
+  const release = dryRun
+    ? () => {}
+    : await lockTargets(ctx, groups.map((g) => g.target));
+  try {
+    return await patchLocked(
+      ctx,
+      session,
+      groups,
+      known,
+      dryRun,
+      rebase,
+      options.check,
+    );
+  } finally {
+    release();
+  }
+}
+
+async function patchLocked(
+  ctx: Context,
+  session: string,
+  groups: Group[],
+  known: Map<string, LineMemory | undefined>,
+  dryRun: boolean,
+  rebase: boolean,
+  check?: CheckMode,
+): Promise<PatchResult> {
+  const { summarizeEdit } = await loadEditing();
+  const problems: Problem[] = [];
+  const prepared: Prepared[] = [];
+  const rebased: string[] = [];
+  for (const group of groups) {
+    // Judged as the file is now that its lock is held, not as it was before.
+    const target = await resolveTarget(ctx, group.target.input, "write");
+    if (target.real !== group.target.real) {
+      problems.push(changed(target.display));
+      continue;
+    }
+    try {
+      const p = await prepare(
+        ctx,
+        target,
+        group.ops,
+        known.get(target.real),
+        problems,
+        rebase ? rebased : null,
+      );
+      if (p) prepared.push(p);
+    } catch (error) {
+      if (!(error instanceof PatchRefusedError)) throw error;
+      problems.push(...error.problems);
+    }
+  }
+  if (problems.length > 0) {
+    // A dry run changes no state at all, not even the read record.
+    if (!dryRun) await recordRefusal(ctx, session, groups, problems);
+    throw refusal(problems);
+  }
+  // --- syntax check (src/check): the lines as they would stand, before staging ---
+  const syntax = await ctx.syntax.run(
+    prepared.map((p) =>
+      p.syntax ?? { path: p.target.display, before: null, after: null }
+    ),
+    check,
+  );
+  // --- end syntax check ---
+  const files: FileEdit[] = [];
+  const shown: Shown[][] = [];
+  for (const p of prepared) {
+    const s = summarizeEdit({
+      display: p.target.display,
+      oldCount: p.oldCount,
+      oldLine: p.oldLine,
+      plan: p.plan,
+      maxLineChars: ctx.maxLineChars ?? 2000,
+      created: !p.target.exists,
+      maxResultBytes: resultShare(prepared.length),
+    });
+    files.push({
+      path: p.target.display,
+      added: s.added,
+      removed: s.removed,
+      created: !p.target.exists,
+      anchors: s.anchors,
+      diff: s.diff,
+    });
+    shown.push(s.shown);
+  }
+  const warnings = [...syntax.warnings, ...ctx.takeNotices()];
+  for (const p of prepared) {
+    const note = p.unchanged ? null : linkNote(p.target.display, p.target.stat);
+    if (note) warnings.push(note);
+  }
+  let entryId: string | undefined;
+  if (!dryRun) {
+    const entries = prepared.filter((p) => !p.unchanged);
+    if (entries.length > 0) {
+      const record = await recordOf(
+        ctx,
+        session,
+        `Edited ${files[0].path} (+${files[0].added} -${files[0].removed})`,
+        entries.map((p) => {
+          const f = files[prepared.indexOf(p)];
+          return recordFile({
+            path: f.path,
+            added: f.added,
+            removed: f.removed,
+            created: f.created,
+            oldText: p.oldText,
+            newText: p.newText,
+            plan: p.plan,
+            oldLine: p.oldLine,
+          });
+        }),
+      );
+      entryId = record?.id;
+      await commitFiles(ctx.stateDir, ctx.conf, entries, ctx.hooks, record);
+    }
+    await recordCommit(ctx, session, prepared, shown, warnings);
+  }
+  const parts = files.map((f) =>
+    [editHead(f), f.anchors, f.diff]
+      .filter((s) => s !== "")
+      .join("\n")
+  );
+  if (rebased.length > 0) parts.push(`Rebased: ${rebased.join("; ")}`);
+  if (warnings.length > 0) {
+    parts.push(...warnings.map((w) => `Warning: ${w}`));
+  }
+  if (dryRun) parts.unshift("Dry run: nothing was written.");
+  return {
+    dryRun,
+    files,
+    summary: parts.join("\n\n"),
+    rebased,
+    warnings,
+    checks: syntax.checks,
+    ...(entryId ? { entry: entryId } : {}),
+  };
+}

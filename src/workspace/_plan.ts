@@ -1,0 +1,148 @@
+/**
+ * Planning (docs/patch-format.md#validation): each file of a patch loaded
+ * (whole, or by one streamed pass) and judged by the rules of `patch/`,
+ * once, against the file as it is now that its lock is held; what passes
+ * becomes a staged entry with its plan.
+ *
+ * @module
+ */
+import type { FileHandle } from "../_runtime/file_handle.ts";
+import type { CheckInput } from "../check/mod.ts";
+import { NotFoundError } from "../errors.ts";
+import type { LineMemory } from "../patch/memory.ts";
+import { planPatch, readFirst } from "../patch/plan.ts";
+import type { Problem } from "../patch/problems.ts";
+import type { PatchOp, PlannedEdit } from "../patch/types.ts";
+import type { Context } from "./_context.ts";
+import type { Target } from "./_confine.ts";
+import { loadWhole } from "./_load.ts";
+import { rewrite, scanForPatch } from "./_stream_patch.ts";
+
+type Editing = typeof import("./_editing.ts");
+let editing: Promise<Editing> | undefined;
+/** What only patches and writes need, loaded on first use so a read starts fast. */
+export function loadEditing(): Promise<Editing> {
+  return editing ??= import("./_editing.ts");
+}
+
+const encoder = new TextEncoder();
+
+/** One file of a patch that passed: its plan and how to write its new content. */
+export interface Prepared {
+  /** The file, with the identity its new content was built from. */
+  target: Target;
+  /** The sorted edits. */
+  plan: PlannedEdit[];
+  /** Lines the file had. */
+  oldCount: number;
+  /** Old line n, where it was loaded. */
+  oldLine(n: number): string | undefined;
+  /** Writes the whole new content to the open temporary file (when not in `bytes`). */
+  write?(handle: FileHandle): Promise<void>;
+  /** The patch leaves the file as it was. */
+  unchanged: boolean;
+  /** The whole new content, when held in memory. */
+  bytes?: Uint8Array;
+  /** The bytes planned against, which the file must still hold at the rename. */
+  old?: Uint8Array;
+  /** The file before and after, for the syntax check. */
+  syntax?: CheckInput;
+  /** The whole text before and after, when held in memory (for the history). */
+  oldText?: string;
+  newText?: string;
+}
+
+/**
+ * Plans one file's ops; a refusal's problems go to `problems` (and null is
+ * returned), rebase notes to `rebased` (null: rebase off).
+ *
+ * @throws {NotFoundError} When a missing file is given ops other than append or prepend.
+ */
+export async function prepare(
+  ctx: Context,
+  target: Target,
+  ops: PatchOp[],
+  memory: LineMemory | undefined,
+  problems: Problem[],
+  rebased: string[] | null,
+): Promise<Prepared | null> {
+  const display = target.display;
+  const { editIndexed } = await loadEditing();
+  if (!target.exists) {
+    const bad = ops.find((op) => op.op !== "append" && op.op !== "prepend");
+    if (bad) {
+      throw new NotFoundError(
+        `Cannot patch "${display}": no such file in the workspace. To create it, send only append or prepend ops; to edit a file, check the path.`,
+      );
+    }
+    const { outcome, plan } = editIndexed("", ops, { path: display });
+    const bytes = encoder.encode(outcome.content);
+    return {
+      target,
+      plan,
+      oldCount: 0,
+      oldLine: () => undefined,
+      bytes,
+      unchanged: false,
+      syntax: { path: display, before: null, after: outcome.content },
+      oldText: "",
+      newText: outcome.content,
+    };
+  }
+  if (!memory) {
+    problems.push(...readFirst(memory, display));
+    return null;
+  }
+  if (ctx.streams(target)) {
+    const scanned = await scanForPatch(target, ops, memory, ctx.engine);
+    const judged = planPatch(scanned.lookup, ops, {
+      memory,
+      path: display,
+      replaced: memory.replaced,
+    });
+    if (judged.problems.length > 0) {
+      problems.push(...judged.problems);
+      return null;
+    }
+    const plan = judged.plan;
+    const streamed = { ...target, stat: scanned.id };
+    return {
+      target: streamed,
+      plan,
+      oldCount: scanned.lineCount,
+      oldLine: scanned.oldLine,
+      write: (h) => rewrite(h, streamed, scanned, plan),
+      unchanged: plan.length === 0,
+      syntax: {
+        path: display,
+        before: null,
+        after: null,
+        bytes: scanned.id.size,
+      },
+    };
+  }
+  const { bytes, id, text } = await loadWhole(target);
+  // One line-offset pass over the old text serves the edit, the checks
+  // and the summary: the text is never split into lines here.
+  const { outcome: out, old, plan } = editIndexed(text, ops, {
+    memory,
+    path: display,
+    rebase: rebased !== null,
+    replaced: memory.replaced,
+  });
+  if (rebased) rebased.push(...out.rebased.map((n) => `${display} ${n}`));
+  const next = encoder.encode(out.content);
+  const read = { ...target, stat: id };
+  return {
+    target: read,
+    plan,
+    oldCount: old.lineCount,
+    oldLine: (n) => (n <= old.lineCount ? old.text(n) : undefined),
+    bytes: next,
+    old: bytes,
+    unchanged: out.content === text,
+    syntax: { path: display, before: text, after: out.content },
+    oldText: text,
+    newText: out.content,
+  };
+}

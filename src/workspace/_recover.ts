@@ -1,0 +1,233 @@
+/**
+ * Recovery (docs/workspace.md "Journal"): finishing or undoing the
+ * multi-file commits that a dead process left half done, acting only on
+ * journals of this workspace's state folder and root, on entries under that
+ * root, through folders reached without symlinks.
+ *
+ * @module
+ */
+import { basename, dirname, join } from "node:path";
+import {
+  fsyncSync,
+  linkSync,
+  mkdirSync,
+  readdirSync,
+  readFile,
+  rename,
+  renameSync,
+  rm,
+  unlinkSync,
+} from "../_runtime/fs.ts";
+import { processAlive, processId } from "../_runtime/process.ts";
+import { errnoOf } from "../_internal/errno.ts";
+import { localId, tempOwnerGone } from "./_holder.ts";
+import { type JournalEntry, parseJournal } from "./_journal.ts";
+import { inside } from "./_paths.ts";
+import { partsUnder, type Pin, pinFolder, type RootRef } from "./_pin.ts";
+import { identityAt, removeQuietly } from "./_stage.ts";
+
+/** Puts a backup back over a target that still holds this commit's new content. */
+export function undoOne(pin: Pin, e: JournalEntry): void {
+  const name = basename(e.target);
+  const now = identityAt(pin, name);
+  if (e.remove) {
+    if (!now && e.backup && identityAt(pin, e.backup)) {
+      renameSync(pin.path(e.backup), pin.path(name));
+    }
+    return;
+  }
+  if (!now || e.newIno === null || now.ino !== e.newIno) return;
+  if (e.existed) {
+    if (e.backup && identityAt(pin, e.backup)) {
+      renameSync(pin.path(e.backup), pin.path(name));
+    }
+  } else {
+    unlinkSync(pin.path(name));
+  }
+}
+
+/** Finishes a rename a crash cut short, only over the version the commit saw. */
+function forwardOne(pin: Pin, e: JournalEntry): boolean {
+  const name = basename(e.target);
+  if (e.remove) {
+    const now = identityAt(pin, name);
+    const old = e.old;
+    if (!now) return true;
+    if (
+      old && now.dev === old.dev && now.ino === old.ino &&
+      now.size === old.size && now.mtimeMs === old.mtimeMs
+    ) {
+      unlinkSync(pin.path(name));
+      return true;
+    }
+    return false;
+  }
+  const temp = identityAt(pin, e.temp);
+  if (!temp) return true;
+  const now = identityAt(pin, name);
+  if (e.existed) {
+    const old = e.old;
+    if (
+      now && old && now.dev === old.dev && now.ino === old.ino &&
+      now.size === old.size && now.mtimeMs === old.mtimeMs
+    ) {
+      renameSync(pin.path(e.temp), pin.path(name));
+      return true;
+    }
+  } else if (!now) {
+    linkSync(pin.path(e.temp), pin.path(name));
+    unlinkSync(pin.path(e.temp));
+    return true;
+  }
+  unlinkSync(pin.path(e.temp));
+  return false;
+}
+
+/** Whether a journal entry's change stands on disk (the target is its new file, or gone for a removal). */
+function landed(pin: Pin, e: JournalEntry): boolean {
+  const now = identityAt(pin, basename(e.target));
+  if (e.remove) return now === null;
+  return now !== null && e.newIno !== null && now.ino === e.newIno;
+}
+
+/** What {@link recoverJournals} did. */
+export interface RecoveryReport {
+  /** Commits finished from a complete journal. */
+  rolledForward: number;
+  /** Commits undone (cut short before every temporary file was ready). */
+  rolledBack: number;
+  /** Journals that could not be read or did not belong to this root, each set aside (`NAME.malformed`) with why. */
+  malformed: string[];
+  /** Files a roll-forward left alone because someone else had changed them since. */
+  skipped: string[];
+}
+
+/**
+ * Finishes or undoes every multi-file commit whose process died mid-way
+ * (commits of live processes are left alone). Only journals of this
+ * workspace's own state folder and root are acted on; a malformed one is
+ * reported and set aside.
+ *
+ * @param stateDir The state folder holding `journal/`.
+ * @param root The root the journals must belong to.
+ * @param lock Takes the locks of a journal's targets while it is settled.
+ * @param appendHistory Appends a finished commit's history entry unless the log holds it.
+ */
+export async function recoverJournals(
+  stateDir: string,
+  root: RootRef,
+  lock: (targets: string[]) => Promise<() => void>,
+  appendHistory?: (record: unknown) => Promise<void>,
+): Promise<RecoveryReport> {
+  const report: RecoveryReport = {
+    rolledForward: 0,
+    rolledBack: 0,
+    malformed: [],
+    skipped: [],
+  };
+  const dir = join(stateDir, "journal");
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch (error) {
+    // This runs before every write: an empty folder is listed far faster
+    // than a missing one is reported (a thrown error each time), so the
+    // folder is made once the state folder exists.
+    if (errnoOf(error) === "ENOENT") {
+      try {
+        mkdirSync(dir);
+      } catch {
+        // No state folder yet, or one that cannot be written: nothing to recover.
+      }
+    }
+    return report;
+  }
+  const me = processId();
+  for (const name of names.sort()) {
+    const file = join(dir, name);
+    if (name.endsWith(".tmp")) {
+      const owner = Number(name.split(".").at(-2));
+      const id = /^\d+-([0-9a-f]{16})\.json\./.exec(name)?.[1] ?? "";
+      if (tempOwnerGone(owner, id)) await rm(file, { force: true });
+      continue;
+    }
+    if (!name.endsWith(".json")) continue;
+    let raw: string;
+    try {
+      raw = new TextDecoder().decode(await readFile(file));
+    } catch {
+      continue;
+    }
+    const journal = parseJournal(raw);
+    if (typeof journal === "string") {
+      const aside = `${file}.malformed`;
+      await rename(file, aside).catch(() => {});
+      report.malformed.push(`${aside}: ${journal}`);
+      continue;
+    }
+    if (journal.root !== root.real) continue;
+    // A pid means something only in this host boot and PID namespace; a
+    // journal of another is settled only once its locks can be taken (its
+    // writer holds them until the commit ends, or their lease runs out).
+    if (
+      localId(journal.id) && (journal.pid === me || processAlive(journal.pid))
+    ) continue;
+    const inRoot = journal.entries.every((e) =>
+      inside(e.target, root.real) && e.target !== root.real
+    );
+    if (!inRoot) {
+      const aside = `${file}.malformed`;
+      await rename(file, aside).catch(() => {});
+      report.malformed.push(`${aside}: an entry lies outside the root`);
+      continue;
+    }
+    let release: () => void;
+    try {
+      release = await lock(journal.entries.map((e) => e.target));
+    } catch {
+      // A folder of an entry was replaced or a writer holds a lock: settled on a later write.
+      report.skipped.push(...journal.entries.map((e) => e.target));
+      continue;
+    }
+    try {
+      // Another process may have settled it while this one waited for the locks.
+      const again = await readFile(file).catch(() => null);
+      if (again === null) continue;
+      let allLanded = true;
+      for (const e of journal.entries) {
+        let pin: Pin;
+        try {
+          pin = pinFolder(root, partsUnder(root, dirname(e.target)));
+        } catch {
+          report.skipped.push(e.target);
+          allLanded = false;
+          continue;
+        }
+        try {
+          if (journal.state === "committing") {
+            if (!forwardOne(pin, e)) report.skipped.push(e.target);
+            // The history entry is appended only where the change stands.
+            if (!landed(pin, e)) allLanded = false;
+          } else if (journal.state === "rolling-back") undoOne(pin, e);
+          removeQuietly(pin, e.temp);
+          removeQuietly(pin, e.backup);
+          pin.sync(fsyncSync);
+        } finally {
+          pin.close();
+        }
+      }
+      if (
+        journal.state === "committing" && journal.history !== undefined &&
+        allLanded
+      ) {
+        await appendHistory?.(journal.history);
+      }
+      if (journal.state === "committing") report.rolledForward++;
+      else report.rolledBack++;
+      await rm(file, { force: true });
+    } finally {
+      release();
+    }
+  }
+  return report;
+}

@@ -1,0 +1,210 @@
+/**
+ * Staging (docs/workspace.md "Writing"): a file's new content written to a
+ * temporary file beside it — created exclusively, never following a
+ * symlink, through its pinned folder — flushed and given the old file's
+ * mode and owner.
+ *
+ * @module
+ */
+import {
+  closeSync,
+  constants,
+  fchmodSync,
+  fchownSync,
+  fstatSync,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  open,
+  openSync,
+  unlinkSync,
+  writeSync,
+} from "../_runtime/fs.ts";
+import type { FileHandle } from "../_runtime/file_handle.ts";
+import { errnoOf, mapFsError } from "../_internal/errno.ts";
+import { cutUtf8 } from "../_internal/names.ts";
+import { changedError } from "../patch/problems.ts";
+import { type FileIdentity, identityOf, type Target } from "./_confine.ts";
+import { tempId } from "./_holder.ts";
+import { partsUnder, type Pin, pinFolder, type RootRef } from "./_pin.ts";
+
+/** One file to commit. */
+export interface StageEntry {
+  /** The checked target (its `stat` is the version the new content was built from). */
+  target: Target;
+  /**
+   * Writes the whole new content to the open temporary file (for content
+   * not held in `bytes`, such as a streamed rewrite).
+   */
+  write?(handle: FileHandle): Promise<void>;
+  /**
+   * The whole new content, when it is held in memory: then it is written
+   * with synchronous calls, which for a file of that size cost far less
+   * than the hand-offs of asynchronous ones.
+   */
+  bytes?: Uint8Array;
+  /**
+   * The exact bytes the new content was built from: right before the
+   * rename, beside the identity check, the file is read again through the
+   * folder the rename goes through and must still hold them (some runtimes
+   * report change times in whole seconds, so identity alone can miss a
+   * quick rewrite).
+   */
+  old?: Uint8Array;
+  /** Remove the target instead of writing it (an undo of a creation); `write` is not called. */
+  remove?: boolean;
+}
+
+export function randomId(): string {
+  // Names this host boot and PID namespace, so orphan cleanup never takes
+  // a live writer's temporary in another container for a dead one's.
+  return tempId();
+}
+
+/**
+ * The side file's name: `.NAME.PID-ID.hashline-KIND.tmp`, where KIND is
+ * `new`/`old` for a journaled commit's temporary and backup, and `one` for
+ * a one-file commit's temporary (which no journal names, so the next writer
+ * of the file may remove it once its process is dead).
+ */
+export function sideName(
+  base: string,
+  pid: number,
+  id: string,
+  kind: "new" | "old" | "one",
+): string {
+  return `.${cutUtf8(base, 96)}.${pid}-${id}.hashline-${kind}.tmp`;
+}
+
+/** Pins a target's folder, creating missing folders one at a time through their parents. */
+export function pinTargetFolder(root: RootRef, target: Target): Pin {
+  const parts = partsUnder(root, target.dir);
+  const have = parts.length - target.missing.length;
+  for (let i = have; i < parts.length; i++) {
+    const parent = pinFolder(root, parts.slice(0, i));
+    try {
+      mkdirSync(parent.path(parts[i]));
+    } catch (error) {
+      if (errnoOf(error) !== "EEXIST") throw error;
+    } finally {
+      parent.close();
+    }
+  }
+  try {
+    return pinFolder(root, parts);
+  } catch (error) {
+    const code = errnoOf(error);
+    if (code === "ELOOP" || code === "ENOTDIR" || code === "ENOENT") {
+      throw changedError(target.display);
+    }
+    throw error;
+  }
+}
+
+export function identityAt(pin: Pin, name: string): FileIdentity | null {
+  try {
+    const st = lstatSync(pin.path(name));
+    return st.isFile() ? identityOf(st) : { ...identityOf(st), ino: -1 };
+  } catch (error) {
+    if (errnoOf(error) === "ENOENT") return null;
+    throw error;
+  }
+}
+
+export function removeQuietly(pin: Pin, name: string | null): void {
+  if (!name) return;
+  try {
+    unlinkSync(pin.path(name));
+  } catch {
+    // Already gone.
+  }
+}
+
+export interface Staged {
+  entry: StageEntry;
+  pin: Pin;
+  name: string;
+  temp: string;
+  backup: string | null;
+  /** The version of the target the last check expects (a backup link changes its ctime). */
+  expect?: FileIdentity;
+}
+
+/** Writes the temporary file of one entry and flushes it. */
+export async function stage(s: Staged): Promise<number> {
+  if (s.entry.bytes) return stageBytes(s, s.entry.bytes);
+  const { target } = s.entry;
+  let h: FileHandle;
+  try {
+    h = await open(
+      s.pin.path(s.temp),
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL |
+        constants.O_NOFOLLOW,
+      target.exists ? 0o600 : 0o666,
+    );
+  } catch (error) {
+    throw mapFsError(error, `Cannot write "${target.display}"`);
+  }
+  try {
+    await s.entry.write!(h);
+    if (target.stat) {
+      await h.chmod(target.stat.mode);
+      if (target.stat.uid !== undefined) {
+        await h.chown(target.stat.uid, target.stat.gid!).catch(() => {});
+      }
+    }
+    await h.sync();
+    return (await h.stat()).ino;
+  } catch (error) {
+    await h.close().catch(() => {});
+    removeQuietly(s.pin, s.temp);
+    throw mapFsError(error, `Cannot write "${target.display}"`);
+  } finally {
+    await h.close().catch(() => {});
+  }
+}
+
+export function stageBytes(s: Staged, bytes: Uint8Array): number {
+  const { target } = s.entry;
+  let fd: number;
+  try {
+    fd = openSync(
+      s.pin.path(s.temp),
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL |
+        constants.O_NOFOLLOW,
+      target.exists ? 0o600 : 0o666,
+    );
+  } catch (error) {
+    throw mapFsError(error, `Cannot write "${target.display}"`);
+  }
+  try {
+    let at = 0;
+    while (at < bytes.length) {
+      at += writeSync(fd, bytes, at, bytes.length - at);
+    }
+    const st = fstatSync(fd);
+    if (target.stat) {
+      fchmodSync(fd, target.stat.mode);
+      // The temporary is already owned as the file was (the usual case): no call needed.
+      if (
+        target.stat.uid !== undefined &&
+        (st.uid !== target.stat.uid || st.gid !== target.stat.gid)
+      ) {
+        try {
+          fchownSync(fd, target.stat.uid, target.stat.gid!);
+        } catch {
+          // Only a privileged process may give a file away; the mode is kept all the same.
+        }
+      }
+    }
+    fsyncSync(fd);
+    return st.ino;
+  } catch (error) {
+    closeSync(fd);
+    fd = -1;
+    removeQuietly(s.pin, s.temp);
+    throw mapFsError(error, `Cannot write "${target.display}"`);
+  } finally {
+    if (fd >= 0) closeSync(fd);
+  }
+}

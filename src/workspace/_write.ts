@@ -1,0 +1,248 @@
+/**
+ * Whole-file writes (docs/patch-format.md "Whole-file writes"): resolve →
+ * lock → load the old file and judge the write through `patch/` (the
+ * session must have seen every line, none changed) → commit → record.
+ *
+ * @module
+ */
+import { checkSession } from "../_internal/session.ts";
+import { splitLines } from "../anchor/split.ts";
+import {
+  EditRefusedError,
+  PatchRefusedError,
+  TooLargeError,
+} from "../errors.ts";
+import type { LineMemory } from "../patch/memory.ts";
+import { changedError, refusal } from "../patch/problems.ts";
+import {
+  firstStaleLine as staleIn,
+  judgeWholeWrite,
+} from "../patch/whole_write.ts";
+import { recordFile, sha256Hex } from "../history/record.ts";
+import { commitFiles } from "./_commit.ts";
+import type { Target } from "./_confine.ts";
+import type { Context } from "./_context.ts";
+import { recordOf } from "./_history.ts";
+import { loadWhole } from "./_load.ts";
+import { lockTargets, start } from "./_locking.ts";
+import { loadEditing } from "./_plan.ts";
+import { stat } from "./_read.ts";
+import { recordWhole } from "./_record.ts";
+import { resolveTarget } from "./_resolve.ts";
+import { linkNote } from "./_result_notes.ts";
+import { firstStaleLine } from "./_stream_patch.ts";
+import type { WriteOptions, WriteResult } from "./types.ts";
+
+const encoder = new TextEncoder();
+
+/** Refuses content no read could show back: an unpaired surrogate or a NUL. */
+function checkText(content: string): void {
+  const wellFormed = (content as { isWellFormed?: () => boolean }).isWellFormed;
+  if (wellFormed && !wellFormed.call(content)) {
+    throw new TypeError(
+      "Cannot write: the content holds an unpaired surrogate, which is not valid UTF-8 text.",
+    );
+  }
+  const nul = content.indexOf("\0");
+  if (nul !== -1) {
+    throw new TypeError(
+      `Cannot write: the content holds a NUL character at index ${nul}; a file with one is not text and could not be read back.`,
+    );
+  }
+}
+
+/**
+ * Loads the file a write replaces and judges the write against the
+ * session's read record: its old lines (null when streamed), and the
+ * version the commit must find.
+ */
+async function judgeOld(
+  ctx: Context,
+  target: Target,
+  memory: LineMemory | undefined,
+): Promise<{
+  lines: string[] | null;
+  target: Target;
+  old?: Uint8Array;
+  text?: string;
+}> {
+  const display = target.display;
+  if (!memory || ctx.streams(target)) {
+    const { stale, lines: total } = memory
+      ? await firstStaleLine(target, memory.toJSON(), ctx.engine)
+      : { stale: 0, lines: 0 };
+    const refused = judgeWholeWrite(display, memory, { stale, total });
+    if (refused.length > 0) throw refusal(refused);
+    return { lines: null, target };
+  }
+  const { bytes, id, text } = await loadWhole(target);
+  const lines = splitLines(text).lines;
+  const refused = judgeWholeWrite(display, memory, {
+    stale: staleIn(memory, lines),
+    total: lines.length,
+  });
+  if (refused.length > 0) throw refusal(refused);
+  const read = { ...target, stat: id };
+  return { lines, target: read, old: bytes, text };
+}
+
+/** Creates a file, or replaces one the session has read whole, with exactly this content. */
+export async function writeFile(
+  ctx: Context,
+  path: string,
+  content: string,
+  options: WriteOptions,
+  createOnly: boolean,
+): Promise<WriteResult> {
+  await start(ctx);
+  if (options === null || typeof options !== "object") {
+    throw new TypeError("Cannot write: options must be an object.");
+  }
+  const session = checkSession(options.session ?? ctx.session);
+  if (typeof content !== "string") {
+    throw new TypeError(
+      `Cannot write: content must be a string, got ${typeof content}.`,
+    );
+  }
+  checkText(content);
+  const first = await resolveTarget(ctx, path, "write");
+  const bytes = encoder.encode(content);
+  if (bytes.length > ctx.conf.maxFileBytes) {
+    throw new TooLargeError(
+      `Cannot write "${first.display}": the content is ${bytes.length} bytes, over the workspace limit of ${ctx.conf.maxFileBytes} bytes.`,
+    );
+  }
+  const next = splitLines(content).lines;
+  const known = first.exists
+    ? (await ctx.records.get(session, first.real))?.clone()
+    : undefined;
+  const release = await lockTargets(ctx, [first]);
+  try {
+    const target = await resolveTarget(ctx, path, "write");
+    const display = target.display;
+    if (target.real !== first.real || (createOnly && target.exists)) {
+      throw changedError(display);
+    }
+    const old = target.exists
+      ? await judgeOld(
+        ctx,
+        target,
+        known ?? await ctx.records.get(session, target.real),
+      )
+      : { lines: [], target, text: "" };
+    const oldLines = old.lines;
+    let diff = "";
+    const { summarizeEdit } = await loadEditing();
+    if (oldLines) {
+      diff = summarizeEdit({
+        display,
+        oldCount: oldLines.length,
+        oldLine: (n) => oldLines[n - 1],
+        plan: [{ at: 1, deleteCount: oldLines.length, lines: next }],
+        maxLineChars: ctx.maxLineChars ?? 2000,
+        created: !target.exists,
+      }).diff;
+    }
+    let added = 0;
+    let removed = 0;
+    for (const line of diff.split("\n").slice(2)) {
+      if (line.startsWith("+")) added++;
+      else if (line.startsWith("-")) removed++;
+    }
+    if (!oldLines) {
+      added = next.length;
+      diff =
+        `(diff not shown: the old file is over ${ctx.streamThreshold} bytes)`;
+    }
+    // --- syntax check (src/check): before the history entry and anything staged ---
+    const syntax = await ctx.syntax.run(
+      [{
+        path: display,
+        before: target.exists ? old.text ?? null : null,
+        after: content,
+      }],
+      options.check,
+    );
+    // --- end syntax check ---
+    const record = await recordOf(
+      ctx,
+      session,
+      target.exists
+        ? `Wrote ${display} (+${added} -${removed})`
+        : `Created ${display} (${next.length} ${
+          next.length === 1 ? "line" : "lines"
+        })`,
+      [recordFile({
+        path: display,
+        added,
+        removed: target.exists ? removed : 0,
+        created: !target.exists,
+        oldText: oldLines ? old.text : undefined,
+        newText: content,
+        whole: target.exists ? await sha256Hex(bytes) : undefined,
+      })],
+    );
+    await commitFiles(
+      ctx.stateDir,
+      ctx.conf,
+      [{
+        target: old.target,
+        bytes,
+        old: old.old,
+      }],
+      ctx.hooks,
+      record,
+    );
+    const warnings = [...syntax.warnings, ...ctx.takeNotices()];
+    const note = linkNote(display, old.target.stat);
+    if (note) warnings.push(note);
+    await recordWhole(ctx, session, target.real, next, warnings);
+    const head = target.exists
+      ? `Wrote ${display} (+${added} -${removed})`
+      : `Created ${display} (${next.length} ${
+        next.length === 1 ? "line" : "lines"
+      })`;
+    const tail = warnings.map((w) => `\nWarning: ${w}`).join("");
+    return {
+      path: display,
+      created: !target.exists,
+      added,
+      removed,
+      totalLines: next.length,
+      diff,
+      summary: (diff ? `${head}\n${diff}` : head) + tail,
+      warnings,
+      checks: syntax.checks,
+      ...(record ? { entry: record.id } : {}),
+    };
+  } finally {
+    release();
+  }
+}
+
+/** Creates a file that must not exist yet (never overwrites, even under a race). */
+export async function createFile(
+  ctx: Context,
+  path: string,
+  content: string,
+  options: WriteOptions = {},
+): Promise<WriteResult> {
+  const exists = (where: string) =>
+    new EditRefusedError(
+      `Cannot create "${where}": a file is already there, and it is never overwritten. Choose a new path, or edit the existing file instead.`,
+      "EXISTS",
+    );
+  const info = await stat(ctx, path);
+  if (info.exists) throw exists(info.path);
+  try {
+    return await writeFile(ctx, path, content, options, true);
+  } catch (error) {
+    if (
+      error instanceof PatchRefusedError && error.code === "CHANGED" &&
+      (await stat(ctx, path).catch(() => null))?.exists
+    ) {
+      throw exists(info.path);
+    }
+    throw error;
+  }
+}
