@@ -42,6 +42,8 @@ export const BUDGETS = {
   files: 700,
   /** The default set of `mcp` and `serve` (`files`, `store`). */
   defaultSet: 2000,
+  /** The `history` set: `edit_history`, `undo_edit`. */
+  history: 300,
   /** Our own cap on the system-prompt snippet of the default set. */
   prompt: 300,
 } as const;
@@ -111,7 +113,7 @@ export function measure(editFormat: EditFormat): Measure {
   for (const t of all.tools) perTool[t.name] = toolTokens(t);
   const perSet: Record<string, number> = {};
   const promptPerSet: Record<string, number> = {};
-  for (const set of ["files", "store"] as const) {
+  for (const set of ["files", "store", "history"] as const) {
     const r = registryFor(editFormat, [set]);
     perSet[set] = sum(r.tools.map(toolTokens));
     promptPerSet[set] = tokens(r.systemPrompt);
@@ -237,6 +239,9 @@ async function main(): Promise<void> {
       `store                    ${pad(hashline.perSet.store, 8)}  ${
         pad(strReplace.perSet.store, 11)
       }`,
+      `history                  ${pad(hashline.perSet.history, 8)}  ${
+        pad(strReplace.perSet.history, 11)
+      }   ${mark(hashline.perSet.history, BUDGETS.history)}`,
       `default (files,store)    ${pad(hashline.defaultSet, 8)}  ${
         pad(strReplace.defaultSet, 11)
       }   ${mark(hashline.defaultSet, BUDGETS.defaultSet)}`,
