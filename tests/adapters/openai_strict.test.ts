@@ -219,6 +219,7 @@ describe("OpenAI strict mode", () => {
       patch: null,
       dryRun: null,
       rebase: null,
+      check: null,
     });
     assert.match(viaOps.content, /^Edited a\.txt \(\+1 -1\)/m);
     assert.equal(await fx.read("a.txt"), "one\nTWO\nthree\n");
@@ -250,6 +251,7 @@ describe("OpenAI strict mode", () => {
       patch: null,
       dryRun: null,
       rebase: null,
+      check: null,
     });
     assert.match(viaFiles.content, /^Edited a\.txt/m);
     assert.equal(await fx.read("a.txt"), "one\nTWO\n");
@@ -268,6 +270,7 @@ describe("OpenAI strict mode", () => {
       patch: `@@ a.txt\n< ${anchorOf(last.content, "one")}\n~zero`,
       dryRun: null,
       rebase: null,
+      check: null,
     });
     assert.match(viaPatch.content, /^Edited a\.txt \(\+1 -0\)/m);
     assert.equal(await fx.read("a.txt"), "zero\none\nTWO\n");
@@ -275,6 +278,7 @@ describe("OpenAI strict mode", () => {
     const written = await call("write_file", {
       path: "new.txt",
       content: "hi\n",
+      check: null,
     });
     assert.match(written.content, /new\.txt/);
     assert.equal(await fx.read("new.txt"), "hi\n");
@@ -325,6 +329,7 @@ describe("OpenAI strict mode", () => {
       old_string: "beta",
       new_string: "gamma",
       replace_all: null,
+      check: null,
     };
     const p = edit.function.parameters as Node;
     assert.deepEqual(conforms(args, p, p), []);
