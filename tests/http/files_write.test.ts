@@ -39,6 +39,26 @@ describe("POST /v1/files/write", () => {
     return { status: res.status, headers: res.headers, body: await res.json() };
   }
 
+  it("a patch that creates a file answers Created PATH, not Edited", async () => {
+    const res = await send(
+      "/v1/files/patch",
+      { patch: "@@ made/by_patch.txt\n+\n~first" },
+      "patcher",
+    );
+    assert.equal(res.status, 200);
+    assert.match(
+      JSON.stringify(res.body),
+      /Created made\/by_patch\.txt \(\+1\)/,
+    );
+    assert.doesNotMatch(JSON.stringify(res.body), /Edited made/);
+    assert.equal(
+      new TextDecoder().decode(
+        await bytes(join(tree.dir, "made/by_patch.txt")),
+      ),
+      "first\n",
+    );
+  });
+
   it("creates a new file without a read", async () => {
     const res = await send(
       "/v1/files/write",
