@@ -8,16 +8,15 @@
  * @module
  */
 import { PatchRefusedError } from "../errors.ts";
-import {
-  type Checker,
-  type CheckInput,
-  type CheckMode,
-  checkMode,
-  createChecker,
-  describeCheck,
-  type SyntaxCheck,
-  syntaxProblems,
-} from "./checker.ts";
+import type { Checker, CheckInput, SyntaxCheck } from "./checker.ts";
+import { type CheckMode, checkMode } from "./modes.ts";
+
+// The checker and its helpers load with the first edit a gate checks, so a
+// workspace that only reads (a CLI `read`) never loads them.
+type CheckerModule = typeof import("./checker.ts");
+let checkerModule: Promise<CheckerModule> | undefined;
+const loadChecker = (): Promise<CheckerModule> =>
+  checkerModule ??= import("./checker.ts");
 
 /** What a gate found: every check's answer and the warnings for the result. */
 export interface GateOutcome {
@@ -48,8 +47,8 @@ export class SyntaxGate {
   }
 
   /** The checker, created on first use. */
-  get engine(): Checker {
-    return this.checker ??= createChecker({ stateDir: this.stateDir });
+  private engine(module: CheckerModule): Checker {
+    return this.checker ??= module.createChecker({ stateDir: this.stateDir });
   }
 
   /**
@@ -65,10 +64,12 @@ export class SyntaxGate {
   async run(inputs: CheckInput[], mode?: unknown): Promise<GateOutcome> {
     const m = checkMode(mode, this.mode);
     if (m === "off" || inputs.length === 0) return { checks: [], warnings: [] };
+    const module = await loadChecker();
+    const { describeCheck, syntaxProblems } = module;
     const checks: SyntaxCheck[] = [];
     for (const input of inputs) {
       try {
-        const c = await this.engine.check(input);
+        const c = await this.engine(module).check(input);
         if (c) checks.push(c);
       } catch (error) {
         checks.push({
