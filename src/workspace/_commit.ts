@@ -212,17 +212,14 @@ async function commitOneRecorded(
     removeQuietly(s.pin, s.temp);
     throw mapFsError(error, `Cannot write "${display}"`);
   }
-  const jdir = join(stateDir, "journal");
-  const jfile = join(jdir, `${Date.now()}-${id}.json`);
-  const journal: Journal = {
-    version: 2,
+  const { jdir, jfile, journal } = newJournal(
+    stateDir,
+    root,
     id,
-    pid: processId(),
-    root: root.real,
-    state: "committing",
-    entries: [journalEntry(s, newIno)],
-    history: history.record,
-  };
+    "committing",
+    [journalEntry(s, newIno)],
+    history,
+  );
   try {
     await mkdir(jdir, { recursive: true });
     await writeJournal(jfile, journal);
@@ -259,6 +256,31 @@ async function commitOneRecorded(
   await step("done");
 }
 
+/** A commit's journal, with the folder and file it is written to. */
+function newJournal(
+  stateDir: string,
+  root: RootRef,
+  id: string,
+  state: Journal["state"],
+  entries: Journal["entries"],
+  history?: CommitRecord,
+): { jdir: string; jfile: string; journal: Journal } {
+  const jdir = join(stateDir, "journal");
+  return {
+    jdir,
+    jfile: join(jdir, `${Date.now()}-${id}.json`),
+    journal: {
+      version: 2,
+      id,
+      pid: processId(),
+      root: root.real,
+      state,
+      entries,
+      ...(history ? { history: history.record } : {}),
+    },
+  };
+}
+
 async function commitMany(
   stateDir: string,
   root: RootRef,
@@ -267,17 +289,14 @@ async function commitMany(
   step: (name: string) => Promise<void>,
   history?: CommitRecord,
 ): Promise<void> {
-  const jdir = join(stateDir, "journal");
-  const jfile = join(jdir, `${Date.now()}-${id}.json`);
-  const journal: Journal = {
-    version: 2,
+  const { jdir, jfile, journal } = newJournal(
+    stateDir,
+    root,
     id,
-    pid: processId(),
-    root: root.real,
-    state: "staging",
-    entries: staged.map((s) => journalEntry(s, null)),
-    ...(history ? { history: history.record } : {}),
-  };
+    "staging",
+    staged.map((s) => journalEntry(s, null)),
+    history,
+  );
   const cleanSides = () => {
     for (const s of staged) {
       removeQuietly(s.pin, s.temp);
