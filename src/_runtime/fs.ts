@@ -8,6 +8,7 @@
 export * from "node:fs/promises";
 // Structural, so declarations that name a handle need no runtime type package.
 export type { FileHandle, FileStatus } from "./file_handle.ts";
+import { writeSync } from "node:fs";
 export {
   closeSync,
   constants,
@@ -34,3 +35,11 @@ export {
   writeFileSync,
   writeSync,
 } from "node:fs";
+
+/** Writes all of `bytes` to `fd` at its current offset (one write may take only part). */
+export function writeAllSync(fd: number, bytes: Uint8Array): void {
+  let at = 0;
+  while (at < bytes.length) {
+    at += writeSync(fd, bytes, at, bytes.length - at);
+  }
+}

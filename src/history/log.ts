@@ -24,6 +24,7 @@ import {
   renameSync,
   statSync,
   unlinkSync,
+  writeAllSync,
   writeSync,
 } from "../_runtime/fs.ts";
 import { processAlive, processId } from "../_runtime/process.ts";
@@ -289,10 +290,7 @@ export class HistoryLog {
           if (last[0] !== 10) prefix = "\n";
         }
         const bytes = encoder.encode(prefix + line);
-        let at = 0;
-        while (at < bytes.length) {
-          at += writeSync(fd, bytes, at, bytes.length - at);
-        }
+        writeAllSync(fd, bytes);
         fsyncSync(fd);
       } finally {
         closeSync(fd);
@@ -320,10 +318,7 @@ export class HistoryLog {
     const fd = openSync(tmp, "w");
     try {
       const bytes = encoder.encode(kept.map(frameRecord).join(""));
-      let at = 0;
-      while (at < bytes.length) {
-        at += writeSync(fd, bytes, at, bytes.length - at);
-      }
+      writeAllSync(fd, bytes);
       fsyncSync(fd);
     } finally {
       closeSync(fd);

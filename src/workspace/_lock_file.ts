@@ -15,7 +15,7 @@ import {
   readdirSync,
   readSync,
   unlinkSync,
-  writeSync,
+  writeAllSync,
 } from "../_runtime/fs.ts";
 import { errnoOf } from "../_internal/errno.ts";
 import { cutUtf8, utf8Length } from "../_internal/names.ts";
@@ -130,10 +130,7 @@ export function createExclusive(path: string, text: string): number | null {
   }
   try {
     const bytes = new TextEncoder().encode(text);
-    let done = 0;
-    while (done < bytes.length) {
-      done += writeSync(fd, bytes, done, bytes.length - done);
-    }
+    writeAllSync(fd, bytes);
   } catch (error) {
     closeSync(fd);
     try {
