@@ -18,7 +18,7 @@ import {
   open,
   openSync,
   unlinkSync,
-  writeSync,
+  writeAllSync,
 } from "../_runtime/fs.ts";
 import type { FileHandle } from "../_runtime/file_handle.ts";
 import { errnoOf, mapFsError } from "../_internal/errno.ts";
@@ -130,18 +130,27 @@ export interface Staged {
   expect?: FileIdentity;
 }
 
+/**
+ * Path, flags and mode the temporary file of `s` is opened with: created
+ * exclusively, never through a symlink, and private while it stands in for
+ * a file that exists (it takes that file's mode once written).
+ */
+function tempOpen(s: Staged): [path: string, flags: number, mode: number] {
+  return [
+    s.pin.path(s.temp),
+    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL |
+    constants.O_NOFOLLOW,
+    s.entry.target.exists ? 0o600 : 0o666,
+  ];
+}
+
 /** Writes the temporary file of one entry and flushes it. */
 export async function stage(s: Staged): Promise<number> {
   if (s.entry.bytes) return stageBytes(s, s.entry.bytes);
   const { target } = s.entry;
   let h: FileHandle;
   try {
-    h = await open(
-      s.pin.path(s.temp),
-      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL |
-        constants.O_NOFOLLOW,
-      target.exists ? 0o600 : 0o666,
-    );
+    h = await open(...tempOpen(s));
   } catch (error) {
     throw mapFsError(error, `Cannot write "${target.display}"`);
   }
@@ -168,20 +177,12 @@ export function stageBytes(s: Staged, bytes: Uint8Array): number {
   const { target } = s.entry;
   let fd: number;
   try {
-    fd = openSync(
-      s.pin.path(s.temp),
-      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL |
-        constants.O_NOFOLLOW,
-      target.exists ? 0o600 : 0o666,
-    );
+    fd = openSync(...tempOpen(s));
   } catch (error) {
     throw mapFsError(error, `Cannot write "${target.display}"`);
   }
   try {
-    let at = 0;
-    while (at < bytes.length) {
-      at += writeSync(fd, bytes, at, bytes.length - at);
-    }
+    writeAllSync(fd, bytes);
     const st = fstatSync(fd);
     if (target.stat) {
       fchmodSync(fd, target.stat.mode);
