@@ -68,20 +68,8 @@ function errCode(error: unknown): string | undefined {
   return (error as { code?: string } | null)?.code;
 }
 
-/** Identity of a file from its stats. */
-export function identityOf(
-  st: {
-    dev: number;
-    ino: number;
-    size: number;
-    mtimeMs: number;
-    ctimeMs: number;
-    mode: number;
-    uid?: number;
-    gid?: number;
-    nlink?: number;
-  },
-): FileIdentity {
+/** Identity of a file from its stats (which carry the same fields and more): the mode keeps only its permission bits. */
+export function identityOf(st: FileIdentity): FileIdentity {
   return {
     dev: st.dev,
     ino: st.ino,
