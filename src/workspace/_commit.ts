@@ -240,13 +240,7 @@ async function commitOneRecorded(
     await history.append(history.record);
     await step("history");
   } catch (error) {
-    journal.state = "rolling-back";
-    await writeJournal(jfile, journal);
-    await step("journal-rolling-back");
-    undoOne(s.pin, journal.entries[0]);
-    removeQuietly(s.pin, s.temp);
-    removeQuietly(s.pin, s.backup);
-    await rm(jfile, { force: true });
+    await rollBack(jfile, journal, [s], step);
     throw mapFsError(error, `Cannot write "${display}"`);
   }
   s.pin.sync(fsyncSync);
@@ -254,6 +248,35 @@ async function commitOneRecorded(
   await step("cleaned");
   await rm(jfile, { force: true });
   await step("done");
+}
+
+/** Removes the temporary and the backup of each staged file. */
+function removeSides(staged: Staged[]): void {
+  for (const s of staged) {
+    removeQuietly(s.pin, s.temp);
+    removeQuietly(s.pin, s.backup);
+  }
+}
+
+/**
+ * Puts back what a commit installed: the journal says `rolling-back` first
+ * (recovery finishes a rollback a crash cuts short), each entry is undone,
+ * then the temporaries, backups and journal go.
+ */
+async function rollBack(
+  jfile: string,
+  journal: Journal,
+  staged: Staged[],
+  step: (name: string) => Promise<void>,
+): Promise<void> {
+  journal.state = "rolling-back";
+  await writeJournal(jfile, journal);
+  await step("journal-rolling-back");
+  for (let i = 0; i < staged.length; i++) {
+    undoOne(staged[i].pin, journal.entries[i]);
+  }
+  removeSides(staged);
+  await rm(jfile, { force: true });
 }
 
 /** A commit's journal, with the folder and file it is written to. */
@@ -297,12 +320,6 @@ async function commitMany(
     staged.map((s) => journalEntry(s, null)),
     history,
   );
-  const cleanSides = () => {
-    for (const s of staged) {
-      removeQuietly(s.pin, s.temp);
-      removeQuietly(s.pin, s.backup);
-    }
-  };
   try {
     await mkdir(jdir, { recursive: true });
     await writeJournal(jfile, journal);
@@ -332,7 +349,7 @@ async function commitMany(
     await writeJournal(jfile, journal);
     await step("journal-committing");
   } catch (error) {
-    cleanSides();
+    removeSides(staged);
     await rm(jfile, { force: true });
     throw mapFsError(error, `Cannot write "${staged[0].entry.target.display}"`);
   }
@@ -347,14 +364,7 @@ async function commitMany(
       await step("history");
     }
   } catch (error) {
-    journal.state = "rolling-back";
-    await writeJournal(jfile, journal);
-    await step("journal-rolling-back");
-    for (let i = 0; i < staged.length; i++) {
-      undoOne(staged[i].pin, journal.entries[i]);
-    }
-    cleanSides();
-    await rm(jfile, { force: true });
+    await rollBack(jfile, journal, staged, step);
     throw mapFsError(error, `Cannot write "${staged[0].entry.target.display}"`);
   }
   await step("renamed");
