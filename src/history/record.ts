@@ -6,7 +6,13 @@
 import { lineHash32 } from "../hash/fnv.ts";
 import type { PlannedEdit } from "../patch/types.ts";
 import { hunksOf } from "./hunks.ts";
-import type { Door, EntryRecord, Hunk, RecordFile } from "./types.ts";
+import type {
+  Door,
+  EntryFile,
+  EntryRecord,
+  Hunk,
+  RecordFile,
+} from "./types.ts";
 
 /** sha-256 of bytes, as lowercase hex. */
 export async function sha256Hex(bytes: Uint8Array): Promise<string> {
@@ -67,16 +73,17 @@ function planHunks(
   return out;
 }
 
-/** What an entry keeps of one changed file. */
-export function recordFile(f: ChangedFile): RecordFile {
-  const out: RecordFile = {
-    path: f.path,
-    added: f.added,
-    removed: f.removed,
-    hunks: [],
-  };
+/** What an entry lists of one file (flags only when set). */
+export function entryFile(f: EntryFile): EntryFile {
+  const out: EntryFile = { path: f.path, added: f.added, removed: f.removed };
   if (f.created) out.created = true;
   if (f.deleted) out.deleted = true;
+  return out;
+}
+
+/** What an entry keeps of one changed file. */
+export function recordFile(f: ChangedFile): RecordFile {
+  const out: RecordFile = { ...entryFile(f), hunks: [] };
   if (f.oldText !== undefined && f.newText !== undefined) {
     out.hunks = hunksOf(f.oldText, f.newText, f.plan);
     if (f.whole !== undefined) out.whole = f.whole;

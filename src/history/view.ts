@@ -7,20 +7,12 @@
 import { renderDiff } from "./hunks.ts";
 import type {
   EntryDetail,
-  EntryFile,
   EntryRecord,
   HistoryEntry,
   HistoryQuery,
-  RecordFile,
 } from "./types.ts";
 import { idNumber } from "./log.ts";
-
-function listed(f: RecordFile): EntryFile {
-  const out: EntryFile = { path: f.path, added: f.added, removed: f.removed };
-  if (f.created) out.created = true;
-  if (f.deleted) out.deleted = true;
-  return out;
-}
+import { entryFile } from "./record.ts";
 
 /** An entry as listed, without what it keeps to revert the change. */
 export function toEntry(r: EntryRecord): HistoryEntry {
@@ -30,7 +22,7 @@ export function toEntry(r: EntryRecord): HistoryEntry {
     session: r.session,
     door: r.door,
     summary: r.summary,
-    files: r.files.map(listed),
+    files: r.files.map(entryFile),
   };
   if (r.undoOf !== undefined) out.undoOf = r.undoOf;
   return out;
@@ -41,7 +33,7 @@ export function toDetail(r: EntryRecord): EntryDetail {
   return {
     ...toEntry(r),
     files: r.files.map((f) => ({
-      ...listed(f),
+      ...entryFile(f),
       diff: f.noUndo && f.hunks.length === 0 ? `(${f.noUndo})` : renderDiff(
         f.path,
         f.hunks,
