@@ -24,19 +24,7 @@
  *
  * @module
  */
-export type {
-  EditResult,
-  ExportResult,
-  HistoryEntry,
-  PutResult,
-  RevisionId,
-  RevisionOp,
-  RevisionPatch,
-  RevisionStore,
-  SourceRead,
-  SourceReadOptions,
-  StringEdit,
-} from "./types.ts";
+export type * from "./types.ts";
 export { openFileStore } from "./file_store.ts";
 export { createMemoryStore, type MemoryStoreOptions } from "./memory_store.ts";
 export {
