@@ -15,6 +15,7 @@ import { join } from "node:path";
 import {
   mkdirSync,
   readdir,
+  readdirSync,
   readFileSync,
   renameSync,
   rm,
@@ -198,16 +199,19 @@ export class SessionRecords {
   /** Removes temporary record files that processes which died mid-save left behind. */
   async cleanTemps(): Promise<void> {
     if (this.dir === null) return;
+    // Listed synchronously: this runs once, at the first use of a
+    // workspace, where an async listing costs a CLI read about a
+    // millisecond each under Deno.
     let sessions: string[];
     try {
-      sessions = await readdir(this.dir);
+      sessions = readdirSync(this.dir);
     } catch {
       return;
     }
     for (const s of sessions) {
       let names: string[];
       try {
-        names = await readdir(join(this.dir, s));
+        names = readdirSync(join(this.dir, s));
       } catch {
         continue;
       }
