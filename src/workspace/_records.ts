@@ -24,7 +24,6 @@ import {
   unlink,
   writeFileSync,
 } from "../_runtime/fs.ts";
-import { tempId, tempOwnerGone } from "./_holder.ts";
 import { processId } from "../_runtime/process.ts";
 import { sameBytes } from "./_io.ts";
 import type { LineMemory } from "../patch/memory.ts";
@@ -37,6 +36,15 @@ import {
   unwrapRecord,
   wrapRecord,
 } from "./_record_file.ts";
+
+// Temporary-file names and their owners' liveness (host and boot ids) load
+// with the first record written through a temporary file or the first
+// leftover one found: a re-read that changes no record needs neither. The
+// specifier is held in a variable, which Deno does not follow ahead of time.
+type HolderModule = typeof import("./_holder.ts");
+const holderPath = "./_holder.ts";
+let holder: Promise<HolderModule> | undefined;
+const loadHolder = (): Promise<HolderModule> => holder ??= import(holderPath);
 
 interface Cached {
   mem: LineMemory;
@@ -138,6 +146,8 @@ export class SessionRecords {
       cached.saved = known.saved;
       cached.size = known.size;
     } else {
+      // Loaded before any file is touched, so the save runs without a pause.
+      const { tempId } = await loadHolder();
       const generation = randomGeneration();
       const bytes = wrapRecord(body, generation);
       // Updated in place when the file exists and the record does not
@@ -217,7 +227,7 @@ export class SessionRecords {
       }
       for (const name of names) {
         const m = /\.rec\.(\d+)\.([a-z0-9]+)\.tmp$/.exec(name);
-        if (m && tempOwnerGone(Number(m[1]), m[2])) {
+        if (m && (await loadHolder()).tempOwnerGone(Number(m[1]), m[2])) {
           await rm(join(this.dir, s, name), { force: true });
         }
       }
