@@ -58,12 +58,13 @@ export async function settle(
     return { rolledForward: 0, rolledBack: 0, malformed: [], skipped: [] };
   }
   const { recoverJournals } = await loadRecover();
+  const log = await ctx.log();
   const report = await recoverJournals(
     ctx.stateDir,
     ctx.conf.rootRef,
     (reals) => lockReals(ctx, reals),
     // The entry of a commit finished here, unless the log holds it.
-    ctx.log ? (r) => ctx.log!.append(r as EntryRecord, true) : undefined,
+    log ? (r) => log.append(r as EntryRecord, true) : undefined,
   );
   for (const m of report.malformed) {
     ctx.notices.push(`A damaged commit journal was set aside: ${m}.`);
