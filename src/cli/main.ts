@@ -38,14 +38,29 @@ import type { CommandFamily } from "./_table.ts";
 
 export type { CliIo };
 
-const FAMILIES: Record<
-  CommandFamily,
-  () => Promise<{ run(ctx: CliContext): Promise<number> }>
-> = {
-  files: () => import("./_files.ts"),
-  store: () => import("./_store.ts"),
-  serve: () => import("./_serve.ts"),
-  history: () => import("./_history.ts"),
+// The families are imported through a specifier held in a variable, which
+// Deno does not follow ahead of time: start-up then builds the module graph
+// of the one family a command runs, not of all four (the store, the server
+// and the MCP SDK among them). The `typeof import` types keep every family
+// in the type check and in the npm build, which rewrites the specifier.
+interface Families {
+  files: typeof import("./_files.ts");
+  store: typeof import("./_store.ts");
+  serve: typeof import("./_serve.ts");
+  history: typeof import("./_history.ts");
+}
+const load = <K extends CommandFamily>(path: string): Promise<Families[K]> =>
+  import(path);
+
+const FAMILIES: {
+  [K in CommandFamily]: () => Promise<
+    { run(ctx: CliContext): Promise<number> }
+  >;
+} = {
+  files: () => load<"files">("./_files.ts"),
+  store: () => load<"store">("./_store.ts"),
+  serve: () => load<"serve">("./_serve.ts"),
+  history: () => load<"history">("./_history.ts"),
 };
 
 /**

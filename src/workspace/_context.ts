@@ -13,7 +13,7 @@ import { checkSession } from "../_internal/session.ts";
 import { SyntaxGate } from "../check/gate.ts";
 import { readWindow } from "../anchor/format.ts";
 import { NotFoundError } from "../errors.ts";
-import { HistoryLog } from "../history/log.ts";
+import type { HistoryLog } from "../history/log.ts";
 import { type Door, DOORS } from "../history/types.ts";
 import type { CommitHooks } from "./_commit.ts";
 import { Confinement, type Target } from "./_confine.ts";
@@ -23,6 +23,11 @@ import { SessionRecords } from "./_records.ts";
 import type { WorkspaceOptions } from "./types.ts";
 
 const GiB = 1024 ** 3;
+
+// The history log loads with the first step that needs it (a write, the
+// history, a recovery that settles a commit): a read needs none. The
+// specifier is held in a variable, which Deno does not follow ahead of time.
+const historyLogPath = "../history/log.ts";
 
 /**
  * Size past which reads stream (see {@link Context.streamsRead}): on a
@@ -86,8 +91,9 @@ export class Context {
   readonly lockTimeoutMs: number;
   /** Test seams of the commit protocol. */
   readonly hooks: CommitHooks;
-  /** The edit history, or null with history off. */
-  readonly log: HistoryLog | null;
+  /** Entries the edit history keeps, or null with history off. */
+  private readonly historyLimit: number | null;
+  private history?: Promise<HistoryLog | null>;
   /** The door changes are recorded as coming through. */
   readonly door: Door;
   /** Syntax checks of patches and writes (receipts in `<state>/checks/`). */
@@ -185,9 +191,18 @@ export class Context {
     }
     this.door = door;
     const limit = positive("historyLimit", options.historyLimit, 10_000);
-    this.log = options.history === false || limit === 0
+    this.historyLimit = options.history === false || limit === 0
       ? null
-      : new HistoryLog(this.stateDir, Math.floor(limit));
+      : Math.floor(limit);
+  }
+
+  /** The edit history, or null with history off (loaded on first use). */
+  log(): Promise<HistoryLog | null> {
+    const limit = this.historyLimit;
+    return this.history ??= limit === null
+      ? Promise.resolve(null)
+      : (import(historyLogPath) as Promise<typeof import("../history/log.ts")>)
+        .then(({ HistoryLog }) => new HistoryLog(this.stateDir, limit));
   }
 
   /** The notices gathered since the last result, emptied. */

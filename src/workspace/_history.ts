@@ -32,7 +32,7 @@ export async function recordOf(
   files: RecordFile[],
   undoOf?: string,
 ): Promise<(CommitRecord & { id: string }) | undefined> {
-  const log = ctx.log;
+  const log = await ctx.log();
   if (!log) return undefined;
   const id = await log.allocate();
   return {
@@ -54,16 +54,21 @@ export async function recordOf(
  *
  * @throws {NotFoundError} When it holds none, or the workspace keeps no history.
  */
-export function logged(ctx: Context, what: string, id: unknown): EntryRecord {
+export async function logged(
+  ctx: Context,
+  what: string,
+  id: unknown,
+): Promise<EntryRecord> {
   if (typeof id !== "string" || id === "") {
     throw new TypeError(
       `Cannot ${what}: the id must be a string such as "h_12".`,
     );
   }
-  const r = ctx.log?.get(id);
+  const log = await ctx.log();
+  const r = log?.get(id);
   if (!r) {
     throw new NotFoundError(
-      ctx.log
+      log
         ? `Cannot ${what} "${id}": this workspace's history holds no such entry. List the entries with the log first.`
         : `Cannot ${what} "${id}": this workspace keeps no history (it was opened with history off).`,
     );
@@ -78,15 +83,16 @@ export async function history(
 ): Promise<HistoryEntry[]> {
   await start(ctx);
   const q = checkQuery(query);
-  if (!ctx.log) return [];
+  const log = await ctx.log();
+  if (!log) return [];
   const path = q.path === undefined
     ? undefined
     : (await ctx.conf.resolve(q.path)).display;
-  return listEntries(ctx.log.records(), { ...q, path });
+  return listEntries(log.records(), { ...q, path });
 }
 
 /** One entry with each file's diff. */
 export async function entry(ctx: Context, id: string): Promise<EntryDetail> {
   await start(ctx);
-  return toDetail(logged(ctx, "show", id));
+  return toDetail(await logged(ctx, "show", id));
 }

@@ -5,13 +5,40 @@
  *
  * @module
  */
-import { basename, dirname } from "node:path";
+import { basename, dirname, join } from "node:path";
+import { readdirSync } from "../_runtime/fs.ts";
 import type { EntryRecord } from "../history/types.ts";
 import type { Context } from "./_context.ts";
 import type { Target } from "./_confine.ts";
-import { lockFiles, type LockSpec } from "./_lock.ts";
+import type { LockSpec } from "./_lock.ts";
 import { partsUnder } from "./_pin.ts";
-import { recoverJournals, type RecoveryReport } from "./_recover.ts";
+import type { RecoveryReport } from "./_recover.ts";
+
+// The lock and recovery steps load on first need: a read takes no lock, and
+// settles journals only when there are some. Their specifiers are held in a
+// variable, which Deno does not follow ahead of time, so a read does not
+// build their module graph either.
+const lazy = (path: string) => import(path);
+type LockModule = typeof import("./_lock.ts");
+let locking: Promise<LockModule> | undefined;
+const loadLock = (): Promise<LockModule> => locking ??= lazy("./_lock.ts");
+type RecoverModule = typeof import("./_recover.ts");
+let recovery: Promise<RecoverModule> | undefined;
+const loadRecover = (): Promise<RecoverModule> =>
+  recovery ??= lazy("./_recover.ts");
+
+/**
+ * Whether the journal folder may hold a commit to settle: it lists
+ * something, or cannot be listed (recovery then makes it, or finds nothing).
+ * An empty folder, the common case, has nothing to recover.
+ */
+function journalsPending(stateDir: string): boolean {
+  try {
+    return readdirSync(join(stateDir, "journal")).length > 0;
+  } catch {
+    return true;
+  }
+}
 
 /** Recovery at first use of the workspace (once). */
 export function start(
@@ -27,12 +54,17 @@ export function start(
 export async function settle(
   ctx: Context,
 ): Promise<RecoveryReport> {
+  if (!journalsPending(ctx.stateDir)) {
+    return { rolledForward: 0, rolledBack: 0, malformed: [], skipped: [] };
+  }
+  const { recoverJournals } = await loadRecover();
+  const log = await ctx.log();
   const report = await recoverJournals(
     ctx.stateDir,
     ctx.conf.rootRef,
     (reals) => lockReals(ctx, reals),
     // The entry of a commit finished here, unless the log holds it.
-    ctx.log ? (r) => ctx.log!.append(r as EntryRecord, true) : undefined,
+    log ? (r) => log.append(r as EntryRecord, true) : undefined,
   );
   for (const m of report.malformed) {
     ctx.notices.push(`A damaged commit journal was set aside: ${m}.`);
@@ -70,7 +102,7 @@ export function lockSpec(
 }
 
 /** The locks of real paths a journal names (those not under the root are left out). */
-export function lockReals(
+export async function lockReals(
   ctx: Context,
   reals: string[],
 ): Promise<() => void> {
@@ -87,7 +119,8 @@ export function lockReals(
       // Not under this root: recovery skips such entries anyway.
     }
   }
-  return lockFiles(specs, ctx.lockTimeoutMs, ctx.hooks);
+  const { lockFiles } = await loadLock();
+  return await lockFiles(specs, ctx.lockTimeoutMs, ctx.hooks);
 }
 
 /**
@@ -101,6 +134,7 @@ export async function lockTargets(
 ): Promise<() => void> {
   await start(ctx);
   await settle(ctx);
+  const { lockFiles } = await loadLock();
   return await lockFiles(
     targets.map((t) => lockSpec(ctx, t)),
     ctx.lockTimeoutMs,

@@ -17,7 +17,6 @@ import { start } from "./_locking.ts";
 import { recordRead, recordWhole } from "./_record.ts";
 import { resolveTarget } from "./_resolve.ts";
 import { withWarnings } from "./_result_notes.ts";
-import { streamRead } from "./_stream_read.ts";
 import type {
   FileRead,
   PathInfo,
@@ -25,6 +24,16 @@ import type {
   TextRead,
   WriteOptions,
 } from "./types.ts";
+
+// The streamed path (files past 1 MiB) and its scanners, the Wasm one
+// included, load with the first such read: a specifier in a variable, which
+// Deno does not follow ahead of time, so a small read never builds their
+// module graph either.
+type StreamRead = typeof import("./_stream_read.ts");
+const streamReadPath = "./_stream_read.ts";
+let streaming: Promise<StreamRead> | undefined;
+const loadStreamRead = (): Promise<StreamRead> =>
+  streaming ??= import(streamReadPath);
 
 /** Reads a window of a file and records its lines for the session. */
 export async function readFile(
@@ -54,6 +63,7 @@ export async function readFile(
   let view: Omit<FileRead, "path">;
   let hashes: number[];
   if (ctx.streamsRead(target)) {
+    const { streamRead } = await loadStreamRead();
     ({ view, hashes } = await streamRead(
       target,
       options,

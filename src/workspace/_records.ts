@@ -15,6 +15,7 @@ import { join } from "node:path";
 import {
   mkdirSync,
   readdir,
+  readdirSync,
   readFileSync,
   renameSync,
   rm,
@@ -23,7 +24,6 @@ import {
   unlink,
   writeFileSync,
 } from "../_runtime/fs.ts";
-import { tempId, tempOwnerGone } from "./_holder.ts";
 import { processId } from "../_runtime/process.ts";
 import { sameBytes } from "./_io.ts";
 import type { LineMemory } from "../patch/memory.ts";
@@ -36,6 +36,15 @@ import {
   unwrapRecord,
   wrapRecord,
 } from "./_record_file.ts";
+
+// Temporary-file names and their owners' liveness (host and boot ids) load
+// with the first record written through a temporary file or the first
+// leftover one found: a re-read that changes no record needs neither. The
+// specifier is held in a variable, which Deno does not follow ahead of time.
+type HolderModule = typeof import("./_holder.ts");
+const holderPath = "./_holder.ts";
+let holder: Promise<HolderModule> | undefined;
+const loadHolder = (): Promise<HolderModule> => holder ??= import(holderPath);
 
 interface Cached {
   mem: LineMemory;
@@ -137,6 +146,8 @@ export class SessionRecords {
       cached.saved = known.saved;
       cached.size = known.size;
     } else {
+      // Loaded before any file is touched, so the save runs without a pause.
+      const { tempId } = await loadHolder();
       const generation = randomGeneration();
       const bytes = wrapRecord(body, generation);
       // Updated in place when the file exists and the record does not
@@ -198,22 +209,25 @@ export class SessionRecords {
   /** Removes temporary record files that processes which died mid-save left behind. */
   async cleanTemps(): Promise<void> {
     if (this.dir === null) return;
+    // Listed synchronously: this runs once, at the first use of a
+    // workspace, where an async listing costs a CLI read about a
+    // millisecond each under Deno.
     let sessions: string[];
     try {
-      sessions = await readdir(this.dir);
+      sessions = readdirSync(this.dir);
     } catch {
       return;
     }
     for (const s of sessions) {
       let names: string[];
       try {
-        names = await readdir(join(this.dir, s));
+        names = readdirSync(join(this.dir, s));
       } catch {
         continue;
       }
       for (const name of names) {
         const m = /\.rec\.(\d+)\.([a-z0-9]+)\.tmp$/.exec(name);
-        if (m && tempOwnerGone(Number(m[1]), m[2])) {
+        if (m && (await loadHolder()).tempOwnerGone(Number(m[1]), m[2])) {
           await rm(join(this.dir, s, name), { force: true });
         }
       }

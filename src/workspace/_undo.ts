@@ -47,7 +47,7 @@ export async function undo(
   }
   const session = checkSession(options.session ?? ctx.session);
   const dryRun = options.dryRun === true;
-  const entry = logged(ctx, "undo", id);
+  const entry = await logged(ctx, "undo", id);
   const first: Target[] = [];
   for (const f of entry.files) {
     first.push(await resolveTarget(ctx, f.path, "write"));
@@ -65,7 +65,7 @@ async function undoLocked(
   ctx: Context,
   session: string,
   id: string,
-  entryFiles: ReturnType<typeof logged>["files"],
+  entryFiles: Awaited<ReturnType<typeof logged>>["files"],
   dryRun: boolean,
 ): Promise<UndoResult> {
   const problems: Problem[] = [];

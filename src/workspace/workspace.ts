@@ -42,19 +42,22 @@ import type {
 export type * from "./types.ts";
 
 // Patches, writes and the history load their steps on first use, so a
-// read starts fast.
+// read starts fast. The specifier is held in a variable, which Deno does not
+// follow ahead of time, so a read does not even build their module graph;
+// the `typeof import` types keep them in the type check and the npm build.
+const lazy = (path: string) => import(path);
 type Writing = typeof import("./_patch.ts") & typeof import("./_write.ts");
 let writing: Promise<Writing> | undefined;
 function loadWriting(): Promise<Writing> {
-  return writing ??= Promise.all([import("./_patch.ts"), import("./_write.ts")])
+  return writing ??= Promise.all([lazy("./_patch.ts"), lazy("./_write.ts")])
     .then(([p, w]) => ({ ...p, ...w }));
 }
 type History = typeof import("./_history.ts") & typeof import("./_undo.ts");
 let historySteps: Promise<History> | undefined;
 function loadHistory(): Promise<History> {
   return historySteps ??= Promise.all([
-    import("./_history.ts"),
-    import("./_undo.ts"),
+    lazy("./_history.ts"),
+    lazy("./_undo.ts"),
   ]).then(([h, u]) => ({ ...h, ...u }));
 }
 
