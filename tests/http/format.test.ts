@@ -241,3 +241,139 @@ describe("POST /v1/format answers the same bytes however the request escaped the
     });
   }
 });
+
+describe("POST /v1/format answers a plain content body as it answers the parsed content", () => {
+  const app = createApp({ root: "/nonexistent", stateDir: "/nonexistent" });
+  const post = (body: string | Uint8Array<ArrayBuffer>) =>
+    app.request("http://127.0.0.1/v1/format", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: typeof body === "string" ? new TextEncoder().encode(body) : body,
+    });
+  /** JSON string body of `s` with every character written as a \u escape. */
+  const allEscaped = (s: string): string =>
+    Array.from(
+      { length: s.length },
+      (_, i) => "\\u" + s.charCodeAt(i).toString(16).padStart(4, "0"),
+    ).join("");
+
+  it("agrees on 500 random contents, escaped as JSON.stringify does and as \\u escapes", async () => {
+    const pieces = [
+      "a",
+      " ",
+      "\n",
+      "\r",
+      "\r\n",
+      '"',
+      "\\",
+      "/",
+      "\t",
+      "\b",
+      "\f",
+      "\u0000",
+      "\u001f",
+      "\u007f",
+      "é",
+      "\u0800",
+      "😀",
+      "\uFEFF",
+      "\u2028",
+      "x".repeat(20),
+    ];
+    let seed = 7;
+    const next = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed % n;
+    };
+    for (let k = 0; k < 500; k++) {
+      let content = "";
+      for (let len = next(60); len > 0; len--) {
+        content += pieces[next(pieces.length)];
+      }
+      const expected = JSON.stringify({
+        ok: true,
+        ...formatHashlines(content),
+      });
+      for (
+        const body of [
+          JSON.stringify({ content }),
+          `{"content":"${allEscaped(content)}"}`,
+        ]
+      ) {
+        const res = await post(body);
+        assert.equal(res.status, 200, body);
+        assert.equal(await res.text(), expected, body);
+      }
+    }
+  });
+
+  it("takes a lone surrogate escape as JSON.parse does", async () => {
+    for (const content of ["a\ud800b\n", "\udc00\n", "x\ud83d"]) {
+      const res = await post(`{"content":"${allEscaped(content)}"}`);
+      assert.equal(res.status, 200);
+      assert.equal(
+        await res.text(),
+        JSON.stringify({ ok: true, ...formatHashlines(content) }),
+      );
+    }
+  });
+
+  it("refuses what is not JSON or not UTF-8 with 400", async () => {
+    const bodies: (string | Uint8Array<ArrayBuffer>)[] = [
+      '{"content":"a\tb"}',
+      '{"content":"a\\xb"}',
+      '{"content":"a\\u12"}',
+      '{"content":"a\\u12g4"}',
+      '{"content":"a\\"}',
+      '{"content":"a"b"}',
+      '{"content":"a\\',
+      new Uint8Array([
+        ...new TextEncoder().encode('{"content":"a'),
+        0xff,
+        0x22,
+        0x7d,
+      ]),
+      new Uint8Array([
+        ...new TextEncoder().encode('{"content":"a'),
+        0xed,
+        0xa0,
+        0x80,
+        0x22,
+        0x7d,
+      ]),
+      new Uint8Array([
+        ...new TextEncoder().encode('{"content":"a'),
+        0xc3,
+        0x22,
+        0x7d,
+      ]),
+    ];
+    for (const body of bodies) {
+      const res = await post(body);
+      assert.equal(res.status, 400, String(body));
+      const answer = await res.json();
+      assert.equal(answer.error.code, "BAD_INPUT");
+    }
+  });
+
+  it("reads a body with another field, or spaces, through the JSON parser", async () => {
+    for (
+      const body of [
+        '{"content":"a\\nb\\n","offset":2}',
+        '{"content":"a\\nb\\n"} ',
+        '{"content":"a\\nb\\n","content":"c"}',
+      ]
+    ) {
+      const parsed = JSON.parse(body);
+      const res = await post(body);
+      assert.equal(res.status, 200);
+      assert.equal(
+        await res.text(),
+        JSON.stringify({
+          ok: true,
+          ...formatHashlines(parsed.content, { offset: parsed.offset }),
+        }),
+      );
+    }
+  });
+});
