@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./_chromium.ts";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -106,18 +107,9 @@ const server = await startServer({
 });
 const profile = await mkdtemp(join(tmpdir(), "hashline-chromium-"));
 const context = await chromium.launchPersistentContext(profile, {
-  executablePath: "/usr/bin/chromium",
+  executablePath: CHROMIUM_PATH,
   headless: true,
-  args: [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-  ],
+  args: [...CHROMIUM_ARGS],
   viewport: { width: 1201, height: 760 },
   colorScheme: "light",
 });

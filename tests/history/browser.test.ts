@@ -17,18 +17,11 @@ import { startServer } from "../../src/http/server.ts";
 import { openWorkspace } from "../../src/workspace/mod.ts";
 import { makeTree } from "../workspace/_helpers.ts";
 import { anchors } from "./_helpers.ts";
+import {
+  CHROMIUM_ARGS as ARGS,
+  CHROMIUM_PATH as CHROMIUM,
+} from "../../scripts/_chromium.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-const ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 const CI = process.env.CI === "true";
 const missing = !existsSync(CHROMIUM);
 if (missing && !CI) {
@@ -65,7 +58,7 @@ describe("review page in chromium", () => {
     const context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       headless: true,
-      args: ARGS,
+      args: [...ARGS],
       viewport: { width: 390, height: 844 },
     });
     try {
