@@ -437,51 +437,27 @@ export function wasmHashAll(bytes: Uint8Array, out: BatchBuffer): number {
   return -1;
 }
 
-/**
- * The read view of lines `first`..`last` (a window past the end is cut to
- * it) of well-formed UTF-8 `bytes`, as the UTF-8 bytes of JSON string
- * content (what `JSON.stringify(view.text)` gives between its quotes), with
- * the total line count. The scanner hashes every line, then one pass
- * splits, prefixes and escapes the window. Null when the engine cannot
- * load, the input is over one chunk, a window line is longer than
- * `maxBytes` bytes (it may need the cut marker, which is the caller's), or
- * the answer would not fit the engine's output buffer.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { wasmFormatView } from "./wasm.ts";
- * const got = wasmFormatView(new TextEncoder().encode('a\r\n"b"\n'), 1, 9, 2000);
- * assert.equal(new TextDecoder().decode(got!.text), '1:ed|a\\n2:60|\\"b\\"');
- * assert.equal(got!.total, 2);
- * ```
- */
-export function wasmFormatView(
-  bytes: Uint8Array,
-  first: number,
-  last: number,
-  maxBytes: number,
-): { text: Uint8Array; total: number } | null {
-  return wasmFormatInto(bytes, first, last, maxBytes, (text, total) => ({
-    text: text.slice(),
-    total,
-  }));
-}
-
 const inputEncoder = new TextEncoder();
 
 /**
- * {@link wasmFormatView} without copies: `content` (bytes, or a
- * well-formed string encoded straight into the engine's input) is scanned
- * in place, and `frame` gets the view's bytes as a window of the engine's
- * memory, valid only during the call, to copy into the answer it builds.
+ * The read view of lines `first`..`last` (a window past the end is cut to
+ * it) as the UTF-8 bytes of JSON string content (what
+ * `JSON.stringify(view.text)` gives between its quotes), with the total line
+ * count. The scanner hashes every line, then one pass splits, prefixes and
+ * escapes the window. `content` (bytes, or a well-formed string encoded
+ * straight into the engine's input) is scanned in place, and `frame` gets
+ * the view's bytes as a window of the engine's memory, valid only during the
+ * call, to copy into the answer it builds.
  *
  * @param content The whole content (a string must hold no lone surrogate).
  * @param first First line of the window, 1-based.
  * @param last Last line of the window (cut to the total).
  * @param maxBytes Longest window line taken, in bytes.
  * @param frame Builds the result from the borrowed view and the line count.
- * @returns What `frame` returned, or null as {@link wasmFormatView} is.
+ * @returns What `frame` returned; null when the engine cannot load, the
+ *   input is over one chunk, a window line is longer than `maxBytes` bytes
+ *   (it may need the cut marker, which is the caller's), or the answer would
+ *   not fit the engine's output buffer.
  * @example
  * ```ts
  * import assert from "node:assert/strict";
