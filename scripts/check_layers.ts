@@ -2,7 +2,8 @@
  * Checks the import graph of `src/` (read from `deno info --json`): no
  * import cycle, and no import up the layers
  *
- *   cli, http, mcp, adapters → tools → workspace, store, check → patch → anchor → hash
+ *   cli, http, mcp, adapters → tools → workspace, store, check, history
+ *     → commit → lock, stream, records → fs → patch → anchor → hash
  *
  * where `_runtime/`, `_internal/` and `errors.ts` may be imported by anyone
  * and import only each other. Type-only and dynamic imports count too: a
@@ -52,6 +53,11 @@ const RANKS: Record<string, number> = {
   hash: 0,
   anchor: 1,
   patch: 2,
+  fs: 2.2,
+  lock: 2.4,
+  records: 2.4,
+  stream: 2.4,
+  commit: 2.6,
   workspace: 3,
   check: 3,
   history: 3,

@@ -34,18 +34,18 @@ import { basename, join } from "node:path";
 import { fsyncSync, mkdir, rm } from "../_runtime/fs.ts";
 import { processId } from "../_runtime/process.ts";
 import { mapFsError } from "../_internal/errno.ts";
-import type { Confinement } from "./_confine.ts";
+import type { Confinement } from "../fs/confine.ts";
 import {
   checkIdentity,
   install,
   journalEntry,
   linkBackup,
   recheck,
-} from "./_install.ts";
-import { type Journal, writeJournal } from "./_journal.ts";
-import type { LeaseHooks } from "./_lock.ts";
-import type { RootRef } from "./_pin.ts";
-import { undoOne } from "./_recover.ts";
+} from "../commit/install.ts";
+import { type Journal, writeJournal } from "../commit/journal.ts";
+import type { LeaseHooks } from "../lock/lock.ts";
+import type { RootRef } from "../fs/pin.ts";
+import { undoOne } from "../commit/recover.ts";
 import {
   pinTargetFolder,
   randomId,
@@ -54,9 +54,9 @@ import {
   stage,
   type Staged,
   type StageEntry,
-} from "./_stage.ts";
+} from "../commit/stage.ts";
 
-export type { StageEntry } from "./_stage.ts";
+export type { StageEntry } from "../commit/stage.ts";
 
 /**
  * Test seams of a commit: `afterStep` runs after each step with the

@@ -16,10 +16,10 @@ import { NotFoundError } from "../errors.ts";
 import type { HistoryLog } from "../history/log.ts";
 import { type Door, DOORS } from "../history/types.ts";
 import type { CommitHooks } from "./_commit.ts";
-import { Confinement, type Target } from "./_confine.ts";
-import { LineIndexes } from "./_line_index.ts";
-import type { RecoveryReport } from "./_recover.ts";
-import { SessionRecords } from "./_records.ts";
+import { Confinement, type Target } from "../fs/confine.ts";
+import { LineIndexes } from "../stream/line_index.ts";
+import type { RecoveryReport } from "../commit/recover.ts";
+import { SessionRecords } from "../records/records.ts";
 import type { WorkspaceOptions } from "./types.ts";
 
 const GiB = 1024 ** 3;

@@ -9,23 +9,23 @@ import { basename, dirname, join } from "node:path";
 import { readdirSync } from "../_runtime/fs.ts";
 import type { EntryRecord } from "../history/types.ts";
 import type { Context } from "./_context.ts";
-import type { Target } from "./_confine.ts";
-import type { LockSpec } from "./_lock.ts";
-import { partsUnder } from "./_pin.ts";
-import type { RecoveryReport } from "./_recover.ts";
+import type { Target } from "../fs/confine.ts";
+import type { LockSpec } from "../lock/lock.ts";
+import { partsUnder } from "../fs/pin.ts";
+import type { RecoveryReport } from "../commit/recover.ts";
 
 // The lock and recovery steps load on first need: a read takes no lock, and
 // settles journals only when there are some. Their specifiers are held in a
 // variable, which Deno does not follow ahead of time, so a read does not
 // build their module graph either.
 const lazy = (path: string) => import(path);
-type LockModule = typeof import("./_lock.ts");
+type LockModule = typeof import("../lock/lock.ts");
 let locking: Promise<LockModule> | undefined;
-const loadLock = (): Promise<LockModule> => locking ??= lazy("./_lock.ts");
-type RecoverModule = typeof import("./_recover.ts");
+const loadLock = (): Promise<LockModule> => locking ??= lazy("../lock/lock.ts");
+type RecoverModule = typeof import("../commit/recover.ts");
 let recovery: Promise<RecoverModule> | undefined;
 const loadRecover = (): Promise<RecoverModule> =>
-  recovery ??= lazy("./_recover.ts");
+  recovery ??= lazy("../commit/recover.ts");
 
 /**
  * Whether the journal folder may hold a commit to settle: it lists

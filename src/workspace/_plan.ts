@@ -14,9 +14,9 @@ import { planPatch, readFirst } from "../patch/plan.ts";
 import type { Problem } from "../patch/problems.ts";
 import type { PatchOp, PlannedEdit } from "../patch/types.ts";
 import type { Context } from "./_context.ts";
-import type { Target } from "./_confine.ts";
+import type { Target } from "../fs/confine.ts";
 import { loadWhole } from "./_load.ts";
-import { rewrite, scanForPatch } from "./_stream_patch.ts";
+import { rewrite, scanForPatch } from "../stream/patch.ts";
 
 type Editing = typeof import("./_editing.ts");
 let editing: Promise<Editing> | undefined;

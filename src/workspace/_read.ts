@@ -11,7 +11,7 @@ import { splitLines } from "../anchor/split.ts";
 import { NotFoundError } from "../errors.ts";
 import { foldHash, lineHash32 } from "../hash/fnv.ts";
 import type { Context } from "./_context.ts";
-import { statTarget } from "./_io.ts";
+import { statTarget } from "../fs/io.ts";
 import { loadWhole } from "./_load.ts";
 import { start } from "./_locking.ts";
 import { recordRead, recordWhole } from "./_record.ts";
@@ -29,8 +29,8 @@ import type {
 // included, load with the first such read: a specifier in a variable, which
 // Deno does not follow ahead of time, so a small read never builds their
 // module graph either.
-type StreamRead = typeof import("./_stream_read.ts");
-const streamReadPath = "./_stream_read.ts";
+type StreamRead = typeof import("../stream/read.ts");
+const streamReadPath = "../stream/read.ts";
 let streaming: Promise<StreamRead> | undefined;
 const loadStreamRead = (): Promise<StreamRead> =>
   streaming ??= import(streamReadPath);

@@ -10,7 +10,7 @@ import { PermissionError } from "../errors.ts";
 import { changedError } from "../patch/problems.ts";
 import type { Patch, PatchOp } from "../patch/types.ts";
 import type { Context } from "./_context.ts";
-import type { Target } from "./_confine.ts";
+import type { Target } from "../fs/confine.ts";
 
 /** One file of a patch: its checked target and every op that names it. */
 export interface Group {

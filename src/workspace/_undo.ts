@@ -19,7 +19,7 @@ import {
 } from "../history/mod.ts";
 import { type Problem, refusal } from "../patch/problems.ts";
 import { commitFiles, type StageEntry } from "./_commit.ts";
-import type { Target } from "./_confine.ts";
+import type { Target } from "../fs/confine.ts";
 import type { Context } from "./_context.ts";
 import { logged, recordOf } from "./_history.ts";
 import { loadWhole } from "./_load.ts";

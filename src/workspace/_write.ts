@@ -20,7 +20,7 @@ import {
 } from "../patch/whole_write.ts";
 import { recordFile, sha256Hex } from "../history/record.ts";
 import { commitFiles } from "./_commit.ts";
-import type { Target } from "./_confine.ts";
+import type { Target } from "../fs/confine.ts";
 import type { Context } from "./_context.ts";
 import { recordOf } from "./_history.ts";
 import { loadWhole } from "./_load.ts";
@@ -30,7 +30,7 @@ import { stat } from "./_read.ts";
 import { recordWhole } from "./_record.ts";
 import { resolveTarget } from "./_resolve.ts";
 import { linkNote } from "./_result_notes.ts";
-import { firstStaleLine } from "./_stream_patch.ts";
+import { firstStaleLine } from "../stream/patch.ts";
 import type { WriteOptions, WriteResult } from "./types.ts";
 
 const encoder = new TextEncoder();

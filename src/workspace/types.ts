@@ -7,7 +7,7 @@
 import type { CheckMode, SyntaxCheck } from "../check/mod.ts";
 import type { Patch } from "../patch/types.ts";
 import type { CommitHooks } from "./_commit.ts";
-import type { RecoveryReport } from "./_recover.ts";
+import type { RecoveryReport } from "../commit/recover.ts";
 import type {
   Door,
   EntryDetail,
@@ -18,7 +18,7 @@ import type {
 } from "../history/mod.ts";
 
 export type { CommitHooks } from "./_commit.ts";
-export type { RecoveryReport } from "./_recover.ts";
+export type { RecoveryReport } from "../commit/recover.ts";
 
 /** Options of {@link openWorkspace}. */
 export interface WorkspaceOptions {

@@ -4,12 +4,18 @@
  * committed all-or-nothing.
  *
  * Each operation is a pipeline whose steps live in files named for them:
- * resolve (`_resolve.ts`) → lock (`_locking.ts`) → load (`_load.ts`, or
- * `_stream_patch.ts` for huge files) → plan through `patch/` (`_plan.ts`)
- * → stage (`_stage.ts`) → commit (`_commit.ts`, `_journal.ts`,
- * `_recover.ts`, the history entry in the same journal) → record
- * (`_record.ts`). History is listed in `_history.ts` and undone in
- * `_undo.ts`. This file holds the public type and the wiring.
+ * resolve (`_resolve.ts`) → lock (`_locking.ts`) → load (`_load.ts`) →
+ * plan through `patch/` (`_plan.ts`) → commit (`_commit.ts`, the history
+ * entry in the same journal) → record (`_record.ts`). History is listed
+ * in `_history.ts` and undone in `_undo.ts`. This file holds the public
+ * type and the wiring.
+ *
+ * The steps stand on the layers below them, each in its own folder:
+ * `fs/` (confinement inside the root, pinned folders, race-proof opens
+ * and reads), `lock/` (holder-identity lock files with leases),
+ * `stream/` (windowed reads and the one-pass rewrite of huge files),
+ * `commit/` (staging beside the target, the journal, installing and
+ * recovery) and `records/` (the session's read records on disk).
  *
  * @module
  */

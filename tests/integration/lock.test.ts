@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import { HashlineError } from "../../src/errors.ts";
 import { bootId, pidNamespace } from "../../src/_runtime/host.ts";
-import { hostTag, LEASE_MS } from "../../src/workspace/_holder.ts";
+import { hostTag, LEASE_MS } from "../../src/lock/holder.ts";
 import type { Workspace } from "../../src/workspace/mod.ts";
 import { collect, startTs } from "../_spawn.ts";
 import { leftovers, makeTree, type Tree } from "../workspace/_helpers.ts";

@@ -360,8 +360,8 @@ describe("a folder swapped for a symlink to outside the root", () => {
     assert.deepEqual(result.lanes.flatMap((l) => l.falseExists), []);
   });
   // Known bug: a folder swapped between path resolution and locking or
-  // stat makes a raw errno error (ENOTDIR from pinFolder in _lock.ts
-  // acquireFile, ENOENT from stat in _confine.ts resolve) escape instead of
+  // stat makes a raw errno error (ENOTDIR from pinFolder in lock/lock.ts
+  // acquireFile, ENOENT from stat in fs/confine.ts resolve) escape instead of
   // a typed CHANGED refusal (an HTTP caller gets 500 INTERNAL).
   it("every refusal is typed", {
     skip: SKIP,

@@ -9,7 +9,7 @@
  */
 import process from "node:process";
 import { commitFiles, type CommitHooks } from "../../src/workspace/_commit.ts";
-import { Confinement } from "../../src/workspace/_confine.ts";
+import { Confinement } from "../../src/fs/confine.ts";
 import { generation } from "./_crash_content.ts";
 
 const jobs = process.argv.slice(2).map((arg) => {

@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { parseJournal } from "../../src/workspace/_journal.ts";
-import { sideName } from "../../src/workspace/_stage.ts";
+import { parseJournal } from "../../src/commit/journal.ts";
+import { sideName } from "../../src/commit/stage.ts";
 
 describe("journal side-file names", () => {
   it("accepts the sides of a 252-byte CJK name as written", () => {

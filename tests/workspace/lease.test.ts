@@ -8,7 +8,7 @@ import { readFile, stat, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import type { CommitHooks } from "../../src/workspace/_commit.ts";
-import { LEASE_MS } from "../../src/workspace/_holder.ts";
+import { LEASE_MS } from "../../src/lock/holder.ts";
 import { makeTree, type Tree } from "./_helpers.ts";
 
 const LOCK = ".a.txt.hashline-lock";

@@ -9,8 +9,8 @@ import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import { cutUtf8, utf8Length } from "../../src/_internal/names.ts";
-import { lockName } from "../../src/workspace/_lock.ts";
-import { sideName } from "../../src/workspace/_stage.ts";
+import { lockName } from "../../src/lock/lock.ts";
+import { sideName } from "../../src/commit/stage.ts";
 import { leftovers, makeTree, type Tree } from "./_helpers.ts";
 
 const CJK = "漢".repeat(84);

@@ -12,9 +12,9 @@ import type { PatchOp } from "../../src/patch/types.ts";
 import { memoryFromHashes } from "../../src/patch/memory.ts";
 import { planOps } from "../../src/patch/plan.ts";
 import { validateOps } from "../../src/patch/validate.ts";
-import { Confinement } from "../../src/workspace/_confine.ts";
-import { rewrite, scanForPatch } from "../../src/workspace/_stream_patch.ts";
-import { streamRead } from "../../src/workspace/_stream_read.ts";
+import { Confinement } from "../../src/fs/confine.ts";
+import { rewrite, scanForPatch } from "../../src/stream/patch.ts";
+import { streamRead } from "../../src/stream/read.ts";
 import { anchorOf, makeTree, type Tree } from "./_helpers.ts";
 
 /** A few MiB of source-like text with CRLF lines, wide characters and one line longer than a chunk. */

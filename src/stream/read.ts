@@ -19,17 +19,17 @@ import { foldHash, lineHash32 } from "../hash/fnv.ts";
 import type { LineBatch } from "../hash/types.ts";
 import { createLineScanner, hashEngine } from "../hash/mod.ts";
 import { createLineCounter } from "../hash/_count.ts";
-import type { FileIdentity, Target } from "./_confine.ts";
+import type { FileIdentity, Target } from "../fs/confine.ts";
 import { changedError } from "../patch/problems.ts";
-import { eachChunk, openTarget } from "./_io.ts";
-import { INDEX_EVERY, type LineIndex } from "./_line_index.ts";
+import { eachChunk, openTarget } from "../fs/io.ts";
+import { INDEX_EVERY, type LineIndex } from "./line_index.ts";
 import {
   checkNul,
   notText,
   NUL_WINDOW,
   partText,
   splitWindow,
-} from "./_text.ts";
+} from "../fs/text.ts";
 
 /** Which engine scans bytes (undefined: the hash module's choice). */
 export type Engine = "wasm" | "ts" | undefined;

@@ -1,5 +1,5 @@
 /**
- * The lock file itself (see `_lock.ts`): its name beside the guarded file,
+ * The lock file itself (see `lock.ts`): its name beside the guarded file,
  * its exclusive creation holding the holder's line, reading who holds it,
  * and the take-over of a dead holder's lock, guarded by a breaker file, with
  * the one-file temporaries that holder left.
@@ -27,7 +27,7 @@ import {
   parseHolder,
   provablyDead,
   tempOwnerGone,
-} from "./_holder.ts";
+} from "./holder.ts";
 
 /**
  * A holder writes its process id right after creating its lock file, two

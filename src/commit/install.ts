@@ -9,11 +9,11 @@
 import { linkSync, renameSync, unlinkSync } from "../_runtime/fs.ts";
 import { errnoOf } from "../_internal/errno.ts";
 import { changedError } from "../patch/problems.ts";
-import { sameIdentity, type Target } from "./_confine.ts";
-import { readWhole, sameBytes } from "./_io.ts";
-import type { JournalEntry } from "./_journal.ts";
-import type { Pin } from "./_pin.ts";
-import { identityAt, removeQuietly, type Staged } from "./_stage.ts";
+import { sameIdentity, type Target } from "../fs/confine.ts";
+import { readWhole, sameBytes } from "../fs/io.ts";
+import type { JournalEntry } from "./journal.ts";
+import type { Pin } from "../fs/pin.ts";
+import { identityAt, removeQuietly, type Staged } from "./stage.ts";
 
 /** Whether the file, read through `pin`, still holds exactly `bytes`. */
 async function stillHolds(

@@ -15,8 +15,8 @@ import {
   OutsideRootError,
   TooLargeError,
 } from "../errors.ts";
-import type { RootRef } from "./_pin.ts";
-import { badPath, checkPathBounds, inside, PATH_MAX_BYTES } from "./_paths.ts";
+import type { RootRef } from "./pin.ts";
+import { badPath, checkPathBounds, inside, PATH_MAX_BYTES } from "./paths.ts";
 import { compileGlobs } from "../_internal/glob.ts";
 import { foldName, guardName, utf8Length } from "../_internal/names.ts";
 import { mapFsError } from "../_internal/errno.ts";

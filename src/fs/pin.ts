@@ -19,7 +19,7 @@ import {
   readlinkSync,
   realpathSync,
 } from "../_runtime/fs.ts";
-import { inside } from "./_paths.ts";
+import { inside } from "./paths.ts";
 
 const DIR_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY |
   constants.O_NOFOLLOW;

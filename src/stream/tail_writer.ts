@@ -6,7 +6,7 @@
  * @module
  */
 import type { FileHandle } from "../_runtime/file_handle.ts";
-import { CHUNK_BYTES } from "./_io.ts";
+import { CHUNK_BYTES } from "../fs/io.ts";
 
 const encoder = new TextEncoder();
 const NL = encoder.encode("\n");

@@ -10,7 +10,7 @@
 import { join } from "node:path";
 import { mkdir, readFile, rename, rm, writeFile } from "../_runtime/fs.ts";
 import { processId } from "../_runtime/process.ts";
-import type { FileIdentity } from "./_confine.ts";
+import type { FileIdentity } from "../fs/confine.ts";
 
 /** Lines between two checkpoints of an index. */
 export const INDEX_EVERY = 16384;

@@ -19,7 +19,7 @@ import type {
   PlannedEdit,
   ReadMemory,
 } from "../patch/types.ts";
-import type { FileIdentity, Target } from "./_confine.ts";
+import type { FileIdentity, Target } from "../fs/confine.ts";
 import {
   borrowBuffer,
   CHUNK_BYTES,
@@ -27,16 +27,16 @@ import {
   openTarget,
   readRange,
   returnBuffer,
-} from "./_io.ts";
-import type { Engine } from "./_stream_read.ts";
-import { TailWriter } from "./_tail_writer.ts";
+} from "../fs/io.ts";
+import type { Engine } from "./read.ts";
+import { TailWriter } from "./tail_writer.ts";
 import {
   checkNul,
   notText,
   NUL_WINDOW,
   partText,
   splitWindow,
-} from "./_text.ts";
+} from "../fs/text.ts";
 
 /** Largest range whose every old line is collected for the diff of a streamed patch. */
 const DIFF_RANGE_MAX = 4000;

@@ -25,7 +25,7 @@ import {
   writeFileSync,
 } from "../_runtime/fs.ts";
 import { processId } from "../_runtime/process.ts";
-import { sameBytes } from "./_io.ts";
+import { sameBytes } from "../fs/io.ts";
 import type { LineMemory } from "../patch/memory.ts";
 import {
   decodeRecord,
@@ -35,14 +35,14 @@ import {
   randomGeneration,
   unwrapRecord,
   wrapRecord,
-} from "./_record_file.ts";
+} from "./record_file.ts";
 
 // Temporary-file names and their owners' liveness (host and boot ids) load
 // with the first record written through a temporary file or the first
 // leftover one found: a re-read that changes no record needs neither. The
 // specifier is held in a variable, which Deno does not follow ahead of time.
-type HolderModule = typeof import("./_holder.ts");
-const holderPath = "./_holder.ts";
+type HolderModule = typeof import("../lock/holder.ts");
+const holderPath = "../lock/holder.ts";
 let holder: Promise<HolderModule> | undefined;
 const loadHolder = (): Promise<HolderModule> => holder ??= import(holderPath);
 

@@ -33,14 +33,14 @@ import { touchHandle } from "../_runtime/host.ts";
 import { HashlineError } from "../errors.ts";
 import { changedError } from "../patch/problems.ts";
 import { errnoOf, mapFsError } from "../_internal/errno.ts";
-import { pinFolder, type RootRef } from "./_pin.ts";
+import { pinFolder, type RootRef } from "../fs/pin.ts";
 import {
   holderLine,
   LEASE_MS,
   local,
   provablyDead,
   REFRESH_MS,
-} from "./_holder.ts";
+} from "./holder.ts";
 import {
   clearDeadBreaker,
   closeQuietly,
@@ -50,7 +50,7 @@ import {
   lockName,
   readHolder,
   takeOver,
-} from "./_lock_file.ts";
+} from "./lock_file.ts";
 
 export { lockName };
 

@@ -18,13 +18,13 @@ import { setImmediate } from "node:timers";
 import { NotAFileError } from "../errors.ts";
 import { changedError } from "../patch/problems.ts";
 import { errnoOf, mapFsError } from "../_internal/errno.ts";
-import { partsUnder, type Pin, pinFolder } from "./_pin.ts";
+import { partsUnder, type Pin, pinFolder } from "./pin.ts";
 import {
   type FileIdentity,
   identityOf,
   sameIdentity,
   type Target,
-} from "./_confine.ts";
+} from "./confine.ts";
 
 /** Size of one streaming chunk. */
 export const CHUNK_BYTES = 1 << 20;

@@ -20,11 +20,11 @@ import {
 } from "../_runtime/fs.ts";
 import { processAlive, processId } from "../_runtime/process.ts";
 import { errnoOf } from "../_internal/errno.ts";
-import { localId, tempOwnerGone } from "./_holder.ts";
-import { type JournalEntry, parseJournal } from "./_journal.ts";
-import { inside } from "./_paths.ts";
-import { partsUnder, type Pin, pinFolder, type RootRef } from "./_pin.ts";
-import { identityAt, removeQuietly } from "./_stage.ts";
+import { localId, tempOwnerGone } from "../lock/holder.ts";
+import { type JournalEntry, parseJournal } from "./journal.ts";
+import { inside } from "../fs/paths.ts";
+import { partsUnder, type Pin, pinFolder, type RootRef } from "../fs/pin.ts";
+import { identityAt, removeQuietly } from "./stage.ts";
 
 /** Puts a backup back over a target that still holds this commit's new content. */
 export function undoOne(pin: Pin, e: JournalEntry): void {
