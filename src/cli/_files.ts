@@ -13,7 +13,8 @@ import {
   openWorkspace,
   type PatchOptions,
 } from "../workspace/mod.ts";
-import { type CliContext, EXIT_OK, fail, intFlag } from "./_context.ts";
+import { type CliContext, EXIT_OK, fail } from "./_context.ts";
+import { intFlag } from "./_flags.ts";
 
 import type { CheckMode } from "../check/mod.ts";
 

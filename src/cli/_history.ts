@@ -6,13 +6,8 @@
  */
 import type { EntryFile, HistoryEntry } from "../history/mod.ts";
 import { openWorkspace } from "../workspace/mod.ts";
-import {
-  type CliContext,
-  EXIT_OK,
-  fail,
-  intFlag,
-  stringFlag,
-} from "./_context.ts";
+import { type CliContext, EXIT_OK, fail } from "./_context.ts";
+import { intFlag, stringFlag } from "./_flags.ts";
 
 function filesText(files: readonly EntryFile[]): string {
   return files.map((f) =>

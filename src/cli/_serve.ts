@@ -12,13 +12,8 @@ import type { EditFormat, ToolSetName } from "../tools/mod.ts";
 import { openFileStore } from "../store/file_store.ts";
 import { openWorkspace } from "../workspace/workspace.ts";
 import type { CheckMode } from "../check/mod.ts";
-import {
-  type CliContext,
-  EXIT_OK,
-  fail,
-  intFlag,
-  stringFlag,
-} from "./_context.ts";
+import { type CliContext, EXIT_OK, fail } from "./_context.ts";
+import { intFlag, stringFlag } from "./_flags.ts";
 
 function editFormat(ctx: CliContext): EditFormat {
   const value = stringFlag(ctx, "edit-format") ?? "hashline";

@@ -8,13 +8,8 @@ import { type CheckMode, describeCheck } from "../check/mod.ts";
 import { formatHashlines } from "../anchor/format.ts";
 import { openFileStore } from "../store/file_store.ts";
 import type { EditResult, RevisionStore } from "../store/types.ts";
-import {
-  type CliContext,
-  EXIT_OK,
-  fail,
-  intFlag,
-  stringFlag,
-} from "./_context.ts";
+import { type CliContext, EXIT_OK, fail } from "./_context.ts";
+import { intFlag, stringFlag } from "./_flags.ts";
 import { readInput } from "./_input.ts";
 
 type Sub = (ctx: CliContext, store: RevisionStore) => Promise<number>;

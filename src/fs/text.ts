@@ -41,15 +41,36 @@ export function checkNul(path: string, bytes: Uint8Array, base = 0): void {
 }
 
 /**
- * Decodes a stretch of a file's bytes as UTF-8 (a BOM, if any, is kept as
- * U+FEFF), refusing invalid sequences with the offset of the bad byte.
+ * The lines of a stretch of a file's bytes that holds `count` whole lines
+ * (the last may be unterminated): decoded as UTF-8 (a BOM, if any, is kept
+ * as U+FEFF), invalid sequences refused with the offset of the bad byte,
+ * and each line without its `\n` or `\r\n`.
  *
  * @param path Shown in the refusal.
  * @param bytes The bytes.
  * @param base File offset of `bytes[0]`, for the refusal.
+ * @param count How many lines the bytes hold; 0 decodes nothing.
  */
-export function partText(path: string, bytes: Uint8Array, base = 0): string {
-  return decodeUtf8(bytes, (f) => notTextError(path, f), { base });
+export function windowLines(
+  path: string,
+  bytes: Uint8Array,
+  base: number,
+  count: number,
+): string[] {
+  if (count === 0) return [];
+  const text = decodeUtf8(bytes, (f) => notTextError(path, f), { base });
+  const lines: string[] = [];
+  let pos = 0;
+  for (let k = 0; k < count; k++) {
+    const nl = text.indexOf("\n", pos);
+    const stop = nl < 0 ? text.length : nl;
+    const end = nl >= 0 && stop > pos && text.charCodeAt(stop - 1) === 13
+      ? stop - 1
+      : stop;
+    lines.push(text.slice(pos, end));
+    pos = stop + 1;
+  }
+  return lines;
 }
 
 /**
@@ -63,20 +84,4 @@ export function fileText(path: string, bytes: Uint8Array): string {
   return decodeUtf8(bytes, (f) => notTextError(path, f), {
     nulWindow: NUL_WINDOW,
   });
-}
-
-/** Splits decoded text holding `count` whole lines (the last may be unterminated). */
-export function splitWindow(text: string, count: number): string[] {
-  const lines: string[] = [];
-  let pos = 0;
-  for (let k = 0; k < count; k++) {
-    const nl = text.indexOf("\n", pos);
-    const stop = nl < 0 ? text.length : nl;
-    const end = nl >= 0 && stop > pos && text.charCodeAt(stop - 1) === 13
-      ? stop - 1
-      : stop;
-    lines.push(text.slice(pos, end));
-    pos = stop + 1;
-  }
-  return lines;
 }

@@ -30,13 +30,7 @@ import {
 } from "../fs/io.ts";
 import type { Engine } from "./read.ts";
 import { TailWriter } from "./tail_writer.ts";
-import {
-  checkNul,
-  notText,
-  NUL_WINDOW,
-  partText,
-  splitWindow,
-} from "../fs/text.ts";
+import { checkNul, notText, NUL_WINDOW, windowLines } from "../fs/text.ts";
 
 /** Largest range whose every old line is collected for the diff of a streamed patch. */
 const DIFF_RANGE_MAX = 4000;
@@ -234,8 +228,7 @@ async function fillTexts(
     while (j + 1 < nums.length && nums[j + 1] === nums[j] + 1) j++;
     const from = seen.get(nums[i])!.start;
     const bytes = await readRange(handle, from, seen.get(nums[j])!.end);
-    const text = partText(display, bytes, from);
-    const lines = splitWindow(text, j - i + 1);
+    const lines = windowLines(display, bytes, from, j - i + 1);
     for (let k = i; k <= j; k++) seen.get(nums[k])!.text = lines[k - i];
     i = j + 1;
   }

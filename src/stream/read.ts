@@ -23,13 +23,7 @@ import type { FileIdentity, Target } from "../fs/confine.ts";
 import { changedError } from "../patch/problems.ts";
 import { eachChunk, openTarget } from "../fs/io.ts";
 import { INDEX_EVERY, type LineIndex } from "./line_index.ts";
-import {
-  checkNul,
-  notText,
-  NUL_WINDOW,
-  partText,
-  splitWindow,
-} from "../fs/text.ts";
+import { checkNul, notText, NUL_WINDOW, windowLines } from "../fs/text.ts";
 
 /** Which engine scans bytes (undefined: the hash module's choice). */
 export type Engine = "wasm" | "ts" | undefined;
@@ -120,8 +114,7 @@ function render(
   max: number,
 ): { view: HashlineView; hashes: number[] } {
   const count = win.endLine - win.startLine + 1;
-  const text = count > 0 ? partText(display, bytes, base) : "";
-  const shown = splitWindow(text, count);
+  const shown = windowLines(display, bytes, base, count);
   const hashes = shown.map(lineHash32);
   return {
     view: {
