@@ -204,21 +204,30 @@ describe("the byte path of POST /v1/format", () => {
     }
   });
 
-  it("answers over HTTP with the JSON content type, as the general path does", async () => {
-    const app = createApp({ root: "/nonexistent", stateDir: "/nonexistent" });
+  it("answers over HTTP with the general path's status and headers (CORS included)", async () => {
+    const app = createApp({
+      root: "/nonexistent",
+      stateDir: "/nonexistent",
+      allowedOrigins: ["https://app.example"],
+    });
     const post = (body: string) =>
       app.request("http://127.0.0.1/v1/format", {
         method: "POST",
-        headers: { "content-type": "application/json" },
+        headers: {
+          "content-type": "application/json",
+          origin: "https://app.example",
+        },
         body,
       });
+    // The second body has a field more, so the general path answers it.
     const fast = await post('{"content":"x\\ny"}');
     const general = await post('{"content":"x\\ny","limit":2000}');
     assert.equal(fast.status, 200);
-    assert.equal(general.status, 200);
+    assert.equal(fast.status, general.status);
+    assert.deepEqual([...fast.headers], [...general.headers]);
     assert.equal(
-      fast.headers.get("content-type"),
-      general.headers.get("content-type"),
+      fast.headers.get("access-control-allow-origin"),
+      "https://app.example",
     );
     assert.equal(await fast.text(), await general.text());
   });
