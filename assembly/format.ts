@@ -22,7 +22,7 @@ function hexDigit(v: u32): u8 {
 }
 
 /** Sets the number at DIGITS to n; returns how many digits it has. */
-function setNumber(n: u32): usize {
+export function setNumber(n: u32): usize {
   let digits: usize = 1;
   for (let x = n; x >= 10; x /= 10) digits++;
   let x = n;
@@ -34,7 +34,7 @@ function setNumber(n: u32): usize {
 }
 
 /** Adds one to the number at DIGITS; returns how many digits it now has. */
-function nextNumber(digits: usize): usize {
+export function nextNumber(digits: usize): usize {
   let k = digits;
   while (k > 0) {
     const d = load<u8>(DIGITS + k - 1);
@@ -49,6 +49,26 @@ function nextNumber(digits: usize): usize {
   memory.copy(DIGITS + 1, DIGITS, digits);
   store<u8>(DIGITS, 0x31);
   return digits + 1;
+}
+
+/**
+ * Writes `LINE:HH|` at o (the number's `digits` digits are at DIGITS, the
+ * anchor byte at FOLDS); returns the address past it. Writes up to eight
+ * bytes past the mark, which every caller keeps room for.
+ */
+export function linePrefix(o: usize, digits: usize, line: u32): usize {
+  // The number is copied as one word (a line number has at most eight
+  // digits): memory.copy is a call out of the engine, which costs more than
+  // the copy at this size.
+  store<u64>(o, load<u64>(DIGITS));
+  o += digits;
+  const fold = <u32> load<u8>(FOLDS + <usize> (line - 1));
+  store<u32>(
+    o,
+    0x3a | (<u32> hexDigit(fold >> 4) << 8) | (<u32> hexDigit(fold) << 16) |
+      (0x7c << 24),
+  );
+  return o + 4;
 }
 
 /** Writes the escape of one byte below 0x20, or `"` or `\`, at q; returns the address past it. */
@@ -112,14 +132,7 @@ export function formatView(
       o += 2;
       digits = nextNumber(digits);
     }
-    memory.copy(o, DIGITS, digits);
-    o += digits;
-    const fold = <u32> load<u8>(FOLDS + <usize> (line - 1));
-    store<u8>(o, 0x3a);
-    store<u8>(o + 1, hexDigit(fold >> 4));
-    store<u8>(o + 2, hexDigit(fold));
-    store<u8>(o + 3, 0x7c);
-    o += 4;
+    o = linePrefix(o, digits, line);
     const start = p;
     // Copy up to the line's end, escaping on the way.
     for (;;) {

@@ -300,6 +300,7 @@ export function push(n: u32, mode: u32, base: f64): u32 {
 
 export { countLines } from "./count";
 export { formatView } from "./format";
+export { formatBody, unescapeBody } from "./body";
 
 /** Address of what formatView writes. */
 export function outPtr(): usize {

@@ -89,9 +89,21 @@ export const CONSTS: usize = PIN + 64;
 export const COUNTS: usize = CONSTS + 128;
 /** The line number formatView is at, as decimal digits. */
 export const DIGITS: usize = COUNTS + 32;
+/** Bytes free just below OUT, where the host writes what goes before a view. */
+export const OUT_HEAD: usize = 32;
 /** What formatView writes: JSON string content of a read view (see assembly/format.ts). */
-export const OUT: usize = (DIGITS + 16 + 63) & ~63;
+export const OUT: usize = (DIGITS + 16 + OUT_HEAD + 63) & ~63;
 /** Room at OUT; a view that needs more is formatted by the host. */
 export const OUT_CAP: usize = 8 << 20;
+/** A request body, which unescapeBody turns into content at IN (see assembly/body.ts). */
+export const BODY: usize = (OUT + OUT_CAP + 63) & ~63;
+/** Slack after the body: vector loads may read past its end. */
+const BODY_SLACK: usize = 0x1000;
+/** u32 address of the backslash of each \n escape of the body's content; bit 31: a \r escape just before it. */
+export const BREAKS: usize = BODY + CAPACITY + BODY_SLACK;
+/** Most breaks a body of CAPACITY bytes can hold (two bytes each). */
+const MAX_BREAKS: usize = CAPACITY / 2 + 8;
+/** What unescapeBody reports about the body: see assembly/body.ts. */
+export const BODY_INFO: usize = BREAKS + MAX_BREAKS * 4;
 /** First byte past the layout. */
-export const LAYOUT_END: usize = OUT + OUT_CAP;
+export const LAYOUT_END: usize = BODY_INFO + 16;

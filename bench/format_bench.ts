@@ -5,9 +5,10 @@
  * this runtime's own server on 127.0.0.1:0 in this process; rounds of the
  * two alternate (the one that goes first alternating too), so a busy moment
  * of a shared machine lands on both. The figure is requests per second;
- * the ratio is app / bare per round, and its median over the rounds. Beside
- * it, the CPU time this process spent per request in each round (the
- * servers' own cost, less swayed by other load than req/s).
+ * the ratio is app / bare per round, and its median over the rounds, with
+ * its quartiles and range (one round's ratio strays far on a shared
+ * machine). Beside it, the CPU time this process spent per request in each
+ * round (the servers' own cost, less swayed by other load than req/s).
  *
  *   deno task bench:format [--seconds S] [--connections C] [--rounds R] [--lines L] [--json]
  *   node_modules/.bin/deno run -A bench/format_bench.ts
@@ -30,7 +31,7 @@ const { values } = parseArgs({
   options: {
     seconds: { type: "string", default: "1" },
     connections: { type: "string", default: "10" },
-    rounds: { type: "string", default: "12" },
+    rounds: { type: "string", default: "20" },
     lines: { type: "string", default: "1000" },
     json: { type: "boolean", default: false },
   },
@@ -112,9 +113,24 @@ async function drive(port: number, seconds: number): Promise<Run> {
 }
 
 function median(values: number[]): number {
+  return quantile(values, 0.5);
+}
+
+/** The q-quantile of `values`, interpolated between the two nearest ranks. */
+function quantile(values: number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  const at = (sorted.length - 1) * q;
+  const low = Math.floor(at);
+  const high = Math.ceil(at);
+  return sorted[low] + (sorted[high] - sorted[low]) * (at - low);
+}
+
+/** `q1–q3 (min–max)` of `values`, to show how far one round's figure strays. */
+function spread(values: number[], digits: number, unit = ""): string {
+  const f = (v: number): string => v.toFixed(digits) + unit;
+  return `quartiles ${f(quantile(values, 0.25))}–${
+    f(quantile(values, 0.75))
+  }, range ${f(Math.min(...values))}–${f(Math.max(...values))}`;
 }
 
 // The answers must be the same bytes, or the comparison means nothing.
@@ -167,23 +183,29 @@ try {
   const appMed = median(rounds.map((r) => r.app.rps));
   const bareMed = median(rounds.map((r) => r.bare.rps));
   const ratioMed = median(rounds.map((r) => r.ratio));
+  const ratios = rounds.map((r) => r.ratio);
   console.log(
     `median: app ${appMed.toFixed(0)} req/s, bare ${
       bareMed.toFixed(0)
     } req/s, ratio ${ratioMed.toFixed(2)}× (per-round ratios ${
-      rounds.map((r) => r.ratio.toFixed(2)).join(", ")
+      ratios.map((r) => r.toFixed(2)).join(", ")
     })`,
   );
+  console.log(`per-round ratio: ${spread(ratios, 2, "×")}`);
   // Less swayed by other load on the machine than req/s: the servers' own
   // CPU time per request, bare / app (1.0 would be as cheap as bare).
   const cpuRatio = median(rounds.map((r) => r.bare.cpuUs / r.app.cpuUs));
+  const appCpu = rounds.map((r) => r.app.cpuUs);
+  const bareCpu = rounds.map((r) => r.bare.cpuUs);
   console.log(
     `server CPU per request (median): app ${
-      median(rounds.map((r) => r.app.cpuUs)).toFixed(0)
-    } µs, bare ${
-      median(rounds.map((r) => r.bare.cpuUs)).toFixed(0)
-    } µs, bare/app ${cpuRatio.toFixed(2)}×`,
+      median(appCpu).toFixed(0)
+    } µs, bare ${median(bareCpu).toFixed(0)} µs, bare/app ${
+      cpuRatio.toFixed(2)
+    }×`,
   );
+  console.log(`  app CPU per request: ${spread(appCpu, 0, " µs")}`);
+  console.log(`  bare CPU per request: ${spread(bareCpu, 0, " µs")}`);
   printSummary("format", {
     runtime,
     lines: LINES,
@@ -195,8 +217,12 @@ try {
     app: appMed,
     bare: bareMed,
     ratio: ratioMed,
+    ratioQ1: quantile(ratios, 0.25),
+    ratioQ3: quantile(ratios, 0.75),
     cpuRatio,
-    ratios: rounds.map((r) => r.ratio),
+    appCpuUs: median(appCpu),
+    bareCpuUs: median(bareCpu),
+    ratios,
   });
 } finally {
   driver.stdin!.end();

@@ -87,9 +87,17 @@ export const CONSTS: number = 0x12bc900;
 export const COUNTS: number = 0x12bc980;
 /** The line number formatView is at, as decimal digits. */
 export const DIGITS: number = 0x12bc9a0;
+/** Bytes free just below OUT, where the host writes what goes before a view. */
+export const OUT_HEAD: number = 32;
 /** What formatView writes: JSON string content of a read view (see assembly/format.ts). */
-export const OUT: number = 0x12bc9c0;
+export const OUT: number = 0x12bca00;
 /** Room at OUT; a view that needs more is formatted by the host. */
 export const OUT_CAP: number = 0x800000;
+/** A request body, which unescapeBody turns into content at IN (see assembly/body.ts). */
+export const BODY: number = 0x1abca00;
+/** u32 address of the backslash of each \n escape of the body's content; bit 31: a \r escape just before it. */
+export const BREAKS: number = 0x1bbda00;
+/** What unescapeBody reports about the body: see assembly/body.ts. */
+export const BODY_INFO: number = 0x1dbda20;
 /** First byte past the layout. */
-export const LAYOUT_END: number = 0x1abc9c0;
+export const LAYOUT_END: number = 0x1dbda30;

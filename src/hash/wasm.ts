@@ -63,6 +63,10 @@ export interface ScannerExports {
   formatView(n: number, first: number, last: number, maxChars: number): number;
   /** Address of what formatView writes. */
   outPtr(): number;
+  /** Writes the content of the `{"content":"…"}` body at BODY to inputPtr() (see assembly/body.ts). */
+  unescapeBody(n: number): number;
+  /** formatView from the body's own spelling of the content (see assembly/body.ts). */
+  formatBody(first: number, last: number, maxChars: number): number;
 }
 
 /** Whoever's state currently sits in the instance's state block. */
@@ -381,8 +385,13 @@ export class WasmLineScanner implements LineScanner {
   }
 }
 
-/** A fresh input's state for a caller that hashes whole inputs and reports no NUL. */
-function wholeInputOwner(engine: WasmEngine): StateOwner {
+/**
+ * A fresh input's state for a caller that hashes whole inputs and reports no NUL.
+ *
+ * @param engine The shared engine.
+ * @returns An owner to claim the engine with.
+ */
+export function wholeInputOwner(engine: WasmEngine): StateOwner {
   const owner: StateOwner = { state: engine.initialState.slice() };
   owner.state[S_FLAGS] |= F_NUL_SEEN;
   return owner;
@@ -435,81 +444,4 @@ export function wasmHashAll(bytes: Uint8Array, out: BatchBuffer): number {
     engine.release(owner);
   }
   return -1;
-}
-
-const inputEncoder = new TextEncoder();
-
-/**
- * The read view of lines `first`..`last` (a window past the end is cut to
- * it) as the UTF-8 bytes of JSON string content (what
- * `JSON.stringify(view.text)` gives between its quotes), with the total line
- * count. The scanner hashes every line, then one pass splits, prefixes and
- * escapes the window. `content` (bytes, or a well-formed string encoded
- * straight into the engine's input) is scanned in place, and `frame` gets
- * the view's bytes as a window of the engine's memory, valid only during the
- * call, to copy into the answer it builds.
- *
- * @param content The whole content (a string must hold no lone surrogate).
- * @param first First line of the window, 1-based.
- * @param last Last line of the window (cut to the total).
- * @param maxBytes Longest window line taken, in bytes.
- * @param frame Builds the result from the borrowed view and the line count.
- * @returns What `frame` returned; null when the engine cannot load, the
- *   input is over one chunk, a window line is longer than `maxBytes` bytes
- *   (it may need the cut marker, which is the caller's), or the answer would
- *   not fit the engine's output buffer.
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { wasmFormatInto } from "./wasm.ts";
- * const got = wasmFormatInto("x\ny", 1, 9, 2000, (text, total) =>
- *   `${new TextDecoder().decode(text)} (${total})`);
- * assert.equal(got, "1:26|x\\n2:4a|y (2)");
- * ```
- */
-export function wasmFormatInto<T>(
-  content: Uint8Array | string,
-  first: number,
-  last: number,
-  maxBytes: number,
-  frame: (text: Uint8Array, total: number) => T,
-): T | null {
-  const engine = wasmEngine();
-  if (engine === null) return null;
-  let length: number;
-  if (typeof content === "string") {
-    // UTF-8 takes at least one byte per UTF-16 unit: a longer string cannot fit.
-    if (content.length > engine.capacity) return null;
-    const input = engine.bytes.subarray(
-      engine.input,
-      engine.input + engine.capacity,
-    );
-    const { read, written } = inputEncoder.encodeInto(content, input);
-    if (read !== content.length) return null;
-    length = written;
-  } else {
-    if (content.length > engine.capacity) return null;
-    engine.bytes.set(content, engine.input);
-    length = content.length;
-  }
-  const owner = wholeInputOwner(engine);
-  engine.claim(owner);
-  let total: number;
-  try {
-    total = engine.exports.push(length, M_HASH | M_FOLD | M_FINAL, 0);
-    if (engine.state[S_INVALID] !== NONE_I32) return null;
-  } finally {
-    engine.release(owner);
-  }
-  const to = Math.min(last, total);
-  if (first > to) return frame(new Uint8Array(0), total);
-  const n = engine.exports.formatView(
-    length,
-    first,
-    to,
-    Math.min(maxBytes, 0xffffffff) >>> 0,
-  );
-  if (n < 0) return null;
-  const at = engine.exports.outPtr();
-  return frame(engine.bytes.subarray(at, at + n), total);
 }

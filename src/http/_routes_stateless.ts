@@ -14,8 +14,8 @@ import type { Patch, PatchOp } from "../patch/types.ts";
 import { MAX_READ_LINES } from "../tools/inputs.ts";
 import { parseInput } from "../tools/validate.ts";
 import type { HttpEnv } from "./_env.ts";
-import { formatAnswerBytes } from "./_format.ts";
-import { json, jsonBytes } from "./_respond.ts";
+import { formatAnswerBytes, formatBodyAnswer } from "./_format.ts";
+import { json, jsonBytes, jsonText } from "./_respond.ts";
 import { jsonBody } from "./middleware/json_body.ts";
 
 const FormatBody = z.object({
@@ -43,12 +43,20 @@ function onePatch(
   return parsePatch(input.patch);
 }
 
+/** `POST /v1/format`'s answer straight from a `{"content":"…"}` body, or null. */
+function formatShortcut(bytes: Uint8Array): Response | null {
+  const answer = formatBodyAnswer(bytes);
+  return answer === null ? null : jsonText(answer);
+}
+
 /** The stateless router. */
 export function statelessRoutes(): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>();
   app.get("/health", () => json({ ok: true, service: "hashline" }));
 
-  app.post("/v1/format", jsonBody(), (c) => {
+  // A body of the one shape `{"content":"…"}` is answered from its bytes;
+  // any other is parsed and validated as every route's body is.
+  app.post("/v1/format", jsonBody(formatShortcut), (c) => {
     const input = parseInput(FormatBody, c.var.body, "request body");
     return jsonBytes(formatAnswerBytes(input.content, {
       offset: input.offset,
