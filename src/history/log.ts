@@ -109,6 +109,13 @@ export class HistoryLog {
   private readonly file: string;
   private readonly counter: string;
   private readonly lockFile: string;
+  /**
+   * Whether this instance has checked the counter against the log's newest
+   * ids. The counter is not flushed, so only a power cut can leave it behind
+   * the log, and a power cut also ends this process: once per instance is
+   * enough.
+   */
+  private tailChecked = false;
 
   /**
    * @param stateDir The workspace's state folder.
@@ -250,7 +257,10 @@ export class HistoryLog {
     const release = await this.lock();
     try {
       const c = this.counterNow();
-      const next = Math.max(c.next, this.tailMax() + 1);
+      const next = this.tailChecked
+        ? c.next
+        : Math.max(c.next, this.tailMax() + 1);
+      this.tailChecked = true;
       this.writeCounter({ next: next + 1, count: c.count });
       return `h_${next}`;
     } catch (error) {
@@ -272,7 +282,7 @@ export class HistoryLog {
       const line = frameRecord(record);
       const fd = openSync(
         this.file,
-        constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND,
+        constants.O_RDWR | constants.O_CREAT | constants.O_APPEND,
         0o644,
       );
       try {
@@ -280,12 +290,7 @@ export class HistoryLog {
         const size = fstatSync(fd).size;
         if (size > 0) {
           const last = new Uint8Array(1);
-          const r = openSync(this.file, "r");
-          try {
-            readSync(r, last, 0, 1, size - 1);
-          } finally {
-            closeSync(r);
-          }
+          readSync(fd, last, 0, 1, size - 1);
           // A torn last record: the new one starts on its own line.
           if (last[0] !== 10) prefix = "\n";
         }

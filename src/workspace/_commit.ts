@@ -31,7 +31,7 @@
  * @module
  */
 import { basename, join } from "node:path";
-import { fsyncSync, mkdir, rm } from "../_runtime/fs.ts";
+import { fsyncSync } from "../_runtime/fs.ts";
 import { processId } from "../_runtime/process.ts";
 import { mapFsError } from "../_internal/errno.ts";
 import type { Confinement } from "../fs/confine.ts";
@@ -42,7 +42,11 @@ import {
   linkBackup,
   recheck,
 } from "../commit/install.ts";
-import { type Journal, writeJournal } from "../commit/journal.ts";
+import {
+  type Journal,
+  removeJournal,
+  writeJournal,
+} from "../commit/journal.ts";
 import type { LeaseHooks } from "../lock/lock.ts";
 import type { RootRef } from "../fs/pin.ts";
 import { undoOne } from "../commit/recover.ts";
@@ -212,7 +216,7 @@ async function commitOneRecorded(
     removeQuietly(s.pin, s.temp);
     throw mapFsError(error, `Cannot write "${display}"`);
   }
-  const { jdir, jfile, journal } = newJournal(
+  const { jfile, journal } = newJournal(
     stateDir,
     root,
     id,
@@ -221,11 +225,14 @@ async function commitOneRecorded(
     history,
   );
   try {
-    await mkdir(jdir, { recursive: true });
-    await writeJournal(jfile, journal);
+    writeJournal(jfile, journal);
   } catch (error) {
     removeQuietly(s.pin, s.temp);
-    await rm(jfile, { force: true }).catch(() => {});
+    try {
+      removeJournal(jfile);
+    } catch {
+      // The write's own error is the one to report.
+    }
     throw mapFsError(error, `Cannot write "${display}"`);
   }
   await step("journal-committing");
@@ -246,7 +253,7 @@ async function commitOneRecorded(
   s.pin.sync(fsyncSync);
   removeQuietly(s.pin, s.backup);
   await step("cleaned");
-  await rm(jfile, { force: true });
+  removeJournal(jfile);
   await step("done");
 }
 
@@ -270,13 +277,13 @@ async function rollBack(
   step: (name: string) => Promise<void>,
 ): Promise<void> {
   journal.state = "rolling-back";
-  await writeJournal(jfile, journal);
+  writeJournal(jfile, journal);
   await step("journal-rolling-back");
   for (let i = 0; i < staged.length; i++) {
     undoOne(staged[i].pin, journal.entries[i]);
   }
   removeSides(staged);
-  await rm(jfile, { force: true });
+  removeJournal(jfile);
 }
 
 /** A commit's journal, with the folder and file it is written to. */
@@ -287,10 +294,9 @@ function newJournal(
   state: Journal["state"],
   entries: Journal["entries"],
   history?: CommitRecord,
-): { jdir: string; jfile: string; journal: Journal } {
+): { jfile: string; journal: Journal } {
   const jdir = join(stateDir, "journal");
   return {
-    jdir,
     jfile: join(jdir, `${Date.now()}-${id}.json`),
     journal: {
       version: 2,
@@ -312,7 +318,7 @@ async function commitMany(
   step: (name: string) => Promise<void>,
   history?: CommitRecord,
 ): Promise<void> {
-  const { jdir, jfile, journal } = newJournal(
+  const { jfile, journal } = newJournal(
     stateDir,
     root,
     id,
@@ -321,8 +327,7 @@ async function commitMany(
     history,
   );
   try {
-    await mkdir(jdir, { recursive: true });
-    await writeJournal(jfile, journal);
+    writeJournal(jfile, journal);
   } catch (error) {
     throw mapFsError(
       error,
@@ -346,11 +351,11 @@ async function commitMany(
       await step(`backup-${i}`);
     }
     journal.state = "committing";
-    await writeJournal(jfile, journal);
+    writeJournal(jfile, journal);
     await step("journal-committing");
   } catch (error) {
     removeSides(staged);
-    await rm(jfile, { force: true });
+    removeJournal(jfile);
     throw mapFsError(error, `Cannot write "${staged[0].entry.target.display}"`);
   }
   try {
@@ -371,6 +376,6 @@ async function commitMany(
   for (const s of staged) s.pin.sync(fsyncSync);
   for (const s of staged) removeQuietly(s.pin, s.backup);
   await step("cleaned");
-  await rm(jfile, { force: true });
+  removeJournal(jfile);
   await step("done");
 }
