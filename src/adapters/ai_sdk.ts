@@ -76,7 +76,7 @@ export function aiSdkTools(
     : { session: options.session };
   const tools: ToolSet = {};
   for (const definition of registry.tools) {
-    tools[definition.name] = tool<unknown, ToolResult, Record<string, never>>({
+    tools[definition.name] = tool<unknown, ToolResult>({
       description: definition.description,
       inputSchema: jsonSchema<unknown>(definition.inputSchema),
       execute: (input: unknown): Promise<ToolResult> =>

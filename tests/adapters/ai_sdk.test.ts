@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, it } from "node:test";
 import { generateText, stepCountIs } from "ai";
-import { MockLanguageModelV4 } from "ai/test";
+import { MockLanguageModelV3 } from "ai/test";
 import { aiSdkTools } from "../../src/adapters/ai_sdk.ts";
 import { anchorOf, type Fixture, makeFixture } from "./_fixture.ts";
 
-type Prompt = MockLanguageModelV4["doGenerateCalls"][number]["prompt"];
+type Prompt = MockLanguageModelV3["doGenerateCalls"][number]["prompt"];
 type Step = { toolName: string; input: unknown } | { text: string };
 
 const usage = {
@@ -34,9 +34,9 @@ function toolOutputs(prompt: Prompt): { type: string; value: unknown }[] {
 function scriptedModel(
   script:
     ((seen: { type: string; value: unknown }[]) => Step | Promise<Step>)[],
-): MockLanguageModelV4 {
+): MockLanguageModelV3 {
   let step = 0;
-  return new MockLanguageModelV4({
+  return new MockLanguageModelV3({
     doGenerate: async ({ prompt }) => {
       const move = await script[step++](toolOutputs(prompt));
       const content = "text" in move
