@@ -160,7 +160,12 @@ export function makeContext(
       cwd,
       env,
     }),
-    path: (name) => resolve(pathBase(root, cwd), name),
+    // resolve() drops a trailing "/", which names a folder: keep it so the
+    // workspace refuses the path as it would the same path typed from the root.
+    path: (name) => {
+      const full = resolve(pathBase(root, cwd), name);
+      return /[\\/]$/.test(name) ? full + "/" : full;
+    },
     env,
     stdin: io.stdin ?? readStdin,
     write: stdout,

@@ -36,7 +36,7 @@ function npmStart(args: string[], state: string) {
   });
 }
 
-describe("npm start", { timeout: 120_000 }, () => {
+describe("npm start", () => {
   let t: TempDir;
   before(async () => {
     t = await tempDir({ "a.txt": "one\n" });
@@ -44,57 +44,68 @@ describe("npm start", { timeout: 120_000 }, () => {
   after(() => t.cleanup());
 
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
-    it(`stops on ${signal} to the pid npm gives, leaving the port free, and logs no colour codes or warnings`, async () => {
-      const port = await freePort();
-      const child = npmStart(
-        ["--port", String(port), "--root", t.dir],
-        join(t.dir, ".state"),
-      );
-      const done = collect(child);
-      let seen = "";
-      await new Promise<void>((resolve, reject) => {
-        child.stdout!.on("data", (d: Uint8Array | string) => {
-          seen += String(d);
-          if (seen.includes(`hashline listening on http://127.0.0.1:${port}`)) {
-            resolve();
-          }
+    it(
+      `stops on ${signal} to the pid npm gives, leaving the port free, and logs no colour codes or warnings`,
+      { timeout: 120_000 },
+      async () => {
+        const port = await freePort();
+        const child = npmStart(
+          ["--port", String(port), "--root", t.dir],
+          join(t.dir, ".state"),
+        );
+        const done = collect(child);
+        let seen = "";
+        await new Promise<void>((resolve, reject) => {
+          child.stdout!.on("data", (d: Uint8Array | string) => {
+            seen += String(d);
+            if (
+              seen.includes(`hashline listening on http://127.0.0.1:${port}`)
+            ) {
+              resolve();
+            }
+          });
+          child.once(
+            "exit",
+            () => reject(new Error(`npm start ended: ${seen}`)),
+          );
         });
-        child.once("exit", () => reject(new Error(`npm start ended: ${seen}`)));
-      });
-      const health = await fetch(`http://127.0.0.1:${port}/health`);
-      assert.equal(health.status, 200);
-      await health.body?.cancel();
-      const mcp = await fetch(`http://127.0.0.1:${port}/mcp`, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-        },
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: 1,
-          method: "initialize",
-          params: {
-            protocolVersion: "2025-06-18",
-            capabilities: {},
-            clientInfo: { name: "t", version: "1" },
+        const health = await fetch(`http://127.0.0.1:${port}/health`);
+        assert.equal(health.status, 200);
+        await health.body?.cancel();
+        const mcp = await fetch(`http://127.0.0.1:${port}/mcp`, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
           },
-        }),
-      });
-      assert.equal(mcp.status, 200);
-      await mcp.text();
-      child.kill(signal);
-      const result = await done;
-      const log = seen + result.stdout + result.stderr;
-      assert.ok(!log.includes("\u001b["), "ANSI colour codes in the log");
-      assert.doesNotMatch(log, /warning/i, "a runtime warning in the log");
-      // Nothing is left listening: the port binds again.
-      const again = await listen(port);
-      await close(again);
-    });
+          body: JSON.stringify({
+            jsonrpc: "2.0",
+            id: 1,
+            method: "initialize",
+            params: {
+              protocolVersion: "2025-06-18",
+              capabilities: {},
+              clientInfo: { name: "t", version: "1" },
+            },
+          }),
+        });
+        assert.equal(mcp.status, 200);
+        await mcp.text();
+        child.kill(signal);
+        const result = await done;
+        const log = seen + result.stdout + result.stderr;
+        assert.ok(!log.includes("\u001b["), "ANSI colour codes in the log");
+        assert.doesNotMatch(log, /warning/i, "a runtime warning in the log");
+        // Nothing is left listening: the port binds again.
+        const again = await listen(port);
+        await close(again);
+      },
+    );
   }
 
-  it("names the port and the flag when the port is in use", async () => {
+  it("names the port and the flag when the port is in use", {
+    timeout: 120_000,
+  }, async () => {
     const port = await freePort();
     const holder = await listen(port);
     try {

@@ -54,9 +54,7 @@ const EDIT = {
   ops: [{ op: "replace", start: `2:${lineHash("beta")}`, lines: ["BETA"] }],
 };
 
-describe("hashline mcp: one session per stdio connection", {
-  timeout: 120_000,
-}, () => {
+describe("hashline mcp: one session per stdio connection", () => {
   let root: string;
   const clients: Client[] = [];
   before(async () => {
@@ -68,33 +66,42 @@ describe("hashline mcp: one session per stdio connection", {
     await rm(root, { recursive: true, force: true });
   });
 
-  it("refuses B's edit on A's read (NOT_READ, bytes unchanged); B edits after its own read", async () => {
-    const [a, b] = await Promise.all([connect(root), connect(root)]);
-    clients.push(a, b);
-    const read = await call(a, "read_file", { path: "f.txt" });
-    assert.equal(read.isError, false, read.text);
-    assert.equal(
-      read.text,
-      `1:${lineHash("alpha")}|alpha\n2:${lineHash("beta")}|beta`,
-    );
+  it(
+    "refuses B's edit on A's read (NOT_READ, bytes unchanged); B edits after its own read",
+    { timeout: 120_000 },
+    async () => {
+      const [a, b] = await Promise.all([connect(root), connect(root)]);
+      clients.push(a, b);
+      const read = await call(a, "read_file", { path: "f.txt" });
+      assert.equal(read.isError, false, read.text);
+      assert.equal(
+        read.text,
+        `1:${lineHash("alpha")}|alpha\n2:${lineHash("beta")}|beta`,
+      );
 
-    const refused = await call(b, "edit_file", EDIT);
-    assert.equal(refused.isError, true);
-    // The NOT_READ refusal, as MCP words it.
-    assert.match(
-      refused.text,
-      /^Rejected — nothing written\.\n- f\.txt: this session has not read the file/,
-    );
-    assert.equal(await readFile(join(root, "f.txt"), "utf8"), TEXT);
+      const refused = await call(b, "edit_file", EDIT);
+      assert.equal(refused.isError, true);
+      // The NOT_READ refusal, as MCP words it.
+      assert.match(
+        refused.text,
+        /^Rejected — nothing written\.\n- f\.txt: this session has not read the file/,
+      );
+      assert.equal(await readFile(join(root, "f.txt"), "utf8"), TEXT);
 
-    const own = await call(b, "read_file", { path: "f.txt" });
-    assert.equal(own.isError, false, own.text);
-    const edited = await call(b, "edit_file", EDIT);
-    assert.equal(edited.isError, false, edited.text);
-    assert.equal(await readFile(join(root, "f.txt"), "utf8"), "alpha\nBETA\n");
-  });
+      const own = await call(b, "read_file", { path: "f.txt" });
+      assert.equal(own.isError, false, own.text);
+      const edited = await call(b, "edit_file", EDIT);
+      assert.equal(edited.isError, false, edited.text);
+      assert.equal(
+        await readFile(join(root, "f.txt"), "utf8"),
+        "alpha\nBETA\n",
+      );
+    },
+  );
 
-  it("shares reads between connections that name the same --session", async () => {
+  it("shares reads between connections that name the same --session", {
+    timeout: 120_000,
+  }, async () => {
     await writeFile(join(root, "g.txt"), TEXT);
     const [a, b] = await Promise.all([
       connect(root, ["--session", "team"]),
