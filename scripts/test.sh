@@ -7,6 +7,8 @@
 # is a failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# A log written to a file or a pipe carries no colour codes.
+[ -t 1 ] || export NO_COLOR=1
 bin=node_modules/.bin
 [ -x "$bin/deno" ] || { echo "Run 'npm ci' first (Deno, Bun and the toolchain come from npm)." >&2; exit 2; }
 
@@ -54,18 +56,41 @@ step "deno test --doc"
 step "deno publish --dry-run"
 "$bin/deno" publish --dry-run --allow-dirty 2>&1 | tail -n 3
 
-step "tests under Deno"
-"$bin/deno" test -q --allow-all "${test_files[@]}"
-step "tests under Bun"
-"$bin/bun" test --timeout 60000 "${test_files[@]/#/./}"
-step "tests under Node"
-node_log=$(mktemp)
+# Each runtime runs even when one before it failed; the last lines count
+# every runtime's tests (passed, failed, skipped) and the total.
 status=0
-node --import tsx --test --test-reporter=spec "${test_files[@]}" | tee "$node_log" || status=$?
-pass=$(grep -a -E '^ℹ pass [0-9]+' "$node_log" | tail -n 1 | grep -oE '[0-9]+' || echo 0)
-fail=$(grep -a -E '^ℹ fail [0-9]+' "$node_log" | tail -n 1 | grep -oE '[0-9]+' || echo 0)
-rm -f "$node_log"
+logs=$(mktemp -d)
+summary=()
+count() { grep -a -E "$1" "$2" | tail -n 1 | grep -oE "$3" | grep -oE '[0-9]+' || echo 0; }
+
+step "tests under Deno"
+"$bin/deno" test -q --allow-all "${test_files[@]}" 2>&1 | tee "$logs/deno" || status=1
+# Deno counts each suite as a test and each it() as a step.
+d_line=$(grep -a -E '^(ok|FAILED) \| ' "$logs/deno" | tail -n 1)
+deno_count() { # $1: passed|failed|ignored; the steps' count when Deno gives one
+  local n
+  n=$(sed -nE "s/.*[| ]([0-9]+) $1 \(([0-9]+) steps?\).*/\2/p" <<<"$d_line")
+  [ -n "$n" ] || n=$(sed -nE "s/.*[| ]([0-9]+) $1.*/\1/p" <<<"$d_line")
+  echo "${n:-0}"
+}
+d_pass=$(deno_count passed) d_fail=$(deno_count failed) d_skip=$(deno_count ignored)
+summary+=("deno: ${d_pass:-0} passed, ${d_fail:-0} failed, ${d_skip:-0} skipped")
+
+step "tests under Bun"
+"$bin/bun" test --timeout 60000 "${test_files[@]/#/./}" 2>&1 | tee "$logs/bun" || status=1
+summary+=("bun: $(count '^ *[0-9]+ pass$' "$logs/bun" '[0-9]+ pass') passed, $(count '^ *[0-9]+ fail$' "$logs/bun" '[0-9]+ fail') failed, $(count '^ *[0-9]+ skip$' "$logs/bun" '[0-9]+ skip') skipped")
+
+step "tests under Node"
+node --import tsx --test --test-reporter=spec "${test_files[@]}" 2>&1 | tee "$logs/node" || status=1
+summary+=("node: $(count '^ℹ pass [0-9]+' "$logs/node" 'pass [0-9]+') passed, $(count '^ℹ fail [0-9]+' "$logs/node" 'fail [0-9]+') failed, $(count '^ℹ skipped [0-9]+' "$logs/node" 'skipped [0-9]+') skipped")
+rm -rf "$logs"
+
 echo
-echo "Deno, Bun and Node runs done."
-echo "tests: ${pass} passed, ${fail} failed"
+total_pass=0 total_fail=0 total_skip=0
+for line in "${summary[@]}"; do
+  echo "$line"
+  read -r p f k <<<"$(grep -oE '[0-9]+' <<<"${line#*:}" | tr '\n' ' ')"
+  total_pass=$((total_pass + p)) total_fail=$((total_fail + f)) total_skip=$((total_skip + k))
+done
+echo "tests: ${total_pass} passed, ${total_fail} failed, ${total_skip} skipped"
 exit "$status"
