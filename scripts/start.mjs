@@ -3,8 +3,9 @@
 // passes SIGINT, SIGTERM and SIGHUP on to it, so stopping the pid npm gives
 // stops the server (npm → deno task → deno would drop them on the way).
 // Arguments after `npm start --` go to `serve` (`npm start -- --port 9000`).
-// Off a terminal the log carries no colour codes, and it never carries
-// Deno's legacy-abort warning.
+// Without `--root` it serves the demo folder `examples/demo`, never the
+// checkout's own sources, and says so.
+// Off a terminal the log carries no colour codes.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -17,6 +18,16 @@ if (!existsSync(deno)) {
   process.stderr.write("Run 'npm ci' first: Deno comes from npm.\n");
   process.exit(2);
 }
+const args = process.argv.slice(2);
+const rooted = args.some((a) => a === "--root" || a.startsWith("--root="));
+if (!rooted) {
+  const demo = join(repo, "examples", "demo");
+  args.unshift("--root", demo);
+  process.stderr.write(
+    `No --root given: serving the demo folder ${demo}.\n` +
+      "Serve your project instead with: npm start -- --root /path/to/project\n",
+  );
+}
 const env = { ...process.env };
 if (!process.stdout.isTTY || !process.stderr.isTTY) env.NO_COLOR = "1";
 const child = spawn(
@@ -25,12 +36,9 @@ const child = spawn(
     "run",
     "-A",
     "-q",
-    // request.signal aborts only when a client goes away, so Deno prints no
-    // legacy-behaviour warning into the log.
-    "--unstable-no-legacy-abort",
     join(repo, "src", "cli", "main.ts"),
     "serve",
-    ...process.argv.slice(2),
+    ...args,
   ],
   { cwd: repo, env, stdio: "inherit" },
 );

@@ -121,4 +121,70 @@ describe("npm start", () => {
       await close(holder);
     }
   });
+  it(
+    "serves the demo folder when no --root is given, says so, and logs no warning after an MCP session ends",
+    {
+      timeout: 120_000,
+    },
+    async () => {
+      const port = await freePort();
+      const child = npmStart(["--port", String(port)], join(t.dir, ".s3"));
+      const done = collect(child);
+      let seen = "";
+      await new Promise<void>((resolve, reject) => {
+        const take = (d: Uint8Array | string) => {
+          seen += String(d);
+          if (seen.includes(`hashline listening on http://127.0.0.1:${port}`)) {
+            resolve();
+          }
+        };
+        child.stdout!.on("data", take);
+        child.stderr!.on("data", take);
+        child.once("exit", () => reject(new Error(`npm start ended: ${seen}`)));
+      });
+      const demo = join(REPO_ROOT, "examples", "demo");
+      assert.match(seen, new RegExp(`serving the demo folder ${demo}`));
+      assert.match(seen, /npm start -- --root \/path\/to\/project/);
+      assert.ok(seen.includes(`workspace: ${demo}\n`), seen);
+      const headers = {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      };
+      const init = await fetch(`http://127.0.0.1:${port}/mcp`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: {
+            protocolVersion: "2025-06-18",
+            capabilities: {},
+            clientInfo: { name: "t", version: "1" },
+          },
+        }),
+      });
+      assert.equal(init.status, 200);
+      await init.text();
+      const session = init.headers.get("mcp-session-id");
+      assert.ok(session, "the server names an MCP session");
+      const ended = await fetch(`http://127.0.0.1:${port}/mcp`, {
+        method: "DELETE",
+        headers: {
+          "mcp-session-id": session,
+          "mcp-protocol-version": "2025-06-18",
+        },
+      });
+      assert.equal(ended.status, 200);
+      await ended.body?.cancel();
+      child.kill("SIGTERM");
+      const result = await done;
+      const log = seen + result.stdout + result.stderr;
+      assert.doesNotMatch(
+        log,
+        /warning|legacy/i,
+        "a runtime warning in the log",
+      );
+    },
+  );
 });
