@@ -15,11 +15,25 @@ const nextOffset = z.number().int().nullable().describe(
   "Where the next window starts, or null at the end.",
 );
 const diff = z.string().describe('Unified diff ("" when nothing changed).');
-/** Syntax checks (src/check): passed through as they are. */
-const checks = z.array(z.any()).describe(
+/** One syntax check (src/check), as the checker answered it. */
+const syntaxCheck = z.object({
+  path: z.string(),
+  language: z.string(),
+  status: z.string().describe('"ok", "broken" or "skipped".'),
+  errors: z.array(z.object({
+    line: z.number().int(),
+    column: z.number().int(),
+    anchor: z.string(),
+    message: z.string(),
+    context: z.string(),
+  })),
+  note: z.string().optional(),
+  reused: z.boolean(),
+});
+const checks = z.array(syntaxCheck).describe(
   "Syntax checks of edited files.",
 );
-const check = z.any().optional().describe(
+const check = syntaxCheck.optional().describe(
   "Syntax check, when it found errors or did not run.",
 );
 

@@ -99,11 +99,15 @@ export function toJsonSchema(
     },
   }) as JsonSchema;
   delete json.$schema;
-  return prune(json) as JsonSchema;
+  return prune(json, io) as JsonSchema;
 }
 
-function prune(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(prune);
+// Besides dropping what only costs a model tokens, spells two things the way
+// every client dialect reads them: an open object's extra properties as
+// `true` (zod writes the equivalent `{}`), and, in outputs, a nullable value
+// as `anyOf` branches of one type each rather than a `type` array.
+function prune(node: unknown, io: "input" | "output"): unknown {
+  if (Array.isArray(node)) return node.map((item) => prune(item, io));
   if (node === null || typeof node !== "object") return node;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {
@@ -113,7 +117,18 @@ function prune(node: unknown): unknown {
       // Validation names these when broken; a model gains little from them.
       key === "minLength" || key === "minItems"
     ) continue;
-    out[key] = prune(value);
+    if (
+      key === "additionalProperties" && value !== null &&
+      typeof value === "object" && Object.keys(value).length === 0
+    ) {
+      out[key] = true;
+      continue;
+    }
+    if (key === "type" && Array.isArray(value) && io === "output") {
+      out.anyOf = value.map((type) => ({ type }));
+      continue;
+    }
+    out[key] = prune(value, io);
   }
   return out;
 }
