@@ -108,8 +108,13 @@ describe("npm package metadata", () => {
       assert.equal(pkg.dependencies[name], undefined, name);
       assert.ok(pkg.peerDependencies[name], name);
       assert.deepEqual(pkg.peerDependenciesMeta[name], { optional: true });
+      if (name === "ai") continue;
       assert.equal(pkg.devDependencies[name], pkg.peerDependencies[name]);
     }
+    // The AI SDK adapter works with ai 6 and 7; the repo develops on ai 6,
+    // the newest major whose packages install on Node 20 without a warning.
+    assert.equal(pkg.peerDependencies.ai, "^6.0.0 || ^7.0.0");
+    assert.match(pkg.devDependencies.ai, /^\^6\./);
     assert.deepEqual(pkg.files, ["dist/", "README.md", "LICENSE", "docs/"]);
     assert.equal(pkg.engines.node, ">=20");
     assert.equal(pkg.bin.hashline, "dist/bin/hashline.js");
