@@ -372,3 +372,47 @@ export function renderThroughputReadme(
     }.`,
   ].join("\n\n");
 }
+
+/** The ratios the README's headline shows, in its order. */
+export const HEADLINE: readonly string[] = [
+  "hash-wasm-ts",
+  "huge-read-naive-indexed",
+  "mcp-reference",
+];
+
+/**
+ * The README's three-row performance headline: line hashing, a window of a
+ * huge file, and the MCP round trip, each against its baseline, from the
+ * same run as the full page.
+ *
+ * @param run The run.
+ * @param resultsPath RESULTS.md, relative to the README.
+ * @returns Markdown.
+ */
+export function renderHeadline(run: AllRun, resultsPath: string): string {
+  const { ratios } = computeRatios(run.summaries);
+  const rows = HEADLINE.map((id) => ratios.find((r) => r.id === id)).filter(
+    (r): r is Ratio => r !== undefined,
+  );
+  const m = run.machine;
+  const missing = HEADLINE.length - rows.length;
+  return [
+    rows.length
+      ? table(
+        ["comparison", "hashline", "baseline", "times as fast"],
+        rows.map((r) => [
+          r.subject,
+          r.subjectValue,
+          `${r.baseline}: ${r.baselineValue}`,
+          speedText(r.speed),
+        ]),
+        [1, 3],
+      )
+      : "_No headline figure in this run._",
+    `From \`${COMMAND}\` (${m.date}; ${m.nproc} × ${m.cpu}, Deno ${m.deno}; reduced sizes)${
+      missing
+        ? `; ${missing} of the ${HEADLINE.length} rows not measured in this run`
+        : ""
+    }. Every figure, its command and its machine: [${resultsPath}](${resultsPath}).`,
+  ].join("\n\n");
+}
