@@ -1,9 +1,11 @@
 /**
  * One results page: runs the edit-format bench and every throughput bench,
  * each as its own process at reduced sizes (under ten minutes on 2 cores),
- * and writes the throughput sections of `bench/RESULTS.md`, the README's
- * headline block and `bench/charts/throughput-ratios.svg`, naming the
- * machine, the runtimes and the date. A step that cannot run here, fails or
+ * and writes the throughput sections of `bench/RESULTS.md`, the ratio
+ * block of `docs/benchmarks.md`, the README's three-row headline and
+ * `bench/charts/throughput-ratios.svg`, all from the same run, naming the
+ * machine, the runtimes and the date. No figure is typed by hand anywhere
+ * else. A step that cannot run here, fails or
  * times out is written down as such, with the reason.
  *
  *   node_modules/.bin/deno task bench:all
@@ -11,7 +13,7 @@
  *
  * Flags: `--only=a,b` / `--skip=a,b` (step ids: formats, hash, native, huge,
  * store, load, http, mcp, cli, patch; the others are recorded as not
- * selected), `--no-readme` (leave README.md alone).
+ * selected), `--no-readme` (leave README.md and docs/benchmarks.md alone).
  *
  * @module
  */
@@ -31,6 +33,7 @@ import { computeRatios, speedText } from "./all/ratios.ts";
 import {
   type AllRun,
   CHART,
+  renderHeadline,
   renderThroughputReadme,
   renderThroughputResults,
   type StepOutcome,
@@ -40,6 +43,7 @@ import { commandLine, type Step, STEPS } from "./all/steps.ts";
 const REPO = join(dirname(fileURLToPath(import.meta.url)), "..");
 const RESULTS = join(REPO, "bench", "RESULTS.md");
 const README = join(REPO, "README.md");
+const GUIDE = join(REPO, "docs", "benchmarks.md");
 const CHARTS = join(REPO, "bench", "charts");
 const DENO = denoBinary(REPO);
 
@@ -217,17 +221,32 @@ async function main(): Promise<void> {
   );
   written.push(RESULTS);
   if (!values["no-readme"]) {
+    // The benchmarks guide carries the whole ratio table and chart; the
+    // README its three-row headline, both from this run.
+    const guide = existsSync(GUIDE)
+      ? await readFile(GUIDE, "utf8")
+      : "# Benchmarks\n";
+    await writeFile(
+      GUIDE,
+      replaceBetween(
+        guide,
+        renderThroughputReadme(
+          run,
+          relative(dirname(GUIDE), CHARTS),
+          relative(dirname(GUIDE), RESULTS),
+        ),
+        afterFirstParagraph("## Every bench at once"),
+      ),
+    );
+    written.push(GUIDE);
     const readme = await readFile(README, "utf8");
     await writeFile(
       README,
       replaceBetween(
         readme,
-        renderThroughputReadme(
-          run,
-          relative(dirname(README), CHARTS),
-          relative(dirname(README), RESULTS),
-        ),
-        afterFirstParagraph("## Benchmarks"),
+        renderHeadline(run, relative(dirname(README), RESULTS)),
+        afterFirstParagraph("## Performance"),
+        "headline",
       ),
     );
     written.push(README);

@@ -11,12 +11,23 @@ export const BEGIN = "<!-- throughput:begin -->";
 export const END = "<!-- throughput:end -->";
 
 /**
+ * The begin and end markers of the block named `name`.
+ *
+ * @param name The block's name, e.g. `headline`.
+ * @returns Its two markers.
+ */
+export function markers(name: string): { begin: string; end: string } {
+  return { begin: `<!-- ${name}:begin -->`, end: `<!-- ${name}:end -->` };
+}
+
+/**
  * Puts `block` between the markers of `doc`, or, when `doc` has none, at
  * offset `insertAt(doc)` with its markers around it.
  *
  * @param doc The document.
  * @param block The generated text.
  * @param insertAt Where a first block goes.
+ * @param name The block's name (`throughput` unless given).
  * @returns The new document.
  * @throws {SyntaxError} When only one of the markers is there, or the end
  *   comes first: the block's extent is then unknown and nothing is guessed.
@@ -25,17 +36,19 @@ export function replaceBetween(
   doc: string,
   block: string,
   insertAt: (doc: string) => number,
+  name = "throughput",
 ): string {
-  const wrapped = `${BEGIN}\n\n${block.trim()}\n\n${END}`;
-  const a = doc.indexOf(BEGIN);
-  const b = doc.indexOf(END);
+  const { begin, end } = markers(name);
+  const wrapped = `${begin}\n\n${block.trim()}\n\n${end}`;
+  const a = doc.indexOf(begin);
+  const b = doc.indexOf(end);
   if (a >= 0 && b > a) {
-    return doc.slice(0, a) + wrapped + doc.slice(b + END.length);
+    return doc.slice(0, a) + wrapped + doc.slice(b + end.length);
   }
   if (a >= 0 || b >= 0) {
     throw new SyntaxError(
       `The document has ${
-        a >= 0 ? BEGIN : END
+        a >= 0 ? begin : end
       } without its partner in order; fix or remove the markers, then run again.`,
     );
   }

@@ -323,7 +323,7 @@ export function renderThroughputResults(run: AllRun, chartDir: string): string {
     `_Last run ${machineLine(run.machine)}. ${
       f(run.seconds, 0)
     } s for the whole run._`,
-    `Regenerate with \`${COMMAND}\` (\`bench/all.ts\`): it runs each bench as its own process at the reduced sizes named below (under ten minutes on 2 cores), reads the \`RESULT {json}\` line each prints with \`--json\`, and writes this section, \`${chartDir}/${CHART}\` and the README's headline table; the formats bench writes its own section. The machine is shared, so figures move from run to run; each ratio is taken in one process against the baseline measured beside it, where the noise hits both.`,
+    `Regenerate with \`${COMMAND}\` (\`bench/all.ts\`): it runs each bench as its own process at the reduced sizes named below (under ten minutes on 2 cores), reads the \`RESULT {json}\` line each prints with \`--json\`, and writes this section, \`${chartDir}/${CHART}\`, the README's three-row headline and the ratio block of \`docs/benchmarks.md\`; the formats bench writes its own section. The machine is shared, so figures move from run to run; each ratio is taken in one process against the baseline measured beside it, where the noise hits both.`,
     `![Times as fast as the named baseline](${chartDir}/${CHART})`,
     "### Headline ratios",
     ratios.length ? ratioTable(ratios, true) : "_No ratio in this run._",
@@ -370,5 +370,49 @@ export function renderThroughputReadme(
         }`
       ).join("; ") || "nothing"
     }.`,
+  ].join("\n\n");
+}
+
+/** The ratios the README's headline shows, in its order. */
+export const HEADLINE: readonly string[] = [
+  "hash-wasm-ts",
+  "huge-read-naive-indexed",
+  "mcp-reference",
+];
+
+/**
+ * The README's three-row performance headline: line hashing, a window of a
+ * huge file, and the MCP round trip, each against its baseline, from the
+ * same run as the full page.
+ *
+ * @param run The run.
+ * @param resultsPath RESULTS.md, relative to the README.
+ * @returns Markdown.
+ */
+export function renderHeadline(run: AllRun, resultsPath: string): string {
+  const { ratios } = computeRatios(run.summaries);
+  const rows = HEADLINE.map((id) => ratios.find((r) => r.id === id)).filter(
+    (r): r is Ratio => r !== undefined,
+  );
+  const m = run.machine;
+  const missing = HEADLINE.length - rows.length;
+  return [
+    rows.length
+      ? table(
+        ["comparison", "hashline", "baseline", "times as fast"],
+        rows.map((r) => [
+          r.subject,
+          r.subjectValue,
+          `${r.baseline}: ${r.baselineValue}`,
+          speedText(r.speed),
+        ]),
+        [1, 3],
+      )
+      : "_No headline figure in this run._",
+    `From \`${COMMAND}\` (${m.date}; ${m.nproc} × ${m.cpu}, Deno ${m.deno}; reduced sizes)${
+      missing
+        ? `; ${missing} of the ${HEADLINE.length} rows not measured in this run`
+        : ""
+    }. Every figure, its command and its machine: [${resultsPath}](${resultsPath}).`,
   ].join("\n\n");
 }

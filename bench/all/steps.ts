@@ -17,7 +17,7 @@ export interface Step {
   title: string;
   /** Program and arguments, the program as `deno` or `node`. */
   argv: string[];
-  /** The same bench at its full size, as the README's own sections run it. */
+  /** The same bench at its full size, as docs/benchmarks.md names it. */
   full: string;
   /** Give up (and record a failure) after this many seconds. */
   timeoutS: number;

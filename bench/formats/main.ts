@@ -1,7 +1,8 @@
 /**
  * Benchmark (not a test): edit-format economics and drift safety on real
- * code. Writes the formats section of `bench/RESULTS.md`, the README's
- * "Edit formats" block and `bench/charts/formats-*.svg`.
+ * code. Writes the formats section of `bench/RESULTS.md`, the "Edit formats"
+ * block of `docs/benchmarks.md` and `bench/charts/formats-*.svg`
+ * (`--no-readme` leaves `docs/benchmarks.md` alone).
  *
  *   node_modules/.bin/deno task bench:formats
  *   node_modules/.bin/deno run -A bench/formats/main.ts --per-kind 5 --no-readme
@@ -59,7 +60,7 @@ const runLine = `_Last run ${
 } s for ${result.trials.length} trials. Nothing in the tables below is timed._`;
 const written = await writeOutputs(result, {
   results: join(REPO, "bench", "RESULTS.md"),
-  readme: values["no-readme"] ? undefined : join(REPO, "README.md"),
+  readme: values["no-readme"] ? undefined : join(REPO, "docs", "benchmarks.md"),
   charts: join(REPO, "bench", "charts"),
   runLine,
   deno: denoBinary(REPO),

@@ -12,6 +12,7 @@ import {
   afterFirstParagraph,
   BEGIN,
   END,
+  markers,
   replaceBetween,
 } from "../../bench/all/_blocks.ts";
 import { ratioChart } from "../../bench/all/chart.ts";
@@ -28,6 +29,8 @@ import {
 import { computeRatios } from "../../bench/all/ratios.ts";
 import {
   type AllRun,
+  HEADLINE,
+  renderHeadline,
   renderThroughputReadme,
   renderThroughputResults,
   type StepOutcome,
@@ -310,6 +313,78 @@ describe("the generated block", () => {
         message: /without its partner/,
       });
     }
+  });
+});
+
+describe("the README's headline", () => {
+  const run = (summaries: Partial<Summaries>): AllRun => ({
+    machine: MACHINE,
+    summaries,
+    seconds: 1,
+    outcomes: [],
+  });
+
+  it(
+    "shows three ratios from the run, each against its baseline, and links the full results",
+    {
+      timeout: 10_000,
+    },
+    () => {
+      const s = all();
+      const { ratios } = computeRatios(s);
+      const text = renderHeadline(run(s), "bench/RESULTS.md");
+      const rows = text.split("\n").filter((l) =>
+        l.startsWith("| ") && !/^\| (comparison|-)/.test(l)
+      );
+      assert.equal(rows.length, 3);
+      HEADLINE.forEach((id, i) => {
+        const r = ratios.find((x) => x.id === id)!;
+        assert.ok(rows[i].includes(r.subject), r.subject);
+        assert.ok(rows[i].includes(r.subjectValue), r.subjectValue);
+        assert.ok(rows[i].includes(`${r.baseline}: ${r.baselineValue}`));
+      });
+      assert.match(text, /`deno task bench:all` \(2026-12-01; 2 × AMD EPYC/);
+      assert.match(text, /\[bench\/RESULTS\.md\]\(bench\/RESULTS\.md\)/);
+    },
+  );
+
+  it(
+    "says how many rows a partial run could not measure",
+    { timeout: 10_000 },
+    () => {
+      const text = renderHeadline(run({ hash: all().hash }), "RESULTS.md");
+      assert.match(text, /2 of the 3 rows not measured in this run/);
+      assert.equal(
+        text.split("\n").filter((l) => l.startsWith("| `hashLines`")).length,
+        1,
+      );
+      assert.match(
+        renderHeadline(run({}), "RESULTS.md"),
+        /_No headline figure in this run\._/,
+      );
+    },
+  );
+
+  it("is written between its own markers, leaving another block alone", {
+    timeout: 10_000,
+  }, () => {
+    const { begin, end } = markers("headline");
+    const doc =
+      `# T\n\n## Performance\n\nLead.\n\n## Docs\n\n${BEGIN}\n\nkept\n\n${END}\n`;
+    const once = replaceBetween(
+      doc,
+      "rows",
+      afterFirstParagraph("## Performance"),
+      "headline",
+    );
+    assert.equal(
+      once,
+      `# T\n\n## Performance\n\nLead.\n\n${begin}\n\nrows\n\n${end}\n\n## Docs\n\n${BEGIN}\n\nkept\n\n${END}\n`,
+    );
+    assert.equal(
+      replaceBetween(once, "new", () => 0, "headline"),
+      once.replace("rows", "new"),
+    );
   });
 });
 

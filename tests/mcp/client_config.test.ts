@@ -83,9 +83,7 @@ async function readAndEdit(client: Client, project: string): Promise<void> {
   assert.equal(await readFile(join(project, "app.py"), "utf8"), "x = 2\n");
 }
 
-describe("the README's MCP client configurations start as written", {
-  timeout: 120_000,
-}, () => {
+describe("the README's MCP client configurations start as written", () => {
   let project: string;
   let elsewhere: string;
   const clients: Client[] = [];
@@ -99,37 +97,45 @@ describe("the README's MCP client configurations start as written", {
     await rm(elsewhere, { recursive: true, force: true });
   });
 
-  it("the mcpServers entry (Claude Desktop, Cursor) serves its tool sets and edits the project", async () => {
-    await writeFile(join(project, "app.py"), "x = 1\n");
-    const { json } = await configBlocks();
-    const server = JSON.parse(filled(json, project)).mcpServers.hashline;
-    // A host starts servers from a folder of its own, not the project.
-    const client = await start(server.command, server.args, elsewhere);
-    clients.push(client);
-    const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((t) => t.name), [
-      "read_file",
-      "edit_file",
-      "write_file",
-      "edit_history",
-      "undo_edit",
-    ]);
-    await readAndEdit(client, project);
-    const history = await client.callTool({
-      name: "edit_history",
-      arguments: {},
-    });
-    assert.notEqual(history.isError, true);
-    assert.match(JSON.stringify(history.content), /app\.py/);
-    // State lives beside the project, never in the folder the host ran from.
-    assert.equal(
-      await readFile(join(project, ".hashline", ".gitignore"), "utf8"),
-      "*\n",
-    );
-    assert.deepEqual(await readdir(elsewhere), []);
-  });
+  it(
+    "the mcpServers entry (Claude Desktop, Cursor) serves its tool sets and edits the project",
+    {
+      timeout: 120_000,
+    },
+    async () => {
+      await writeFile(join(project, "app.py"), "x = 1\n");
+      const { json } = await configBlocks();
+      const server = JSON.parse(filled(json, project)).mcpServers.hashline;
+      // A host starts servers from a folder of its own, not the project.
+      const client = await start(server.command, server.args, elsewhere);
+      clients.push(client);
+      const { tools } = await client.listTools();
+      assert.deepEqual(tools.map((t) => t.name), [
+        "read_file",
+        "edit_file",
+        "write_file",
+        "edit_history",
+        "undo_edit",
+      ]);
+      await readAndEdit(client, project);
+      const history = await client.callTool({
+        name: "edit_history",
+        arguments: {},
+      });
+      assert.notEqual(history.isError, true);
+      assert.match(JSON.stringify(history.content), /app\.py/);
+      // State lives beside the project, never in the folder the host ran from.
+      assert.equal(
+        await readFile(join(project, ".hashline", ".gitignore"), "utf8"),
+        "*\n",
+      );
+      assert.deepEqual(await readdir(elsewhere), []);
+    },
+  );
 
-  it("the `claude mcp add` command line starts the same server", async () => {
+  it("the `claude mcp add` command line starts the same server", {
+    timeout: 120_000,
+  }, async () => {
     await writeFile(join(project, "app.py"), "x = 1\n");
     const { sh } = await configBlocks();
     const line = filled(sh.trim(), project);
