@@ -75,7 +75,7 @@ describe("the README", () => {
     DEADLINE,
     () => {
       assert.ok(readme.includes("npm start -- --root /path/to/project"));
-      assert.ok(readme.includes("Serving workspace: <abs path>"));
+      assert.ok(readme.includes("`workspace: <abs path>`"));
     },
   );
 
