@@ -12,6 +12,7 @@ import { collect, REPO_ROOT, type RunResult } from "../_spawn.ts";
 // brings from npm beside the Inspector, whatever Node runs the tests.
 const INSPECTOR = "npx -y -p node@22 -p @modelcontextprotocol/inspector@2.12.0";
 const HASHLINE = join(REPO_ROOT, "bin", "hashline");
+const APP = 'def greet(name):\n    return f"hello {name}"\n';
 
 /**
  * Runs one Inspector CLI call against `hashline mcp` on `root`; `env` reaches
@@ -67,23 +68,62 @@ describe("the MCP Inspector CLI against hashline mcp", () => {
     },
   );
 
-  it("reads, then edits in the next call, as one named session", {
-    timeout: 240_000,
-  }, async () => {
-    const read = await inspect(
-      root,
-      "--method tools/call --tool-name read_file --tool-arg path=a.txt",
-    );
-    assert.equal(read.code, 0, read.stderr);
-    assert.match(read.stdout, new RegExp(`1:${lineHash("one")}\\|one`));
-    const edit = await inspect(
-      root,
-      '--method tools/call --tool-name edit_file --tool-arg "patch=$PATCH"',
-      { PATCH: `@@ a.txt\n= 1:${lineHash("one")}\n~ONE` },
-    );
-    assert.equal(edit.code, 0, edit.stderr);
-    assert.match(edit.stdout, /Edited a\.txt/);
-    assert.doesNotMatch(edit.stdout, /"isError": *true/);
-    assert.equal(await readFile(join(root, "a.txt"), "utf8"), "ONE\ntwo\n");
-  });
+  it(
+    "run as docs/mcp.md says, reads and then edits in the next call; without --session the edit is NOT_READ",
+    {
+      timeout: 240_000,
+    },
+    async () => {
+      const guide = await readFile(join(REPO_ROOT, "docs", "mcp.md"), "utf8");
+      const block = (info: string) => {
+        const m = new RegExp("^```" + info + "\\n([\\s\\S]*?)^```$", "m").exec(
+          guide,
+        );
+        assert.ok(m, `docs/mcp.md has a ${info} block`);
+        return m[1];
+      };
+      const config = block("json inspector");
+      const lines = block("sh inspector");
+      const run = async (json: string) => {
+        const project = await realpath(
+          await mkdtemp(join(tmpdir(), "hl-inspector-guide-")),
+        );
+        await writeFile(join(project, "app.py"), APP);
+        await writeFile(
+          join(project, "mcp.json"),
+          json.replaceAll("/path/to/hashline", REPO_ROOT.replace(/\/$/, ""))
+            .replaceAll("/path/to/project", project),
+        );
+        const child = spawn("bash", ["-c", lines], {
+          cwd: project,
+          env: { ...process.env, npm_config_loglevel: "error" },
+          stdio: ["pipe", "pipe", "pipe"],
+        });
+        const result = await collect(child);
+        const after = await readFile(join(project, "app.py"), "utf8");
+        await rm(project, { recursive: true, force: true });
+        return { ...result, after };
+      };
+      const named = await run(config);
+      assert.equal(named.code, 0, named.stderr);
+      assert.match(
+        named.stdout,
+        new RegExp(`1:${lineHash("def greet(name):")}\\|def greet`),
+      );
+      assert.match(named.stdout, /Edited app\.py/);
+      assert.equal(
+        named.after,
+        APP.replace("def greet(name):", "def greet(name: str):"),
+      );
+      const unnamed = await run(
+        config.replace(', "--session", "inspector"', ""),
+      );
+      assert.match(unnamed.stdout, /has not read the file: read it first/);
+      assert.equal(
+        unnamed.after,
+        APP,
+        "nothing written without a shared session",
+      );
+    },
+  );
 });
