@@ -195,6 +195,7 @@ export function createApp(options: AppOptions = {}): HashlineApp {
       loginKey: options.loginKey,
       allowedHosts: options.allowedHosts,
       allowedOrigins: options.allowedOrigins,
+      bodyTimeoutMs: options.bodyTimeoutMs,
     }),
   );
   useGuards(app, options, ROUTES);

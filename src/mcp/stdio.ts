@@ -7,10 +7,7 @@
  */
 // @ts-types="@modelcontextprotocol/sdk/server/stdio"
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import {
-  checkClientSession,
-  mintSessionLabel,
-} from "../_internal/session.ts";
+import { checkClientSession, mintSessionLabel } from "../_internal/session.ts";
 import { byteStdio } from "../_runtime/env.ts";
 import { standardStreams } from "../_runtime/serve.ts";
 import type { RevisionStore } from "../store/types.ts";

@@ -19,8 +19,8 @@ import {
   type EntryDetail,
   type Hunk,
   planUndo,
-  segments,
   renderDiff,
+  segments,
   sha256Hex,
   type UndoOptions,
   type UndoResult,
@@ -250,7 +250,10 @@ async function recordUndo(
   })));
   for (const h of step.hunks) {
     const news = h.new === "" ? [] : segments(h.new);
-    mem.see(h.newAt, news.map((s, k) => lineHash32(bare(s, h.newAt + k === 1))));
+    mem.see(
+      h.newAt,
+      news.map((s, k) => lineHash32(bare(s, h.newAt + k === 1))),
+    );
   }
   const total = segments(step.text).length;
   mem.forgetFrom(total + 1);
