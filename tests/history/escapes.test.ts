@@ -11,6 +11,7 @@ import { hashline } from "../cli/_cli.ts";
 import { makeTree } from "../workspace/_helpers.ts";
 import { anchors } from "./_helpers.ts";
 
+// deno-lint-ignore no-control-regex
 const RAW = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/;
 
 describe("history text is safe to print", () => {
