@@ -304,9 +304,7 @@ export function pageRoutes(options: PageOptions): Hono<HttpEnv> {
         : body.status === 408
         ? "Too slow"
         : "Bad form";
-      return await page(messagePage(title, body.message), body.status, {
-        connection: "close",
-      });
+      return await page(messagePage(title, body.message), body.status);
     }
     const csrf = new URLSearchParams(body.text).get("csrf") ?? "";
     if (

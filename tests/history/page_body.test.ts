@@ -63,8 +63,15 @@ function chunkedPost(
         resolve({ status: res.statusCode ?? 0, sent, body });
       });
     });
-    req.on("error", (error) => {
-      if (!stopped) reject(error);
+    req.on("error", (error: Error & { code?: string }) => {
+      if (stopped) return;
+      // A server may also hang up on the rest of a refused body before its
+      // answer is read: refused all the same, as long as it came early.
+      if (error.code === "EPIPE" || error.code === "ECONNRESET") {
+        stopped = true;
+        source.destroy();
+        resolve({ status: -1, sent, body: error.code });
+      } else reject(error);
     });
     source.pipe(req);
   });
@@ -107,8 +114,12 @@ describe("review page body limit", () => {
       await warm.text();
       const before = await peakRss(child.pid!);
       const answer = await chunkedPost(`${url}/history/h_1/undo`, 64 * MiB);
-      assert.equal(answer.status, 413, answer.body);
-      assert.match(answer.body, /over the limit of 16384 bytes/);
+      if (answer.status === -1) {
+        assert.ok(answer.sent < 64 * MiB, `${answer.sent} bytes sent`);
+      } else {
+        assert.equal(answer.status, 413, answer.body);
+        assert.match(answer.body, /over the limit of 16384 bytes/);
+      }
       const after = await peakRss(child.pid!);
       if (before !== null && after !== null) {
         assert.ok(
