@@ -22,12 +22,6 @@ function filesText(files: readonly EntryFile[]): string {
     .join(", ");
 }
 
-function denyOf(ctx: CliContext): string[] | undefined {
-  const globs = stringFlag(ctx, "deny");
-  if (globs === undefined) return undefined;
-  return globs.split(",").map((g) => g.trim()).filter((g) => g !== "");
-}
-
 /**
  * One entry as a `log` line: id, time, session, door, files; control and
  * bidirectional formatting characters shown as escapes.
@@ -62,7 +56,6 @@ export async function run(ctx: CliContext): Promise<number> {
       session: log ? undefined : ctx.session,
       stateDir: ctx.stateDir,
       door: "cli",
-      deny: log ? undefined : denyOf(ctx),
     });
     if (log) {
       const path = stringFlag(ctx, "path");

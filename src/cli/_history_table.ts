@@ -51,15 +51,9 @@ export const HISTORY_COMMANDS: readonly HistoryCommandRow[] = [
     family: "history",
     summary: "show one history entry with its diff",
     args: [{ name: "ID", help: "the entry's id (h_N), as log lists it" }],
-    flags: {
-      deny: {
-        type: "string",
-        value: "GLOBS",
-        help: "comma-separated globs of files whose lines are withheld",
-      },
-    },
+    flags: {},
     details:
-      "Control characters and bidirectional overrides in names and lines are printed as escapes (\\x1b, <U+202E>). With --deny, the lines of the files those globs cover are withheld (the counts stay).",
+      "Control characters and bidirectional overrides in names and lines are printed as escapes (\\x1b, <U+202E>).",
   },
   {
     name: "undo",
@@ -70,11 +64,6 @@ export const HISTORY_COMMANDS: readonly HistoryCommandRow[] = [
       "dry-run": {
         type: "boolean",
         help: "show the diff undo would make without writing anything",
-      },
-      deny: {
-        type: "string",
-        value: "GLOBS",
-        help: "comma-separated globs of files whose lines are withheld",
       },
     },
     details:
