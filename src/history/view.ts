@@ -45,7 +45,7 @@ export interface DetailContext {
 }
 
 /** Lines of context a history diff shows around each change. */
-export const DIFF_CONTEXT = 3;
+export const DIFF_CONTEXT: number = 3;
 
 /** The note that stands in for the lines of a denied file. */
 export function withheldNote(rules: string): string {

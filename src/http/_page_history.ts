@@ -38,7 +38,7 @@ import { readSmallBody } from "./middleware/form_body.ts";
 import { hostGuard } from "./middleware/host_guard.ts";
 
 /** Largest form body the page takes, in bytes. */
-export const FORM_MAX_BYTES = 16 * 1024;
+export const FORM_MAX_BYTES: number = 16 * 1024;
 
 /** How far back the page looks for the undo of an entry. */
 const UNDO_LOOKBACK = 10_000;
