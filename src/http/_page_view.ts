@@ -10,7 +10,7 @@
  */
 import { html, raw } from "hono/html";
 import type { EntryDetail, EntryFile, HistoryEntry } from "../history/mod.ts";
-import { visible } from "../_internal/visible.ts";
+import { visible, visibleLines } from "../_internal/visible.ts";
 
 type Html = ReturnType<typeof html>;
 
@@ -222,7 +222,7 @@ ${f.diff === "" ? html`<p class="muted">No change.</p>` : diffBlock(f.diff)}`
     `
     : html`
       <p><strong>Undo is not possible.</strong></p>
-      <p class="refused">${visible(undo.reason)}</p>
+      <p class="refused">${visibleLines(undo.reason)}</p>
     `;
   return layout(
     `hashline — ${e.id}`,
@@ -240,7 +240,7 @@ ${f.diff === "" ? html`<p class="muted">No change.</p>` : diffBlock(f.diff)}`
       <p>${visible(e.summary)}</p>
       ${notice
         ? html`<p class="${notice.ok ? "ok" : "refused"}" role="status">${
-          visible(notice.text)
+          visibleLines(notice.text)
         }</p>`
         : ""}
       ${files}

@@ -175,6 +175,14 @@ describe("review page, as a supervisor reads it", () => {
         assert.ok(!html.includes("\u2066"));
       }
       assert.match(page, /\\x1b\]0;t\\x07/);
+      // A reason over several lines keeps its line breaks.
+      const reason = String(
+        entryPage({ id: "h_2", ...base, files: [] }, {
+          possible: false,
+          reason: "a.txt: moved\nb.txt: moved",
+        }),
+      );
+      assert.match(reason, /a\.txt: moved\nb\.txt: moved/);
     },
   );
 });
