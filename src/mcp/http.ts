@@ -94,13 +94,35 @@ async function readBody(
   request: Request,
   maxBytes: number,
 ): Promise<unknown | Response> {
-  const bytes = new Uint8Array(await request.arrayBuffer());
-  if (bytes.length > maxBytes) {
-    return rpcError(
+  const tooLarge = () =>
+    rpcError(
       413,
       -32600,
       `Request body is over the limit of ${maxBytes} bytes.`,
     );
+  // Counted while it streams: a chunked body past the limit is never held whole.
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > maxBytes) return tooLarge();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  if (request.body) {
+    const reader = request.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      if (total > maxBytes) {
+        reader.cancel().catch(() => {});
+        return tooLarge();
+      }
+      chunks.push(value);
+    }
+  }
+  const bytes = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    bytes.set(c, at);
+    at += c.byteLength;
   }
   try {
     return JSON.parse(
