@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import { describe, it } from "node:test";
 import { collect, startTs } from "../_spawn.ts";
 import { tempTree } from "../http/_helpers.ts";
+import { createApp } from "../../src/http/app.ts";
 
 const CLI = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
@@ -78,6 +79,36 @@ function chunkedPost(
 }
 
 describe("review page body limit", () => {
+  it("answers 408 to a form that does not arrive within the body deadline", {
+    timeout: 30_000,
+  }, async () => {
+    const tree = await tempTree({ "a.txt": "one\n" });
+    try {
+      const app = createApp({
+        root: tree.dir,
+        stateDir: join(tree.dir, ".hashline"),
+        bodyTimeoutMs: 200,
+      });
+      // One chunk, then nothing: the client never finishes its form.
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode("csrf="));
+        },
+      });
+      const res = await app.request("http://127.0.0.1/history/h_1/undo", {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body,
+        // @ts-ignore: Node's Request needs it for a stream body; others ignore it.
+        duplex: "half",
+      });
+      assert.equal(res.status, 408);
+      assert.match(await res.text(), /did not arrive within 200 ms/);
+    } finally {
+      await tree.cleanup();
+    }
+  });
+
   it("refuses a 64 MiB chunked form before the server grows by 100 MiB", {
     timeout: 120_000,
   }, async () => {
