@@ -128,6 +128,7 @@ async function patch(ctx: CliContext, ws: Ws): Promise<number> {
       files: result.files,
       summary: result.summary,
       checks: result.checks,
+      ...(result.entry ? { entry: result.entry } : {}),
     }));
   } else await ctx.out(result.summary);
   return EXIT_OK;

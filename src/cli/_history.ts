@@ -8,30 +8,38 @@ import type { EntryFile, HistoryEntry } from "../history/mod.ts";
 import { openWorkspace } from "../workspace/mod.ts";
 import { type CliContext, EXIT_OK, fail } from "./_context.ts";
 import { intFlag, stringFlag } from "./_flags.ts";
+import { safeJson, visible, visibleLines } from "../_internal/visible.ts";
+
+function fileTag(f: EntryFile): string {
+  if (f.created) return "(created) ";
+  if (f.deleted) return "(deleted) ";
+  if (f.renamedFrom !== undefined) return `(renamed from ${f.renamedFrom}) `;
+  return "";
+}
 
 function filesText(files: readonly EntryFile[]): string {
-  return files.map((f) =>
-    `${f.path} ${
-      f.created ? "(created) " : f.deleted ? "(removed) " : ""
-    }+${f.added} -${f.removed}`
-  ).join(", ");
+  return files.map((f) => `${f.path} ${fileTag(f)}+${f.added} -${f.removed}`)
+    .join(", ");
 }
 
 /**
- * One entry as a `log` line: id, time, session, door, files.
+ * One entry as a `log` line: id, time, session, door, files; control and
+ * bidirectional formatting characters shown as escapes.
  *
  * @param e The entry.
  * @returns e.g. `h_3  2026-01-02 10:11:12  default  cli  a.ts +1 -1`.
  */
 export function logLine(e: HistoryEntry): string {
   const time = e.time.replace("T", " ").replace(/\.\d+Z$/, "Z");
-  return [
-    e.id,
-    time,
-    e.session,
-    e.door,
-    filesText(e.files) + (e.undoOf ? ` (undo of ${e.undoOf})` : ""),
-  ].join("  ");
+  return visible(
+    [
+      e.id,
+      time,
+      e.session,
+      e.door,
+      filesText(e.files) + (e.undoOf ? ` (undo of ${e.undoOf})` : ""),
+    ].join("  "),
+  );
 }
 
 /**
@@ -42,12 +50,14 @@ export function logLine(e: HistoryEntry): string {
  */
 export async function run(ctx: CliContext): Promise<number> {
   try {
+    const log = ctx.spec.name === "log";
     const ws = openWorkspace(ctx.root, {
-      session: ctx.session,
+      // For log, --session is a filter (a label included), not a name to take.
+      session: log ? undefined : ctx.session,
       stateDir: ctx.stateDir,
       door: "cli",
     });
-    if (ctx.spec.name === "log") {
+    if (log) {
       const path = stringFlag(ctx, "path");
       const entries = await ws.history({
         session: typeof ctx.values.session === "string"
@@ -56,7 +66,7 @@ export async function run(ctx: CliContext): Promise<number> {
         path: path === undefined ? undefined : ctx.path(path),
         limit: intFlag(ctx, "limit"),
       });
-      if (ctx.json) await ctx.out(JSON.stringify({ ok: true, entries }));
+      if (ctx.json) await ctx.out(safeJson({ ok: true, entries }));
       else if (entries.length === 0) await ctx.err("(no entries)");
       else await ctx.out(entries.map(logLine).join("\n"));
       return EXIT_OK;
@@ -64,11 +74,14 @@ export async function run(ctx: CliContext): Promise<number> {
     const [id] = ctx.args;
     if (ctx.spec.name === "show") {
       const entry = await ws.entry(id);
-      if (ctx.json) await ctx.out(JSON.stringify({ ok: true, entry }));
+      if (ctx.json) await ctx.out(safeJson({ ok: true, entry }));
       else {
         await ctx.out(
-          [logLine(entry), entry.summary, ...entry.files.map((f) => f.diff)]
-            .filter((s) => s !== "").join("\n"),
+          [
+            logLine(entry),
+            visible(entry.summary),
+            ...entry.files.map((f) => visibleLines(f.diff)),
+          ].filter((s) => s !== "").join("\n"),
         );
       }
       return EXIT_OK;
@@ -76,8 +89,8 @@ export async function run(ctx: CliContext): Promise<number> {
     const result = await ws.undo(id, {
       dryRun: ctx.values["dry-run"] === true,
     });
-    if (ctx.json) await ctx.out(JSON.stringify({ ok: true, ...result }));
-    else await ctx.out(result.summary);
+    if (ctx.json) await ctx.out(safeJson({ ok: true, ...result }));
+    else await ctx.out(visibleLines(result.summary));
     return EXIT_OK;
   } catch (error) {
     return await fail(ctx, error);

@@ -44,7 +44,7 @@ export const HISTORY_COMMANDS: readonly HistoryCommandRow[] = [
       },
     },
     details:
-      "Every change committed through any door (library, cli, http, mcp) is one entry: its id (h_N), time, session, door and files with +added -removed. --session lists one session's entries only. --json prints { ok: true, entries: [...] }.",
+      "Every change committed through any door (library, cli, http, mcp, page) is one entry: its id (h_N), time, session, door and files with +added -removed. --session lists one session's entries only (a label such as mcp-3f2a9c1d included). Control characters and bidirectional overrides are printed as escapes. --json prints { ok: true, entries: [...] }.",
   },
   {
     name: "show",
@@ -52,6 +52,8 @@ export const HISTORY_COMMANDS: readonly HistoryCommandRow[] = [
     summary: "show one history entry with its diff",
     args: [{ name: "ID", help: "the entry's id (h_N), as log lists it" }],
     flags: {},
+    details:
+      "Control characters and bidirectional overrides in names and lines are printed as escapes (\\x1b, <U+202E>).",
   },
   {
     name: "undo",

@@ -140,6 +140,18 @@ export class Confinement {
   }
 
   /**
+   * The workspace's `deny` globs, joined, when they cover a root-relative
+   * path (history views withhold its lines); else undefined.
+   *
+   * @param display Root-relative path with `/` separators.
+   */
+  deniedBy(display: string): string | undefined {
+    return this.denied?.(foldName(display))
+      ? this.denyGlobs.join(", ")
+      : undefined;
+  }
+
+  /**
    * Refuses a target the rules keep away: a `deny` glob (reads and
    * writes), and for writes anything under `.git/` or a `.hashline`
    * folder, and the toolkit's own lock and temporary files.

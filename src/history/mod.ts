@@ -23,7 +23,15 @@ export { DOORS } from "./types.ts";
 export { bare, hunksOf, lineCount, renderDiff, segments } from "./hunks.ts";
 export { crc32, frameRecord, HistoryLog, idNumber, parseLog } from "./log.ts";
 export { planUndo, type UndoPlan, type UndoStep } from "./undo.ts";
-export { checkQuery, listEntries, toDetail, toEntry } from "./view.ts";
+export {
+  checkQuery,
+  type DetailContext,
+  DIFF_CONTEXT,
+  listEntries,
+  toDetail,
+  toEntry,
+  withheldNote,
+} from "./view.ts";
 export {
   type ChangedFile,
   makeRecord,

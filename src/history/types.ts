@@ -5,11 +5,11 @@
  * @module
  */
 
-/** Which door a change came through. */
-export type Door = "library" | "cli" | "http" | "mcp";
+/** Which door a change came through (`page`: the review page's Undo). */
+export type Door = "library" | "cli" | "http" | "mcp" | "page";
 
 /** The doors, in one closed list. */
-export const DOORS: readonly Door[] = ["library", "cli", "http", "mcp"];
+export const DOORS: readonly Door[] = ["library", "cli", "http", "mcp", "page"];
 
 /** What one entry did to one file, as listed. */
 export interface EntryFile {
@@ -21,8 +21,10 @@ export interface EntryFile {
   removed: number;
   /** The change created the file. */
   created?: boolean;
-  /** The change removed the file (an undo of a creation). */
+  /** The change removed the file (a deletion, or an undo of a creation). */
   deleted?: boolean;
+  /** The change moved the file here from this root-relative path. */
+  renamedFrom?: string;
 }
 
 /** One committed change, as listed (newest first) by `history`. */
@@ -102,6 +104,15 @@ export interface UndoOptions {
   dryRun?: boolean;
   /** Session the undo is recorded for (default the workspace's). */
   session?: string;
+  /**
+   * Judge the undo as an edit by an agent: the session must have read the
+   * lines it changes (its own edit results count), else `NOT_READ`. The
+   * agent doors (MCP `undo_edit`, the tool registry) set it; the
+   * supervisor's doors (CLI, library, review page) do not.
+   */
+  requireRead?: boolean;
+  /** Door the undo is recorded as coming through (default the workspace's). */
+  door?: Door;
 }
 
 /** The result of an undo. */

@@ -11,7 +11,12 @@
  *   itself never appears in a page or a cookie;
  * - every form carries a CSRF token bound to that cookie, and a POST from a
  *   foreign Origin is refused;
- * - no script, a strict Content-Security-Policy, no framing, no caching.
+ * - no script, a strict Content-Security-Policy, no framing, no caching;
+ * - a form body over {@link FORM_MAX_BYTES} is refused while it streams
+ *   (declared length or chunked), under the API's body deadline.
+ *
+ * An undo made here is recorded with door `page`; it is a supervisor's
+ * door, so it needs no read.
  *
  * @module
  */
@@ -19,14 +24,24 @@ import { Hono } from "hono";
 import type { Context } from "hono";
 import { HashlineError, PatchRefusedError } from "../errors.ts";
 import type { Workspace } from "../workspace/mod.ts";
+import type { HistoryEntry } from "../history/mod.ts";
 import type { HttpEnv } from "./_env.ts";
+import { DEFAULT_BODY_TIMEOUT_MS } from "./_guards.ts";
 import {
   entryPage,
+  type ListFilter,
   listPage,
   messagePage,
   type UndoState,
 } from "./_page_view.ts";
+import { readSmallBody } from "./middleware/form_body.ts";
 import { hostGuard } from "./middleware/host_guard.ts";
+
+/** Largest form body the page takes, in bytes. */
+export const FORM_MAX_BYTES: number = 16 * 1024;
+
+/** How far back the page looks for the undo of an entry. */
+const UNDO_LOOKBACK = 10_000;
 
 /** Name of the review page's session cookie. */
 export const PAGE_COOKIE = "hashline_page";
@@ -42,6 +57,18 @@ export interface PageOptions {
   loginKey?: string;
   allowedHosts?: string[];
   allowedOrigins?: string[];
+  /** How long a form body may take to arrive, in milliseconds (default 30 000, as the API). */
+  bodyTimeoutMs?: number;
+}
+
+/** For each entry undone, the newest entry that undid it. */
+function undoneBy(entries: readonly HistoryEntry[]): Map<string, string> {
+  const out = new Map<string, string>();
+  // Newest first: the first undo seen of an entry is its newest.
+  for (const e of entries) {
+    if (e.undoOf !== undefined && !out.has(e.undoOf)) out.set(e.undoOf, e.id);
+  }
+  return out;
 }
 
 /** The page's paths, for the app's route table. */
@@ -196,7 +223,26 @@ export function pageRoutes(options: PageOptions): Hono<HttpEnv> {
     const r = await admit(c);
     if (r instanceof Response) return r;
     const ws = await options.workspace();
-    return await page(listPage(ws.root, await ws.history({ limit: 200 })));
+    const filter: ListFilter = {
+      session: c.req.query("session") || undefined,
+      path: c.req.query("path") || undefined,
+    };
+    let entries: HistoryEntry[];
+    try {
+      entries = await ws.history({ ...filter, limit: 200 });
+    } catch (error) {
+      if (error instanceof TypeError || error instanceof HashlineError) {
+        return await page(
+          messagePage("Filter not valid", error.message),
+          400,
+        );
+      }
+      throw error;
+    }
+    const all = filter.session || filter.path
+      ? await ws.history({ limit: UNDO_LOOKBACK })
+      : entries;
+    return await page(listPage(ws.root, entries, undoneBy(all), filter));
   });
 
   const show = async (
@@ -215,6 +261,9 @@ export function pageRoutes(options: PageOptions): Hono<HttpEnv> {
       }
       throw error;
     }
+    const undone = undoneBy(
+      await ws.history({ limit: UNDO_LOOKBACK }),
+    ).get(entry.id);
     let undo: UndoState = { possible: true, csrf };
     try {
       await ws.undo(id, { dryRun: true, session: options.session });
@@ -229,7 +278,7 @@ export function pageRoutes(options: PageOptions): Hono<HttpEnv> {
           : error.message,
       };
     }
-    return await page(entryPage(entry, undo, notice), status);
+    return await page(entryPage(entry, undo, notice, undone), status);
   };
 
   app.get("/history/:id", async (c) => {
@@ -244,15 +293,20 @@ export function pageRoutes(options: PageOptions): Hono<HttpEnv> {
     const id = c.req.param("id");
     const origin = c.req.header("origin");
     const self = new URL(c.req.url).origin;
-    const length = Number(c.req.header("content-length") ?? "0");
-    if (length > 4096) {
-      return await page(
-        messagePage("Too large", "The form is too large."),
-        413,
-      );
+    const body = await readSmallBody(
+      c.req.raw,
+      FORM_MAX_BYTES,
+      options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
+    );
+    if (!body.ok) {
+      const title = body.status === 413
+        ? "Too large"
+        : body.status === 408
+        ? "Too slow"
+        : "Bad form";
+      return await page(messagePage(title, body.message), body.status);
     }
-    const text = await c.req.text();
-    const csrf = new URLSearchParams(text.slice(0, 4096)).get("csrf") ?? "";
+    const csrf = new URLSearchParams(body.text).get("csrf") ?? "";
     if (
       !sameText(csrf, r) ||
       (options.token !== undefined && origin !== undefined && origin !== self &&
@@ -268,7 +322,10 @@ export function pageRoutes(options: PageOptions): Hono<HttpEnv> {
     }
     const ws = await options.workspace();
     try {
-      const done = await ws.undo(id, { session: options.session });
+      const done = await ws.undo(id, {
+        session: options.session,
+        door: "page",
+      });
       return new Response(null, {
         status: 303,
         headers: { ...HEADERS, location: `/history/${done.id ?? id}` },

@@ -1,13 +1,16 @@
 /**
  * The review page's HTML (hono/html, server-rendered, no script): the list
- * of newest entries and one entry with its diffs and an `Undo` form. Every
- * interpolated value is escaped by `html`; styles are inline, readable on a
- * phone, dark when the system is.
+ * of newest entries (filtered by session and path) and one entry with its
+ * diffs and an `Undo` form. Every interpolated value is escaped by `html`,
+ * and text that came from files or agents shows its control and
+ * bidirectional formatting characters as escapes (`\x1b`, `<U+202E>`);
+ * styles are inline, readable on a phone, dark when the system is.
  *
  * @module
  */
 import { html, raw } from "hono/html";
 import type { EntryDetail, EntryFile, HistoryEntry } from "../history/mod.ts";
+import { visible, visibleLines } from "../_internal/visible.ts";
 
 type Html = ReturnType<typeof html>;
 
@@ -43,6 +46,12 @@ button { font: inherit; padding: .5rem 1.2rem; border-radius: 6px; border: 1px s
   background: var(--accent); color: #fff; cursor: pointer; min-height: 44px; }
 .refused { color: var(--delfg); white-space: pre-wrap; overflow-wrap: anywhere; }
 .ok { color: var(--addfg); }
+.undone { color: var(--delfg); font-weight: 600; }
+form.filter { display: flex; flex-wrap: wrap; gap: .5rem; align-items: end; margin: .75rem 0; }
+form.filter label { display: flex; flex-direction: column; font-size: .85rem; color: var(--muted); }
+form.filter input { font: inherit; padding: .35rem .5rem; border: 1px solid var(--line);
+  border-radius: 6px; background: var(--bg); color: var(--fg); }
+form.filter button { min-height: 2.3rem; padding: .3rem 1rem; }
 `;
 
 /** The page frame. */
@@ -68,38 +77,95 @@ function when(time: string): string {
   return time.replace("T", " ").replace(/\.\d+Z$/, " UTC");
 }
 
-function fileLine(f: EntryFile): Html {
-  const tag = f.created ? " (created)" : f.deleted ? " (removed)" : "";
-  return html`<li>${f.path}${tag} <span class="add">+${f.added}</span> <span class="del">−${f.removed}</span></li>`;
+/** What a file item says beside its path: created, deleted or renamed. */
+function fileTag(f: EntryFile): string {
+  if (f.created) return " (created)";
+  if (f.deleted) return " (deleted)";
+  if (f.renamedFrom !== undefined) {
+    return ` (renamed from ${visible(f.renamedFrom)})`;
+  }
+  return "";
 }
 
-/** The list of newest entries. */
+function fileLine(f: EntryFile): Html {
+  return html`<li>${visible(f.path)}${
+    fileTag(f)
+  } <span class="add">+${f.added}</span> <span class="del">−${f.removed}</span></li>`;
+}
+
+/** An entry's headline: every file it touched, each with its counts. */
+export function headline(e: HistoryEntry): string {
+  return e.files.map((f) =>
+    `${visible(f.path)}${fileTag(f)} +${f.added} −${f.removed}`
+  ).join(", ");
+}
+
+function undoneMark(by: string | undefined): Html | string {
+  return by === undefined ? "" : html`
+    · <span
+      class="undone">undone by <a href="/history/${by}">${by}</a></span>
+  `;
+}
+
+/** The list's filters, as the query gave them. */
+export interface ListFilter {
+  /** Only this session's entries. */
+  session?: string;
+  /** Only entries that changed this file. */
+  path?: string;
+}
+
+/**
+ * The list of newest entries.
+ *
+ * @param root The workspace root.
+ * @param entries The entries to list, newest first.
+ * @param undone For each entry undone, the entry that undid it.
+ * @param filter The filters the list was made with.
+ */
 export function listPage(
   root: string,
   entries: readonly HistoryEntry[],
+  undone: ReadonlyMap<string, string> = new Map(),
+  filter: ListFilter = {},
 ): Html {
   const items = entries.map((e) =>
     html`
       <li>
         <a class="id" href="/history/${e.id}">${e.id}</a>
         <span
-          class="muted"><time datetime="${e.time}">${when(e.time)}</time> · ${e
-            .session} · ${e.door}${e.undoOf
+          class="muted"><time datetime="${e.time}">${when(
+            e.time,
+          )}</time> · ${visible(
+            e.session,
+          )} · ${e.door}${e.undoOf
             ? html`
-              · undo of ${e.undoOf}
+              · undo of <a href="/history/${e.undoOf}">${e.undoOf}</a>
             `
-            : ""}</span>
+            : ""}</span>${undoneMark(undone.get(e.id))}
         <ul class="files">${e.files.map(fileLine)}</ul>
       </li>
     `
   );
+  const filtered = filter.session !== undefined || filter.path !== undefined;
   return layout(
     "hashline — edit history",
     html`<h1>Edit history</h1>
-<p class="muted">Workspace ${root} · newest first</p>
+<p class="muted">Workspace ${visible(root)} · newest first${
+      filtered
+        ? html`
+          · filtered (<a href="/">show all</a>)
+        `
+        : ""
+    }</p>
+<form class="filter" method="get" action="/">
+  <label>Session <input name="session" value="${filter.session ?? ""}"></label>
+  <label>File <input name="path" value="${filter.path ?? ""}"></label>
+  <button type="submit">Filter</button>
+</form>
 ${
       entries.length === 0
-        ? html`<p>No edits yet.</p>`
+        ? html`<p>${filtered ? "No entries match." : "No edits yet."}</p>`
         : html`<ol class="entries">${items}</ol>`
     }`,
   );
@@ -115,7 +181,7 @@ function diffBlock(diff: string): Html {
       : l.startsWith("-")
       ? "d"
       : "";
-    return html`<span class="${cls}">${l}</span>`;
+    return html`<span class="${cls}">${visible(l)}</span>`;
   });
   return html`<pre class="diff">${lines}</pre>`;
 }
@@ -125,15 +191,23 @@ export type UndoState =
   | { possible: true; csrf: string }
   | { possible: false; reason: string };
 
-/** One entry: its files with diffs, and the `Undo` form or why not. */
+/**
+ * One entry: its files with diffs, and the `Undo` form or why not.
+ *
+ * @param e The entry with its diffs.
+ * @param undo Whether undo is possible (with the CSRF token) or why not.
+ * @param notice A line to show above the diffs (an undo refused).
+ * @param undoneBy The entry that undid this one, when one did.
+ */
 export function entryPage(
   e: EntryDetail,
   undo: UndoState,
   notice?: { ok: boolean; text: string },
+  undoneBy?: string,
 ): Html {
   const files = e.files.map((f) =>
-    html`<h2>${f.path}${
-      f.created ? " (created)" : f.deleted ? " (removed)" : ""
+    html`<h2>${visible(f.path)}${
+      fileTag(f)
     } <span class="add">+${f.added}</span> <span class="del">−${f.removed}</span></h2>
 ${f.diff === "" ? html`<p class="muted">No change.</p>` : diffBlock(f.diff)}`
   );
@@ -148,26 +222,26 @@ ${f.diff === "" ? html`<p class="muted">No change.</p>` : diffBlock(f.diff)}`
     `
     : html`
       <p><strong>Undo is not possible.</strong></p>
-      <p class="refused">${undo.reason}</p>
+      <p class="refused">${visibleLines(undo.reason)}</p>
     `;
   return layout(
     `hashline — ${e.id}`,
     html`
       <p><a href="/">← All entries</a></p>
-      <h1><span class="id">${e.id}</span></h1>
+      <h1><span class="id">${e.id}</span> ${headline(e)}</h1>
       <p
         class="muted"><time datetime="${e.time}">${when(
           e.time,
-        )}</time> · session ${e.session} · ${e.door}${e.undoOf
+        )}</time> · session ${visible(e.session)} · door ${e.door}${e.undoOf
           ? html`
             · undo of <a href="/history/${e.undoOf}">${e.undoOf}</a>
           `
-          : ""}</p>
-      <p>${e.summary}</p>
+          : ""}${undoneMark(undoneBy)}</p>
+      <p>${visible(e.summary)}</p>
       ${notice
-        ? html`<p class="${
-          notice.ok ? "ok" : "refused"
-        }" role="status">${notice.text}</p>`
+        ? html`<p class="${notice.ok ? "ok" : "refused"}" role="status">${
+          visibleLines(notice.text)
+        }</p>`
         : ""}
       ${files}
       <div class="undo">${action}</div>

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { isSessionName, SESSION_NAME } from "../_internal/session.ts";
+import { checkClientSession, SESSION_NAME } from "../_internal/session.ts";
 
 export { SESSION_NAME };
 
@@ -15,7 +15,8 @@ export const SESSION_HEADER = "Hashline-Session";
 /**
  * The session a request names, or `fallback` when it names none.
  *
- * @throws {TypeError} A header that is not a safe session name.
+ * @throws {TypeError} A header that is not a safe session name, or has the
+ *   form of a transport session's label (`mcp-3f2a9c1d`).
  */
 export function sessionOf(
   request: Request,
@@ -31,12 +32,5 @@ export function sessionOf(
 ): string | undefined {
   const name = request.headers.get(SESSION_HEADER);
   if (name === null || name === "") return fallback;
-  if (!isSessionName(name)) {
-    throw new TypeError(
-      `Header "${SESSION_HEADER}" must be 1–128 letters, digits, ".", "_" or "-", starting with a letter or digit; got ${
-        JSON.stringify(name.slice(0, 140))
-      }.`,
-    );
-  }
-  return name;
+  return checkClientSession(name, `Header "${SESSION_HEADER}"`);
 }

@@ -49,7 +49,8 @@ import {
 import { mcpRoutes } from "./_routes_mcp.ts";
 import { revisionRoutes } from "./_routes_revisions.ts";
 import { statelessRoutes } from "./_routes_stateless.ts";
-import { SESSION_HEADER, SESSION_NAME } from "./_session.ts";
+import { SESSION_HEADER } from "./_session.ts";
+import { checkClientSession } from "../_internal/session.ts";
 
 export { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES, SESSION_HEADER };
 
@@ -165,13 +166,7 @@ export function createApp(options: AppOptions = {}): HashlineApp {
     throw new TypeError("createApp needs an options object (or nothing).");
   }
   const defaultSession = options.session ?? "default";
-  if (!SESSION_NAME.test(defaultSession)) {
-    throw new TypeError(
-      `session must be 1–128 letters, digits, ".", "_" or "-", starting with a letter or digit; got ${
-        JSON.stringify(defaultSession)
-      }.`,
-    );
-  }
+  checkClientSession(defaultSession, "session");
   const rebase = options.rebase ?? false;
   const resources = lazyResources(options);
   // MCP sessions come and go: their read records live in memory only.
@@ -195,6 +190,7 @@ export function createApp(options: AppOptions = {}): HashlineApp {
       loginKey: options.loginKey,
       allowedHosts: options.allowedHosts,
       allowedOrigins: options.allowedOrigins,
+      bodyTimeoutMs: options.bodyTimeoutMs,
     }),
   );
   useGuards(app, options, ROUTES);

@@ -1,7 +1,10 @@
 /**
  * MCP over streamable HTTP, as a Web-standard handler (the app mounts it at
  * `/mcp`). Each MCP session is its own hashline session unless a
- * `Hashline-Session` header names one; a session's read records are freed
+ * `Hashline-Session` header names one. A session the transport made is
+ * known (in history and results) only by a one-way label (`mcp-3f2a9c1d`),
+ * never by its `Mcp-Session-Id`, and a header of the label form is refused,
+ * so no client can take another's session. A session's read records are freed
  * when it ends (`DELETE`), is evicted (past `maxSessions`) or expires (idle
  * past `sessionTtlMs`).
  *
@@ -13,7 +16,11 @@ import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
-import { isSessionName } from "../_internal/session.ts";
+import {
+  checkClientSession,
+  mintSessionLabel,
+  releaseSessionLabel,
+} from "../_internal/session.ts";
 import type { ToolRegistry } from "../tools/types.ts";
 import { mcpServer, type SessionResolver } from "./_server.ts";
 
@@ -49,6 +56,8 @@ interface Live {
   transport: WebStandardStreamableHTTPServerTransport;
   server: Server;
   lastSeen: number;
+  /** The hashline session of this MCP session: its one-way label. */
+  label: string;
 }
 
 function rpcError(status: number, code: number, message: string): Response {
@@ -66,24 +75,54 @@ function positive(name: string, value: number | undefined, fallback: number) {
   return v;
 }
 
-/** The hashline session of a call: the header's name, else the MCP session id. */
-const sessionFor: SessionResolver = (extra) => {
-  const named = extra.requestInfo?.headers?.[MCP_SESSION_HEADER];
-  if (typeof named === "string" && named !== "") return named;
-  return extra.sessionId ?? "default";
-};
+/** The hashline session of a call: the header's name, else the MCP session's label. */
+function resolverOf(labels: Map<string, Live>): SessionResolver {
+  return (extra) => {
+    const named = extra.requestInfo?.headers?.[MCP_SESSION_HEADER];
+    if (typeof named === "string" && named !== "") return named;
+    const live = extra.sessionId ? labels.get(extra.sessionId) : undefined;
+    if (!live) {
+      throw new Error(
+        "This MCP session is not known any more: send initialize again.",
+      );
+    }
+    return live.label;
+  };
+}
 
 async function readBody(
   request: Request,
   maxBytes: number,
 ): Promise<unknown | Response> {
-  const bytes = new Uint8Array(await request.arrayBuffer());
-  if (bytes.length > maxBytes) {
-    return rpcError(
+  const tooLarge = () =>
+    rpcError(
       413,
       -32600,
       `Request body is over the limit of ${maxBytes} bytes.`,
     );
+  // Counted while it streams: a chunked body past the limit is never held whole.
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > maxBytes) return tooLarge();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  if (request.body) {
+    const reader = request.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      if (total > maxBytes) {
+        reader.cancel().catch(() => {});
+        return tooLarge();
+      }
+      chunks.push(value);
+    }
+  }
+  const bytes = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    bytes.set(c, at);
+    at += c.byteLength;
   }
   try {
     return JSON.parse(
@@ -137,16 +176,19 @@ export function createMcpHttpHandler(
   const now = options.now ?? Date.now;
   // Insertion order is recency order: a session is moved to the end on use.
   const sessions = new Map<string, Live>();
+  const sessionFor = resolverOf(sessions);
 
-  const forget = (id: string): Promise<void> =>
-    registry.endSession(id).catch(() => {});
+  const forget = async (live: Live): Promise<void> => {
+    await registry.endSession(live.label).catch(() => {});
+    releaseSessionLabel(live.label);
+  };
 
   const end = async (id: string): Promise<void> => {
     const live = sessions.get(id);
     if (!live) return;
     sessions.delete(id);
     await live.transport.close().catch(() => {});
-    await forget(id);
+    await forget(live);
   };
 
   const sweep = async (): Promise<void> => {
@@ -165,12 +207,13 @@ export function createMcpHttpHandler(
 
   const refuseHeader = (request: Request): Response | null => {
     const named = request.headers.get(MCP_SESSION_HEADER);
-    if (named === null || named === "" || isSessionName(named)) return null;
-    return rpcError(
-      400,
-      -32600,
-      `Header "Hashline-Session" must be 1–128 letters, digits, ".", "_" or "-", starting with a letter or digit.`,
-    );
+    if (named === null || named === "") return null;
+    try {
+      checkClientSession(named, 'Header "Hashline-Session"');
+      return null;
+    } catch (error) {
+      return rpcError(400, -32600, `BAD_INPUT: ${(error as Error).message}`);
+    }
   };
 
   return {
@@ -235,12 +278,14 @@ export function createMcpHttpHandler(
         sessionIdGenerator: () => crypto.randomUUID(),
         enableJsonResponse: true,
         onsessioninitialized: async (sid) => {
-          sessions.set(sid, { transport, server, lastSeen: now() });
+          const label = await mintSessionLabel(sid);
+          sessions.set(sid, { transport, server, lastSeen: now(), label });
           await sweep();
         },
         onsessionclosed: async (sid) => {
           // The transport closes itself after this; only the records are left.
-          if (sessions.delete(sid)) await forget(sid);
+          const live = sessions.get(sid);
+          if (live && sessions.delete(sid)) await forget(live);
         },
       });
       await server.connect(transport);

@@ -7,6 +7,7 @@
  */
 // @ts-types="@modelcontextprotocol/sdk/server/stdio"
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { checkClientSession, mintSessionLabel } from "../_internal/session.ts";
 import { byteStdio } from "../_runtime/env.ts";
 import { standardStreams } from "../_runtime/serve.ts";
 import type { RevisionStore } from "../store/types.ts";
@@ -35,7 +36,7 @@ export interface McpStdioOptions {
   tools?: readonly ToolSetName[];
   /**
    * Hashline session of this connection. Default: a session of its own
-   * (`stdio-…`), whose read records live in memory and end with the
+   * (shown as `mcp-` and 8 hex digits), whose read records live in memory and end with the
    * connection; name one to share reads with CLI calls or other connections.
    */
   session?: string;
@@ -43,12 +44,12 @@ export interface McpStdioOptions {
   rebase?: boolean;
 }
 
-/** A session name of its own for one stdio connection. */
-function connectionSession(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(8));
-  return `stdio-${
-    Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")
-  }`;
+/**
+ * A session of its own for one stdio connection, known only by its
+ * one-way label (`mcp-…`): a name no client can send.
+ */
+function connectionSession(): Promise<string> {
+  return mintSessionLabel(crypto.randomUUID());
 }
 
 /** A running stdio server. */
@@ -77,7 +78,9 @@ export async function runMcpStdio(
   options: McpStdioOptions = {},
 ): Promise<McpStdioServer> {
   const named = options.session !== undefined;
-  const session = options.session ?? connectionSession();
+  const session = named
+    ? checkClientSession(options.session, "session")
+    : await connectionSession();
   let registry = options.registry;
   if (!registry) {
     const resources = lazyResources(options);

@@ -26,6 +26,11 @@ import { strReplaceInWorkspace } from "./str_replace.ts";
 import type { CheckMode } from "../check/mod.ts";
 import type { EditFormat, ToolCallOptions, ToolDefinition } from "./types.ts";
 
+/** The line naming a change's history entry, so an agent can undo it without listing history. */
+function entryNote(result: { entry?: string }): string {
+  return result.entry ? `\n\nHistory entry: ${result.entry}.` : "";
+}
+
 /** What the file tools need. */
 export interface FileToolOptions {
   workspace: () => Promise<Workspace>;
@@ -77,7 +82,7 @@ export function fileTools(options: FileToolOptions): ToolDefinition[] {
           check: input.check ?? options.check,
           session,
         });
-        return { text: patchText(outcome), data: outcome };
+        return { text: patchText(outcome) + entryNote(outcome), data: outcome };
       },
     }, sessionOf)
     : defineTool({
@@ -96,7 +101,7 @@ export function fileTools(options: FileToolOptions): ToolDefinition[] {
           check: input.check ?? options.check,
           session,
         });
-        return { text: outcome.summary, data: outcome };
+        return { text: outcome.summary + entryNote(outcome), data: outcome };
       },
     }, sessionOf);
 
@@ -113,7 +118,7 @@ export function fileTools(options: FileToolOptions): ToolDefinition[] {
         session,
         check: input.check ?? options.check,
       });
-      return { text: result.summary, data: result };
+      return { text: result.summary + entryNote(result), data: result };
     },
   }, sessionOf);
 

@@ -30,6 +30,7 @@ const file = z.object({
   removed: z.number().int(),
   created: z.boolean().optional(),
   deleted: z.boolean().optional(),
+  renamedFrom: z.string().optional(),
   diff: z.string().optional(),
 });
 
@@ -104,9 +105,11 @@ export function historyTools(options: HistoryToolOptions): ToolDefinition[] {
     output: UndoOutput,
     annotations: EDITS_FILES,
     run: async (input, session) => {
+      // An agent's undo is an edit: its session must have read the lines.
       const result = await (await ws()).undo(input.id, {
         dryRun: input.dryRun ?? false,
         session,
+        requireRead: true,
       });
       return { text: result.summary, data: result };
     },

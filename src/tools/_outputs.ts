@@ -15,6 +15,9 @@ const nextOffset = z.number().int().nullable().describe(
   "Where the next window starts, or null at the end.",
 );
 const diff = z.string().describe('Unified diff ("" when nothing changed).');
+const entry = z.string().optional().describe(
+  "History entry of the change (h_N), for undo_edit.",
+);
 /** One syntax check (src/check), as the checker answered it. */
 const syntaxCheck = z.object({
   path: z.string(),
@@ -72,6 +75,7 @@ export const PatchOutput = z.object({
     "Things that did not stop the commit but that the caller should know.",
   ),
   checks,
+  entry,
 });
 
 /** `edit_file` result in str_replace mode. */
@@ -83,6 +87,7 @@ export const StrReplaceOutput = z.object({
   diff,
   summary: z.string().describe("What a model reads."),
   checks,
+  entry,
 });
 
 /** `write_file` result. */
@@ -95,6 +100,7 @@ export const WriteOutput = z.object({
   diff,
   summary: z.string().describe("What a model reads."),
   checks,
+  entry,
 });
 
 /** `source_put` result. */

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { isSessionName } from "../_internal/session.ts";
+import { checkSession } from "../_internal/session.ts";
 import { checkMode } from "../check/modes.ts";
 import type { RevisionStore } from "../store/types.ts";
 import type { Workspace } from "../workspace/mod.ts";
@@ -141,13 +141,7 @@ export function createToolRegistry(context: ToolContext = {}): ToolRegistry {
   const editFormat = checkEditFormat(context.editFormat ?? "hashline");
   const toolSets = checkToolSets(context.tools);
   const session = context.session ?? "default";
-  if (!isSessionName(session)) {
-    throw new TypeError(
-      `session must be 1–128 letters, digits, ".", "_" or "-", starting with a letter or digit; got ${
-        JSON.stringify(session)
-      }.`,
-    );
-  }
+  checkSession(session);
   const rebase = context.rebase ?? false;
   if (typeof rebase !== "boolean") {
     throw new TypeError(`rebase must be true or false, got ${String(rebase)}.`);

@@ -45,6 +45,8 @@ export interface StrReplaceResult {
   warnings: string[];
   /** Syntax checks of the edited file. */
   checks: SyntaxCheck[];
+  /** The history entry of this change (absent with history off). */
+  entry?: string;
 }
 
 /** Files above this size are edited with anchored patches, which stream. */
@@ -180,7 +182,7 @@ export async function strReplaceInWorkspace(
   const whole = ops.length === 0 ||
     editContent(content, ops).content !== exact;
   let edited: { path: string; added: number; removed: number; diff: string };
-  let checked: { warnings: string[]; checks: SyntaxCheck[] };
+  let checked: { warnings: string[]; checks: SyntaxCheck[]; entry?: string };
   try {
     if (whole) {
       edited = checked = await workspace.write(display, exact, {
@@ -211,6 +213,7 @@ export async function strReplaceInWorkspace(
       checked.warnings.map((w) => `\n\nWarning: ${w}`).join(""),
     warnings: checked.warnings,
     checks: checked.checks,
+    ...(checked.entry ? { entry: checked.entry } : {}),
   };
 }
 

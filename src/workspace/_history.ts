@@ -8,6 +8,7 @@
 import { NotFoundError } from "../errors.ts";
 import {
   checkQuery,
+  type Door,
   type EntryDetail,
   type EntryRecord,
   type HistoryEntry,
@@ -19,6 +20,7 @@ import {
 } from "../history/mod.ts";
 import type { CommitRecord } from "./_commit.ts";
 import type { Context } from "./_context.ts";
+import { loadWhole } from "./_load.ts";
 import { start } from "./_locking.ts";
 
 /**
@@ -31,6 +33,7 @@ export async function recordOf(
   summary: string,
   files: RecordFile[],
   undoOf?: string,
+  door: Door = ctx.door,
 ): Promise<(CommitRecord & { id: string }) | undefined> {
   const log = await ctx.log();
   if (!log) return undefined;
@@ -40,7 +43,7 @@ export async function recordOf(
     record: makeRecord({
       id,
       session,
-      door: ctx.door,
+      door,
       summary,
       files,
       undoOf,
@@ -91,8 +94,39 @@ export async function history(
   return listEntries(log.records(), { ...q, path });
 }
 
-/** One entry with each file's diff. */
+/** Files a view loads for context lines: past this size it shows the kept line on each side only. */
+const CONTEXT_MAX_BYTES = 8 * 1024 ** 2;
+
+/**
+ * One entry with each file's diff: the lines of files this workspace
+ * denies are withheld, and where the entry's lines still stand, each
+ * change shows 3 lines of context from the file as it is.
+ */
 export async function entry(ctx: Context, id: string): Promise<EntryDetail> {
   await start(ctx);
-  return toDetail(await logged(ctx, "show", id));
+  const r = await logged(ctx, "show", id);
+  const withheld = (path: string) => ctx.conf.deniedBy(path);
+  const current = new Map<string, string | null>();
+  for (const f of r.files) {
+    if (f.created || f.deleted || withheld(f.path) !== undefined) continue;
+    current.set(f.path, await currentText(ctx, f.path));
+  }
+  return toDetail(r, {
+    withheld,
+    current: (path) => current.get(path) ?? undefined,
+  });
+}
+
+/** A file's text now, when it is a small text file this workspace may read. */
+async function currentText(ctx: Context, path: string): Promise<string | null> {
+  try {
+    const target = await ctx.conf.resolve(path);
+    ctx.conf.check(target, "read");
+    if (!target.exists || !target.stat) return null;
+    if (target.stat.size > CONTEXT_MAX_BYTES) return null;
+    return (await loadWhole(target)).text;
+  } catch {
+    // Context is a courtesy: a file gone, binary or unreadable shows without it.
+    return null;
+  }
 }

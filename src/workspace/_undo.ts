@@ -2,28 +2,39 @@
  * Undo (DESIGN.md §10): one history entry reverted as one all-or-nothing
  * commit, itself an entry. Resolve → lock → load each file → plan the
  * revert (`history/undo.ts`: every line the entry wrote must still stand as
- * written, else `MOVED_ON`) → commit with its entry.
+ * written, else `MOVED_ON`) → through an agent's door, check that the
+ * session read the lines the undo changes (else `NOT_READ`) → commit with
+ * its entry → record the lines it wrote as read. An entry that touched a
+ * file the workspace denies is refused (`DENIED`).
  *
  * @module
  */
 import { checkSession } from "../_internal/session.ts";
-import { TooLargeError } from "../errors.ts";
+import { DeniedError, TooLargeError } from "../errors.ts";
+import { lineHash32 } from "../hash/fnv.ts";
 import {
+  bare,
+  type Door,
+  DOORS,
   type EntryDetail,
+  type Hunk,
   planUndo,
   renderDiff,
+  segments,
   sha256Hex,
   type UndoOptions,
   type UndoResult,
   type UndoStep,
 } from "../history/mod.ts";
-import { type Problem, refusal } from "../patch/problems.ts";
+import { LineMemory } from "../patch/memory.ts";
+import { type Problem, problem, refusal } from "../patch/problems.ts";
 import { commitFiles, type StageEntry } from "./_commit.ts";
 import type { Target } from "../fs/confine.ts";
 import type { Context } from "./_context.ts";
 import { logged, recordOf } from "./_history.ts";
 import { loadWhole } from "./_load.ts";
 import { lockTargets, start } from "./_locking.ts";
+import { remember } from "./_record.ts";
 import { resolveTarget } from "./_resolve.ts";
 
 const encoder = new TextEncoder();
@@ -47,7 +58,21 @@ export async function undo(
   }
   const session = checkSession(options.session ?? ctx.session);
   const dryRun = options.dryRun === true;
+  const door = options.door ?? ctx.door;
+  if (!DOORS.includes(door)) {
+    throw new TypeError(
+      `Cannot undo: door must be one of ${DOORS.join(", ")}.`,
+    );
+  }
   const entry = await logged(ctx, "undo", id);
+  for (const f of entry.files) {
+    const rules = ctx.conf.deniedBy(f.path);
+    if (rules !== undefined) {
+      throw new DeniedError(
+        `Cannot undo ${entry.id}: it changed "${f.path}", which the workspace denies (deny: ${rules}).`,
+      );
+    }
+  }
   const first: Target[] = [];
   for (const f of entry.files) {
     first.push(await resolveTarget(ctx, f.path, "write"));
@@ -55,7 +80,10 @@ export async function undo(
   // A dry run takes no lock: it changes nothing.
   const release = dryRun ? () => {} : await lockTargets(ctx, first);
   try {
-    return await undoLocked(ctx, session, entry.id, entry.files, dryRun);
+    return await undoLocked(ctx, session, entry.id, entry.files, dryRun, {
+      door,
+      requireRead: options.requireRead === true,
+    });
   } finally {
     release();
   }
@@ -67,6 +95,7 @@ async function undoLocked(
   id: string,
   entryFiles: Awaited<ReturnType<typeof logged>>["files"],
   dryRun: boolean,
+  how: { door: Door; requireRead: boolean },
 ): Promise<UndoResult> {
   const problems: Problem[] = [];
   const steps: { target: Target; step: UndoStep; old?: Uint8Array }[] = [];
@@ -93,6 +122,14 @@ async function undoLocked(
     else steps.push({ target: read, step: plan.step, old });
   }
   if (problems.length > 0) throw refusal(problems);
+  if (how.requireRead) {
+    for (const { target, step } of steps) {
+      const mem = await ctx.records.get(session, target.real);
+      const unread = unreadLines(step.hunks, mem);
+      if (unread) problems.push(notReadForUndo(id, target.display, unread));
+    }
+    if (problems.length > 0) throw refusal(problems);
+  }
   const files = steps.map(
     ({ target, step }): EntryDetail["files"][number] => {
       const kind = step.action === "delete"
@@ -133,9 +170,13 @@ async function undoLocked(
       hunks: steps[i].step.hunks,
     })),
     id,
+    how.door,
   );
   await commitFiles(ctx.stateDir, ctx.conf, stage, ctx.hooks, record);
   const warnings = ctx.takeNotices();
+  for (const { target, step } of steps) {
+    await recordUndo(ctx, session, target.real, step, warnings);
+  }
   return {
     id: record?.id ?? null,
     undoOf: id,
@@ -143,4 +184,79 @@ async function undoLocked(
     files,
     summary: [summary, ...warnings.map((w) => `Warning: ${w}`)].join("\n"),
   };
+}
+
+/** Lines `from..to` of the file as it stands (1-based, inclusive). */
+interface Span {
+  from: number;
+  to: number;
+}
+
+/**
+ * The first run of lines an undo changes that the session has not seen as
+ * they stand: the lines it removes or replaces, and for a pure insertion
+ * the line it goes after (or before, at the top).
+ */
+function unreadLines(
+  hunks: readonly Hunk[],
+  mem: LineMemory | undefined,
+): Span | null {
+  for (const h of hunks) {
+    const olds = h.old === "" ? [] : segments(h.old);
+    const lines: [number, string][] = olds.map((s, k) => [h.at + k, s]);
+    if (lines.length === 0) {
+      if (h.before !== null) lines.push([h.at - 1, h.before]);
+      else if (h.after !== null) lines.push([h.at, h.after]);
+    }
+    const missing = lines.filter(([n, s]) =>
+      mem?.hash32(n) !== lineHash32(bare(s, n === 1))
+    );
+    if (missing.length > 0) {
+      return { from: missing[0][0], to: missing[missing.length - 1][0] };
+    }
+  }
+  return null;
+}
+
+function notReadForUndo(id: string, path: string, span: Span): Problem {
+  const lines = span.from === span.to
+    ? `line ${span.from}`
+    : `lines ${span.from}–${span.to}`;
+  return problem(
+    "NOT_READ",
+    `this session has not read ${lines} as they stand, which undoing ${id} changes: read ${path} (offset ${span.from}) first, then send the undo again.`,
+    { path, line: span.from },
+  );
+}
+
+/**
+ * Records what an undo wrote as read by its session: remembered lines move
+ * to where they now stand, and the lines it wrote count as seen (the undo's
+ * diff showed them), as a patch's own result does.
+ */
+async function recordUndo(
+  ctx: Context,
+  session: string,
+  real: string,
+  step: UndoStep,
+  warnings: string[],
+): Promise<void> {
+  if (step.action === "delete") return;
+  const mem = (await ctx.records.get(session, real)) ?? new LineMemory();
+  mem.remap(step.hunks.map((h) => ({
+    at: h.at,
+    deleteCount: h.old === "" ? 0 : segments(h.old).length,
+    lines: h.new === "" ? [] : segments(h.new).map((s) => bare(s, false)),
+  })));
+  for (const h of step.hunks) {
+    const news = h.new === "" ? [] : segments(h.new);
+    mem.see(
+      h.newAt,
+      news.map((s, k) => lineHash32(bare(s, h.newAt + k === 1))),
+    );
+  }
+  const total = segments(step.text).length;
+  mem.forgetFrom(total + 1);
+  mem.lineCount = total;
+  await remember(ctx, session, real, mem, warnings);
 }

@@ -10,6 +10,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { lineHash } from "../../src/hash/fnv.ts";
+import { openWorkspace } from "../../src/workspace/mod.ts";
 import { tsCommand } from "../_spawn.ts";
 
 const CLI = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
@@ -96,6 +97,11 @@ describe("hashline mcp: one session per stdio connection", () => {
         await readFile(join(root, "f.txt"), "utf8"),
         "alpha\nBETA\n",
       );
+      // The connection's session is recorded under a one-way label.
+      const [entry] = await openWorkspace(root).history({ limit: 1 });
+      assert.match(entry.session, /^mcp-[0-9a-f]{8}$/);
+      assert.equal(entry.door, "mcp");
+      assert.match(edited.text, new RegExp(`History entry: ${entry.id}\\.`));
     },
   );
 
@@ -108,6 +114,8 @@ describe("hashline mcp: one session per stdio connection", () => {
       connect(root, ["--session", "team"]),
     ]);
     clients.push(a, b);
+    // A name of the label form is refused.
+    await assert.rejects(connect(root, ["--session", "mcp-3f2a9c1d"]));
     const read = await call(a, "read_file", { path: "g.txt" });
     assert.equal(read.isError, false, read.text);
     const edited = await call(b, "edit_file", { ...EDIT, path: "g.txt" });

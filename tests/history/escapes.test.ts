@@ -1,0 +1,78 @@
+/**
+ * `log` and `show` print text an agent wrote (file names, lines, session
+ * names) with control and bidi characters as visible escapes, in text and
+ * in `--json`; `read` to a pipe stays byte-exact.
+ */
+import assert from "node:assert/strict";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { hashline } from "../cli/_cli.ts";
+import { makeTree } from "../workspace/_helpers.ts";
+import { anchors } from "./_helpers.ts";
+
+// deno-lint-ignore no-control-regex
+const RAW = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/;
+
+describe("history text is safe to print", () => {
+  it("show and log print no raw ESC or U+202E; read stays byte-exact", {
+    timeout: 60_000,
+  }, async () => {
+    const t = await makeTree();
+    try {
+      const name = "e\x1b[2Jx\u202Etxt.sh";
+      const line = "ok\x1b]0;pwned\x07 \u202Egnp.exe\x9b";
+      await writeFile(join(t.root, name), "first\nsecond\n");
+      const ws = t.open();
+      const a = await anchors(ws, name);
+      const r = await ws.patch({
+        files: [{
+          path: name,
+          ops: [{ op: "replace", start: a[0], lines: [line] }],
+        }],
+      });
+      const env = { HASHLINE_STORE: t.state };
+      for (
+        const args of [
+          ["show", r.entry!],
+          ["show", r.entry!, "--json"],
+          ["log"],
+          ["log", "--json"],
+        ]
+      ) {
+        const out = await hashline([...args, "--root", t.root], {
+          cwd: t.root,
+          env,
+        });
+        assert.equal(out.code, 0, out.stderr);
+        assert.doesNotMatch(out.stdout, RAW, args.join(" "));
+        assert.doesNotMatch(out.stderr, RAW, args.join(" "));
+        if (args.includes("--json")) {
+          // The same value once parsed: only the printing is escaped.
+          const body = JSON.parse(out.stdout);
+          const text = JSON.stringify(body);
+          assert.ok(text.includes("\\u001b") || text.includes("\u001b"));
+          const path = args[0] === "show"
+            ? body.entry.files[0].path
+            : body.entries[0].files[0].path;
+          assert.equal(path, name);
+        } else {
+          assert.ok(out.stdout.includes("e\\x1b[2Jx<U+202E>txt.sh"));
+          if (args[0] === "show") {
+            assert.ok(
+              out.stdout.includes("+ok\\x1b]0;pwned\\x07 <U+202E>gnp.exe\\x9b"),
+            );
+          }
+        }
+      }
+      const read = await hashline(["read", name, "--root", t.root], {
+        cwd: t.root,
+        env,
+      });
+      assert.equal(read.code, 0, read.stderr);
+      assert.ok(read.stdout.includes(`|${line}\n`));
+    } finally {
+      await t.cleanup();
+    }
+  });
+});
