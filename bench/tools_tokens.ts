@@ -70,17 +70,21 @@ export function toolTokens(tool: ToolShape): number {
 /**
  * A registry over a workspace and a store, as `mcp` and `serve` build it;
  * the workspace is never opened, since counting lists tools only.
+ * `anchors: "lean"` is passed only when given (a build without lean reads
+ * may refuse the option).
  */
 export function registryFor(
   editFormat: EditFormat,
   tools?: readonly ToolSetName[],
+  anchors?: "hash" | "lean",
 ): ToolRegistry {
   return createToolRegistry({
     workspace: () => Promise.reject(new Error("not opened when counting")),
     store: createMemoryStore(),
     editFormat,
     tools,
-  });
+    ...(anchors === undefined ? {} : { anchors }),
+  } as Parameters<typeof createToolRegistry>[0]);
 }
 
 /** Every figure the budgets speak of, for one edit format. */
