@@ -438,6 +438,18 @@ export async function runFormatsBench(options: RunOptions): Promise<RunResult> {
       "The workspace gave the same outcome with rebase on as with it off in every trial: this build's `patch` does not take `rebase` yet.",
     );
   }
+  if (peer) {
+    const missed = trials.filter((t) =>
+      t.applier === peer.id && t.drift === "none" && t.outcome !== "CORRECT"
+    );
+    if (missed.length > 0) {
+      notes.push(
+        `${PEER_NAME} missed ${missed.length} no-drift trial(s): ${
+          missed.map((t) => `${t.task} ${t.outcome}`).join(", ")
+        }.`,
+      );
+    }
+  }
   const versions: Record<string, string> = {};
   for (
     const name of [
