@@ -14,7 +14,12 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { formatHashlines, openWorkspace, type ReadOptions } from "../../mod.ts";
-import { registryFor, type ToolShape } from "../tools_tokens.ts";
+import { createMemoryStore } from "../../src/store/memory_store.ts";
+import {
+  createToolRegistry,
+  type EditFormat,
+  type ToolSetName,
+} from "../../src/tools/mod.ts";
 import type { TokenCounter, TokenizerName } from "./tokens.ts";
 import { TOKENIZERS } from "./tokens.ts";
 
@@ -214,6 +219,29 @@ const PEER_PROMPT = join(
   "src",
   "prompt.md",
 );
+
+/** A tool as a model API is sent it. */
+interface ToolShape {
+  name: string;
+  description?: string;
+  inputSchema: unknown;
+}
+
+// As `bench/tools_tokens.ts` builds it (not imported: that module awaits its
+// own main when run, and an import cycle would never settle).
+function registryFor(
+  editFormat: EditFormat,
+  tools: readonly ToolSetName[],
+  anchors?: "lean",
+): { tools: readonly ToolShape[] } {
+  return createToolRegistry({
+    workspace: () => Promise.reject(new Error("not opened when counting")),
+    store: createMemoryStore(),
+    editFormat,
+    tools,
+    ...(anchors === undefined ? {} : { anchors }),
+  } as Parameters<typeof createToolRegistry>[0]);
+}
 
 const def = (t: ToolShape): string =>
   JSON.stringify({
