@@ -36,12 +36,7 @@ import {
   renderThroughputResults,
   type StepOutcome,
 } from "./all/render.ts";
-import {
-  commandLine,
-  SELF_WRITING,
-  type Step,
-  STEPS,
-} from "./all/steps.ts";
+import { commandLine, SELF_WRITING, type Step, STEPS } from "./all/steps.ts";
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), "..");
 const RESULTS = join(REPO, "bench", "RESULTS.md");
@@ -101,12 +96,10 @@ interface Ran {
 /** Runs one step, echoing its output to stderr as it comes. */
 function runStep(step: Step): Promise<Ran> {
   const [program, ...args] = step.argv;
-  const extra = step.id !== "formats"
-    ? []
-    : [
-      ...(values["no-readme"] ? ["--no-readme"] : []),
-      ...(values.quick ? ["--quick"] : []),
-    ];
+  const extra = step.id !== "formats" ? [] : [
+    ...(values["no-readme"] ? ["--no-readme"] : []),
+    ...(values.quick ? ["--quick"] : []),
+  ];
   return new Promise((resolve) => {
     const child = spawn(program === "deno" ? DENO : program, [
       ...args,

@@ -173,13 +173,15 @@ export function registryFor(
   tools?: readonly ToolSetName[],
   anchors?: "hash" | "lean",
 ): ToolRegistry {
-  return createToolRegistry({
-    workspace: () => Promise.reject(new Error("not opened when counting")),
-    store: createMemoryStore(),
-    editFormat,
-    tools,
-    ...(anchors === undefined ? {} : { anchors }),
-  } as Parameters<typeof createToolRegistry>[0]);
+  return createToolRegistry(
+    {
+      workspace: () => Promise.reject(new Error("not opened when counting")),
+      store: createMemoryStore(),
+      editFormat,
+      tools,
+      ...(anchors === undefined ? {} : { anchors }),
+    } as Parameters<typeof createToolRegistry>[0],
+  );
 }
 
 /** Every figure the budgets speak of, for one edit format. */
@@ -280,7 +282,7 @@ async function measureLeanRatio(
     r: leanRatio(plain, hash, lean, peer),
     source: leanOk
       ? "the library's lean read"
-      : "lean read formatted per DESIGN §14; this build has no `anchors: \"lean\"`",
+      : 'lean read formatted per DESIGN §14; this build has no `anchors: "lean"`',
     peerNote,
   };
 }

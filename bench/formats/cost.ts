@@ -194,7 +194,10 @@ export async function outlineAndBlock(
     });
     const name = `f${path.slice(path.lastIndexOf("."))}`;
     await writeFile(join(dir, name), content);
-    const o = await ws.read(name, { outline: true, limit: 100_000 } as ReadOptions);
+    const o = await ws.read(
+      name,
+      { outline: true, limit: 100_000 } as ReadOptions,
+    );
     const total = o.totalLines;
     const window = blockWindow(outlineLines(o.text), first, last, total);
     return {
@@ -234,13 +237,15 @@ function registryFor(
   tools: readonly ToolSetName[],
   anchors?: "lean",
 ): { tools: readonly ToolShape[] } {
-  return createToolRegistry({
-    workspace: () => Promise.reject(new Error("not opened when counting")),
-    store: createMemoryStore(),
-    editFormat,
-    tools,
-    ...(anchors === undefined ? {} : { anchors }),
-  } as Parameters<typeof createToolRegistry>[0]);
+  return createToolRegistry(
+    {
+      workspace: () => Promise.reject(new Error("not opened when counting")),
+      store: createMemoryStore(),
+      editFormat,
+      tools,
+      ...(anchors === undefined ? {} : { anchors }),
+    } as Parameters<typeof createToolRegistry>[0],
+  );
 }
 
 const def = (t: ToolShape): string =>

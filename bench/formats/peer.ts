@@ -44,7 +44,9 @@ export function peerOps(hunk: Hunk): string {
   const { start, deleteCount } = hunk;
   if (deleteCount > 0) {
     const range = `${start + 1}.=${start + deleteCount}`;
-    return hunk.lines.length === 0 ? `CUT ${range}\n` : `PUT ${range}:\n${body}`;
+    return hunk.lines.length === 0
+      ? `CUT ${range}\n`
+      : `PUT ${range}:\n${body}`;
   }
   return `PUT ${start > 0 ? `>${start}` : "<1"}:\n${body}`;
 }
@@ -171,8 +173,12 @@ export const PEER_PATHS: PeerPaths = {
  * @param paths Bun and the driver.
  * @returns A sentence, or `undefined`.
  */
-export function peerUnavailable(paths: PeerPaths = PEER_PATHS): string | undefined {
-  if (!existsSync(paths.bun)) return "Bun is not installed (node_modules/.bin/bun)";
+export function peerUnavailable(
+  paths: PeerPaths = PEER_PATHS,
+): string | undefined {
+  if (!existsSync(paths.bun)) {
+    return "Bun is not installed (node_modules/.bin/bun)";
+  }
   if (!existsSync(join(REPO, "node_modules", "@oh-my-pi", "hashline"))) {
     return `${PEER_NAME} is not installed`;
   }

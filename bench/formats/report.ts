@@ -125,9 +125,7 @@ export function tokenTable(result: RunResult, tk: TokenizerName): string {
       ratio(mean(wrapped), base),
     ];
   });
-  const peer = result.tasks.map((r) => r.peerTokens).filter((c) =>
-    c !== null
-  );
+  const peer = result.tasks.map((r) => r.peerTokens).filter((c) => c !== null);
   if (peer.length === result.tasks.length && peer.length > 0) {
     const bare = peer.map((c) => c![tk].bare);
     const wrapped = peer.map((c) => c![tk].wrapped);
@@ -234,7 +232,10 @@ export function readTable(result: RunResult): string {
  * (means over tasks), per tokenizer.
  */
 export function readFormTable(result: RunResult): string {
-  const forms: [string, (r: RunResult["tasks"][number], tk: TokenizerName) => number | null][] = [
+  const forms: [
+    string,
+    (r: RunResult["tasks"][number], tk: TokenizerName) => number | null,
+  ][] = [
     ["`LINE:HH|` (hashline default)", (r, tk) => r.read[tk].hashline],
     ["`LINE|` (hashline lean)", (r, tk) => r.read[tk].lean],
     ["`cat -n`", (r, tk) => r.read[tk].catN],
@@ -254,7 +255,10 @@ export function readFormTable(result: RunResult): string {
     }),
   ]);
   return table(
-    ["read form", ...TOKENIZERS.map((tk) => `${TOKENIZER_LABEL[tk]} over plain, per line`)],
+    [
+      "read form",
+      ...TOKENIZERS.map((tk) => `${TOKENIZER_LABEL[tk]} over plain, per line`),
+    ],
     rows,
     ["l", "r", "r"],
   );
@@ -286,7 +290,13 @@ export function costTable(result: RunResult, tk: TokenizerName): string {
     const m = costMeans(result, row, tk);
     const defs = result.toolDefs[row][tk];
     if (m === null) {
-      return [COST_LABELS[row], num(defs), "n/a", "n/a", ...EDITS_PER_TASK.map(() => "n/a")];
+      return [
+        COST_LABELS[row],
+        num(defs),
+        "n/a",
+        "n/a",
+        ...EDITS_PER_TASK.map(() => "n/a"),
+      ];
     }
     return [
       COST_LABELS[row],
@@ -348,13 +358,17 @@ export function verdict(result: RunResult): Verdict {
     const m = t.get(id);
     if (!m) continue;
     const wrong: Partial<Record<DriftKind, number>> = {};
-    for (const d of DRIFT_KINDS) if (m.get(d)!.WRONG > 0) wrong[d] = m.get(d)!.WRONG;
+    for (const d of DRIFT_KINDS) {
+      if (m.get(d)!.WRONG > 0) wrong[d] = m.get(d)!.WRONG;
+    }
     out.silentWrong[id] = wrong;
     if (!id.endsWith("_rebase")) continue;
     out.twoPlacementWrites[id] = result.trials.filter((x) =>
       x.applier === id && TWO_PLACEMENTS.has(x.drift) && x.outcome !== "REFUSED"
     ).length;
-    if (!hasPeer) continue;
+    if (!hasPeer) {
+      continue;
+    }
     const p = t.get("peer")!;
     out.behindPeer[id] = DRIFT_KINDS.filter((d) =>
       !TWO_PLACEMENTS.has(d) && m.get(d)!.CORRECT < p.get(d)!.CORRECT
@@ -377,9 +391,7 @@ export function verdictLines(result: RunResult): string[] {
   for (const [id, kinds] of Object.entries(v.behindPeer)) {
     lines.push(
       `${label(id)}: ${
-        kinds.length === 0
-          ? "yes"
-          : `no (fewer on ${kinds.join(", ")})`
+        kinds.length === 0 ? "yes" : `no (fewer on ${kinds.join(", ")})`
       } — at least the peer's correct count on every drift kind (two-placement trials left out).`,
     );
   }

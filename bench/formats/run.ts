@@ -17,8 +17,8 @@ import {
   gnuPatchVersion,
   hasGnuPatch,
   leanPatchText,
-  peerApplier,
   type PeerApplier,
+  peerApplier,
 } from "./appliers.ts";
 import {
   COST_ROWS,
@@ -31,7 +31,13 @@ import {
   type TaskCost,
   toolDefinitionTokens,
 } from "./cost.ts";
-import { PEER_NAME, peerCall, peerOps, peerPatch, peerUnavailable } from "./peer.ts";
+import {
+  PEER_NAME,
+  peerCall,
+  peerOps,
+  peerPatch,
+  peerUnavailable,
+} from "./peer.ts";
 import { type Outcome, score } from "./checker.ts";
 import {
   type BrokenTally,
@@ -263,7 +269,11 @@ export async function runFormatsBench(options: RunOptions): Promise<RunResult> {
   const brokenFix = emptyBrokenTally();
   const fold = { changed: 0, foldMatched: 0, foldOnlyWrong: 0, recordWrong: 0 };
   // Per-task costs: every read is of the file as read (the buggy one).
-  const addCosts = async (row: TaskRow, task: Task, fix: Fix): Promise<void> => {
+  const addCosts = async (
+    row: TaskRow,
+    task: Task,
+    fix: Fix,
+  ): Promise<void> => {
     const lines = toLines(task.buggy);
     const hashView = formatHashlines(task.buggy, { limit: 100_000 }).text;
     const leanView = readForms.leanRead
