@@ -17,6 +17,9 @@
  */
 // @ts-nocheck: Bun-only; the package ships TypeScript for Bun and is typed
 // against `bun-types`, which Deno and Node do not load.
+import { readFileSync } from "node:fs";
+import process from "node:process";
+import { fileURLToPath } from "node:url";
 import {
   formatHashlineHeader,
   formatNumberedLines,
@@ -25,7 +28,18 @@ import {
   Patch,
   Patcher,
 } from "@oh-my-pi/hashline";
-import pkg from "@oh-my-pi/hashline/package.json" with { type: "json" };
+
+const pkg = JSON.parse(
+  readFileSync(
+    fileURLToPath(
+      new URL(
+        "../../node_modules/@oh-my-pi/hashline/package.json",
+        import.meta.url,
+      ),
+    ),
+    "utf8",
+  ),
+);
 
 const input = JSON.parse(await Bun.stdin.text());
 const results = [];
