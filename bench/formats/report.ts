@@ -78,7 +78,7 @@ export function driftTable(result: RunResult): string {
   const t = tally(result);
   const head = [
     "tool",
-    ...DRIFT_KINDS.map((d) => d.replace("_", " ")),
+    ...DRIFT_KINDS.map((d) => d.replaceAll("_", " ")),
     "silent wrong",
   ];
   const rows = result.appliers.map((a) => {
