@@ -11,9 +11,10 @@
  *   node_modules/.bin/deno task bench:all
  *   node_modules/.bin/deno run -A bench/all.ts --only=hash,patch --no-readme
  *
- * Flags: `--only=a,b` / `--skip=a,b` (step ids: formats, hash, native, huge,
- * store, load, http, mcp, cli, patch; the others are recorded as not
- * selected), `--no-readme` (leave README.md and docs/benchmarks.md alone).
+ * Flags: `--only=a,b` / `--skip=a,b` (step ids: formats, tools, hash,
+ * native, huge, store, load, http, mcp, cli, patch; the others are recorded
+ * as not selected), `--no-readme` (leave README.md and docs/benchmarks.md
+ * alone), `--quick` (the formats step at its `--quick` size).
  *
  * @module
  */
@@ -28,7 +29,7 @@ import { denoBinary } from "./formats/write.ts";
 import { afterFirstParagraph, replaceBetween } from "./all/_blocks.ts";
 import { ratioChart } from "./all/chart.ts";
 import { describeMachine } from "./all/machine.ts";
-import { parseSummary, type Summaries } from "./all/parse.ts";
+import { type BenchName, parseSummary, type Summaries } from "./all/parse.ts";
 import { computeRatios, speedText } from "./all/ratios.ts";
 import {
   type AllRun,
@@ -38,7 +39,7 @@ import {
   renderThroughputResults,
   type StepOutcome,
 } from "./all/render.ts";
-import { commandLine, type Step, STEPS } from "./all/steps.ts";
+import { commandLine, SELF_WRITING, type Step, STEPS } from "./all/steps.ts";
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), "..");
 const RESULTS = join(REPO, "bench", "RESULTS.md");
@@ -53,6 +54,7 @@ const { values } = parseArgs({
     only: { type: "string" },
     skip: { type: "string" },
     "no-readme": { type: "boolean", default: false },
+    quick: { type: "boolean", default: false },
   },
 });
 const ids = new Set<string>(STEPS.map((s) => s.id));
@@ -98,9 +100,10 @@ interface Ran {
 /** Runs one step, echoing its output to stderr as it comes. */
 function runStep(step: Step): Promise<Ran> {
   const [program, ...args] = step.argv;
-  const extra = step.id === "formats" && values["no-readme"]
-    ? ["--no-readme"]
-    : [];
+  const extra = step.id !== "formats" ? [] : [
+    ...(values["no-readme"] ? ["--no-readme"] : []),
+    ...(values.quick ? ["--quick"] : []),
+  ];
   return new Promise((resolve) => {
     const child = spawn(program === "deno" ? DENO : program, [
       ...args,
@@ -169,9 +172,9 @@ async function main(): Promise<void> {
     } else if (ran.code !== 0) {
       outcome.status = "failed";
       outcome.reason = `exit status ${ran.code}: ${lastLine(ran.stderr)}`;
-    } else if (step.id !== "formats") {
+    } else if (!SELF_WRITING.has(step.id)) {
       try {
-        const s = parseSummary(step.id, ran.stdout);
+        const s = parseSummary(step.id as BenchName, ran.stdout);
         if ("skipped" in s) {
           outcome.status = "skipped";
           outcome.reason = s.skipped;

@@ -9,8 +9,16 @@
  * system-prompt snippets, the OpenAI strict-mode schemas and what
  * `hashline mcp` really lists over stdio are counted too.
  *
- * Run: `deno task bench:tools [--json]` (`--json` adds a last line
- * `RESULT {json}` with the figures).
+ * It also prints the lean-read ratio of DESIGN §14: on a 300-line
+ * TypeScript file, o200k tokens a read adds to the bare lines, lean
+ * (`LINE|`) over default (`LINE:HH|`), and the same ratio for
+ * `@oh-my-pi/hashline`'s read (`[PATH#TAG]` + `N:TEXT`, from its own
+ * formatter under Bun), and checks the default tool list against 1,652
+ * tokens (the reference filesystem server's 14 tools).
+ *
+ * Run: `deno task bench:tools [--json] [--results]` (`--json` adds a last
+ * line `RESULT {json}` with the figures; `--results` writes them into
+ * `bench/RESULTS.md` between `<!-- tools:begin -->` and `<!-- tools:end -->`).
  *
  * The budgets and counters are exported for `tests/tools/budget.test.ts`,
  * which fails when a budget is passed.
@@ -48,6 +56,93 @@ export const BUDGETS = {
   prompt: 300,
 } as const;
 
+/** The default tool list's goal (DESIGN §14): the reference server's 14 tools. */
+export const DEFAULT_LIST_GOAL = 1652;
+
+/** The lean read's goal: at most this share of the default read's overhead. */
+export const LEAN_RATIO_GOAL = 0.5;
+
+/** The file the lean ratio is measured on, and how many of its lines. */
+export const LEAN_SAMPLE = {
+  path: "node_modules/rxjs/src/internal/Observable.ts",
+  lines: 300,
+} as const;
+
+/** Tokens a read adds to the bare lines, per form, and the ratios to the default. */
+export interface LeanRatio {
+  /** Tokens of the bare lines. */
+  plain: number;
+  /** Added by the default `LINE:HH|` read. */
+  hashOver: number;
+  /** Added by the lean `LINE|` read. */
+  leanOver: number;
+  /** Added by the peer's read, or null when it could not run. */
+  peerOver: number | null;
+  /** `leanOver / hashOver`. */
+  lean: number;
+  /** `peerOver / hashOver`, or null. */
+  peer: number | null;
+}
+
+/**
+ * The lean-read ratio from the texts of one file's reads.
+ *
+ * @param plain The bare lines.
+ * @param hash The default read.
+ * @param lean The lean read.
+ * @param peer The peer's read, or null.
+ * @returns Overheads and ratios.
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { leanRatio } from "./tools_tokens.ts";
+ * const r = leanRatio("a\nb", "1:00|a\n2:00|b", "1|a\n2|b", null);
+ * assert.ok(r.lean > 0 && r.lean < 1);
+ * ```
+ */
+export function leanRatio(
+  plain: string,
+  hash: string,
+  lean: string,
+  peer: string | null,
+): LeanRatio {
+  const p = tokens(plain);
+  const hashOver = tokens(hash) - p;
+  const leanOver = tokens(lean) - p;
+  const peerOver = peer === null ? null : tokens(peer) - p;
+  return {
+    plain: p,
+    hashOver,
+    leanOver,
+    peerOver,
+    lean: leanOver / hashOver,
+    peer: peerOver === null ? null : peerOver / hashOver,
+  };
+}
+
+/** Marker opening the generated block in `bench/RESULTS.md`. */
+export const TOOLS_BEGIN = "<!-- tools:begin -->";
+/** Marker closing it. */
+export const TOOLS_END = "<!-- tools:end -->";
+
+/**
+ * Puts `block` between the tools markers of `doc`, or appends it with its
+ * markers when there are none.
+ *
+ * @param doc The page.
+ * @param block Markdown.
+ * @returns The new page.
+ */
+export function replaceToolsBlock(doc: string, block: string): string {
+  const wrapped = `${TOOLS_BEGIN}\n\n${block.trim()}\n\n${TOOLS_END}`;
+  const a = doc.indexOf(TOOLS_BEGIN);
+  const b = doc.indexOf(TOOLS_END);
+  if (a >= 0 && b > a) {
+    return doc.slice(0, a) + wrapped + doc.slice(b + TOOLS_END.length);
+  }
+  return doc.replace(/\n*$/, doc === "" ? "" : "\n\n") + wrapped + "\n";
+}
+
 /** Counts o200k tokens of a text. */
 export function tokens(text: string): number {
   return encode(text).length;
@@ -70,17 +165,23 @@ export function toolTokens(tool: ToolShape): number {
 /**
  * A registry over a workspace and a store, as `mcp` and `serve` build it;
  * the workspace is never opened, since counting lists tools only.
+ * `anchors: "lean"` is passed only when given (a build without lean reads
+ * may refuse the option).
  */
 export function registryFor(
   editFormat: EditFormat,
   tools?: readonly ToolSetName[],
+  anchors?: "hash" | "lean",
 ): ToolRegistry {
-  return createToolRegistry({
-    workspace: () => Promise.reject(new Error("not opened when counting")),
-    store: createMemoryStore(),
-    editFormat,
-    tools,
-  });
+  return createToolRegistry(
+    {
+      workspace: () => Promise.reject(new Error("not opened when counting")),
+      store: createMemoryStore(),
+      editFormat,
+      tools,
+      ...(anchors === undefined ? {} : { anchors }),
+    } as Parameters<typeof createToolRegistry>[0],
+  );
 }
 
 /** Every figure the budgets speak of, for one edit format. */
@@ -132,6 +233,57 @@ export function measure(editFormat: EditFormat): Measure {
     prompt: tokens(all.systemPrompt),
     promptPerSet,
     openAiStrict: sum(strict),
+  };
+}
+
+/**
+ * Measures the lean ratio on the sample file: the library's lean read when
+ * this build offers one, else the DESIGN §14 form made from the default
+ * read; the peer's read from its own formatter in a Bun subprocess.
+ */
+async function measureLeanRatio(
+  repo: string,
+): Promise<{ r: LeanRatio; source: string; peerNote: string }> {
+  const { readFile } = await import("node:fs/promises");
+  const { join } = await import("node:path");
+  const { formatHashlines } = await import("../mod.ts");
+  const { leanFromHashlines, libraryLeanRead } = await import(
+    "./formats/cost.ts"
+  );
+  const { peerUnavailable, runPeer } = await import("./formats/peer.ts");
+  const all = (await readFile(join(repo, LEAN_SAMPLE.path), "utf8")).split(
+    "\n",
+  );
+  const text = all.slice(0, LEAN_SAMPLE.lines).join("\n") + "\n";
+  const plain = text.slice(0, -1);
+  const hash = formatHashlines(text, { limit: 100_000 }).text;
+  const library = await libraryLeanRead(text, "sample.ts");
+  const leanOk = library !== null && /^1\|/.test(library);
+  const lean = leanOk ? library! : leanFromHashlines(hash);
+  let peer: string | null = null;
+  let peerNote = "";
+  const why = peerUnavailable();
+  if (why !== undefined) peerNote = ` (peer not run: ${why})`;
+  else {
+    try {
+      const r = await runPeer([{
+        path: "sample.ts",
+        read: text,
+        disk: text,
+        ops: "PUT >1:\n+\n",
+      }]);
+      peer = r.results[0].read;
+      peerNote = ` (${"@oh-my-pi/hashline"} ${r.version})`;
+    } catch (e) {
+      peerNote = ` (peer failed: ${(e as Error).message.split("\n")[0]})`;
+    }
+  }
+  return {
+    r: leanRatio(plain, hash, lean, peer),
+    source: leanOk
+      ? "the library's lean read"
+      : 'lean read formatted per DESIGN §14; this build has no `anchors: "lean"`',
+    peerNote,
   };
 }
 
@@ -203,6 +355,7 @@ async function main(): Promise<void> {
     const refTotal = sum(refPerTool.map(([, n]) => n));
     const refEdit = refPerTool.find(([n]) => n === "edit_file")?.[1] ?? NaN;
     const servedTotal = sum(served.map(toolTokens));
+    const ratio = await measureLeanRatio(repo);
 
     const pad = (s: string | number, n: number) => String(s).padStart(n);
     const mark = (n: number, budget: number) =>
@@ -273,12 +426,54 @@ async function main(): Promise<void> {
         (hashline.defaultSet / refTotal).toFixed(2)
       }x, edit_file ${(hashline.perTool.edit_file / refEdit).toFixed(2)}x`,
     );
+    const f2 = (x: number | null) => x === null ? "n/a" : x.toFixed(2);
+    lines.push(
+      "",
+      `default tool list ${hashline.defaultSet} tokens, goal ${DEFAULT_LIST_GOAL}: ${
+        hashline.defaultSet <= DEFAULT_LIST_GOAL ? "ok" : "OVER"
+      }; edit_file ${hashline.perTool.edit_file}`,
+      "",
+      `Lean read, ${LEAN_SAMPLE.lines} lines of ${LEAN_SAMPLE.path} (${ratio.source}): tokens a read adds to the ${ratio.r.plain} of the bare lines`,
+      `LINE:HH| (default)            +${ratio.r.hashOver}`,
+      `LINE| (lean)                  +${ratio.r.leanOver}   ratio ${
+        f2(ratio.r.lean)
+      }x (goal <= ${LEAN_RATIO_GOAL}x: ${
+        ratio.r.lean <= LEAN_RATIO_GOAL ? "ok" : "OVER"
+      })`,
+      `[PATH#TAG] + N:TEXT (peer)    ${
+        ratio.r.peerOver === null ? "n/a" : `+${ratio.r.peerOver}`
+      }   ratio ${f2(ratio.r.peer)}x${ratio.peerNote}`,
+    );
     console.log(lines.join("\n"));
+    if (process.argv.includes("--results")) {
+      const { readFile, writeFile } = await import("node:fs/promises");
+      const path = join(repo, "bench", "RESULTS.md");
+      const page = await readFile(path, "utf8").catch(() =>
+        "# Benchmark results\n"
+      );
+      const block = [
+        "## Tool definitions and read forms",
+        "",
+        "Regenerate with `deno task bench:tools --results` (`bench/tools_tokens.ts`; o200k tokens, `gpt-tokenizer`).",
+        "",
+        `- Default tool list (\`mcp\`, \`serve\`): ${hashline.defaultSet} tokens (goal ≤ ${DEFAULT_LIST_GOAL}, the reference \`server-filesystem\` ${version}: ${theirs.length} tools, ${refTotal} tokens); \`edit_file\` ${hashline.perTool.edit_file}.`,
+        `- Lean read on ${LEAN_SAMPLE.lines} lines of \`${LEAN_SAMPLE.path}\` (${ratio.source}): a \`LINE:HH|\` read adds ${ratio.r.hashOver} tokens to the ${ratio.r.plain} of the bare lines, a lean \`LINE|\` read ${ratio.r.leanOver}: **${
+          f2(ratio.r.lean)
+        }×** (goal ≤ ${LEAN_RATIO_GOAL}×). The peer's \`[PATH#TAG]\` + \`N:TEXT\` read adds ${
+          ratio.r.peerOver ?? "n/a"
+        }: ${f2(ratio.r.peer)}×${ratio.peerNote}.`,
+      ].join("\n");
+      await writeFile(path, replaceToolsBlock(page, block));
+      const { spawnSync } = await import("node:child_process");
+      spawnSync(join(repo, "node_modules/.bin/deno"), ["fmt", "-q", path]);
+    }
     printSummary("tools", {
       budgets: BUDGETS,
       hashline,
       strReplace,
       servedOverStdio: servedTotal,
+      defaultListGoal: DEFAULT_LIST_GOAL,
+      leanRatio: ratio.r,
       reference: {
         version,
         tools: theirs.length,

@@ -7,8 +7,14 @@
  */
 import type { BenchName } from "./parse.ts";
 
-/** A step's key: a bench with a summary, or the formats bench. */
-export type StepId = BenchName | "formats";
+/** A step's key: a bench with a summary, or one that writes its own block (formats, tools). */
+export type StepId = BenchName | "formats" | "tools";
+
+/** Steps that write their own block of `bench/RESULTS.md` (no summary parsed). */
+export const SELF_WRITING: ReadonlySet<StepId> = new Set<StepId>([
+  "formats",
+  "tools",
+]);
 
 /** One bench to run. */
 export interface Step {
@@ -31,6 +37,13 @@ export const STEPS: readonly Step[] = [
     argv: ["deno", "run", "-A", "bench/formats/main.ts"],
     full: "deno task bench:formats",
     timeoutS: 900,
+  },
+  {
+    id: "tools",
+    title: "Tool definitions and read forms (lean-read ratio)",
+    argv: ["deno", "run", "-A", "bench/tools_tokens.ts", "--results"],
+    full: "deno task bench:tools",
+    timeoutS: 300,
   },
   {
     id: "hash",

@@ -10,7 +10,12 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { applyPatch as applyUnifiedDiff } from "diff";
-import { openWorkspace, type PatchOptions, type Workspace } from "../../mod.ts";
+import {
+  openWorkspace,
+  type PatchOptions,
+  type ReadOptions,
+  type Workspace,
+} from "../../mod.ts";
 import { toLines } from "./_lines.ts";
 import { applyCodexPatch } from "./_codex.ts";
 import { type HashlineApi, memoryOf } from "./_hashline_api.ts";
@@ -22,6 +27,13 @@ import {
 import type { Applied } from "./checker.ts";
 import type { Fix, FormatName } from "./fixes.ts";
 import type { Task } from "./tasks.ts";
+import {
+  createPeerBatcher,
+  PEER_NAME,
+  peerApplied,
+  peerOps,
+  type PeerPaths,
+} from "./peer.ts";
 
 /** One trial's input: the task, its fix, and the file on disk when the edit arrives. */
 export interface TrialInput {
@@ -157,6 +169,109 @@ function hashlineWorkspace(rebase: boolean, root: Promise<string>): Applier {
 }
 
 /**
+ * The patch text with every anchor of an op line reduced to its bare line
+ * number (`= 20:fd` → `= 20`), as a model writes it after a lean read.
+ *
+ * @param patch Hashline text form.
+ * @returns The same patch with bare numbers.
+ */
+export function leanPatchText(patch: string): string {
+  return patch.split("\n").map((l) =>
+    /^[=+\-<>]/.test(l) && !l.startsWith("~")
+      ? l.replace(/(\d+):[0-9a-f]{2}/g, "$1")
+      : l
+  ).join("\n");
+}
+
+/**
+ * Hashline's workspace after a lean read (`anchors: "lean"`), the fix sent
+ * with bare line numbers. Only offered when the build takes both (probed).
+ */
+function hashlineWorkspaceLean(root: Promise<string>): Applier {
+  let ws: Workspace | undefined;
+  let n = 0;
+  return {
+    id: "hashline_workspace_lean",
+    label: "hashline workspace, lean read + bare-number ops",
+    format: "hashline_text",
+    semantics:
+      '`openWorkspace`: `read` with `anchors: "lean"`, the file changed on disk, then `patch` naming lines by number alone.',
+    async apply({ task, fix, disk }) {
+      const dir = await root;
+      ws ??= openWorkspace(dir, {
+        persistSessions: false,
+        stateDir: join(dir, ".state"),
+      });
+      const rel = `t${n++}/${task.path}`;
+      const file = join(dir, rel);
+      await mkdir(dirname(file), { recursive: true });
+      await writeFile(file, task.buggy);
+      await ws.read(rel, { limit: 100_000, anchors: "lean" } as ReadOptions);
+      await writeFile(file, disk);
+      const patch = leanPatchText(
+        fix.hashlineText.replace(`@@ ${task.path}\n`, `@@ ${rel}\n`),
+      );
+      let refused: Applied | undefined;
+      try {
+        await ws.patch(patch);
+      } catch (e) {
+        refused = refusedBy(e);
+      }
+      const after = await readFile(file, "utf8");
+      await rm(join(dir, rel.split("/")[0]), { recursive: true, force: true });
+      return refused && after === disk
+        ? refused
+        : { written: true, content: after };
+    },
+    async close() {
+      await rm(await root, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The peer's applier, with the reads it showed (per task id). */
+export interface PeerApplier extends Applier {
+  /** The peer's read of each task's file (`[PATH#TAG]` + `N:TEXT`). */
+  reads: Map<string, { read: string; header: string }>;
+  /** The version the driver reported. */
+  version(): string | undefined;
+}
+
+/**
+ * `@oh-my-pi/hashline` in a Bun subprocess: snapshot recorded at read time,
+ * the fix in its `PUT`/`CUT` syntax, its replay and 3-way merge on drift.
+ *
+ * @param paths Bun and the driver.
+ * @returns The applier.
+ */
+export function peerApplier(paths?: PeerPaths): PeerApplier {
+  const batcher = createPeerBatcher(paths);
+  const reads = new Map<string, { read: string; header: string }>();
+  return {
+    id: "peer",
+    label: `${PEER_NAME} 18 (whole-file tag, replay + 3-way merge)`,
+    format: "hashline_text",
+    semantics:
+      "`Patcher.apply` over an in-memory filesystem in Bun: a snapshot recorded at read time, `[PATH#TAG]` + `PUT S.=E:` / `PUT >N:` / `CUT S.=E`, replayed and merged when the file changed.",
+    reads,
+    version: batcher.version,
+    async apply({ task, fix, disk }) {
+      const r = await batcher.run({
+        path: task.path,
+        read: task.buggy,
+        disk,
+        ops: peerOps(fix.hunk),
+      });
+      if (!reads.has(task.id)) {
+        reads.set(task.id, { read: r.read, header: r.header });
+      }
+      return peerApplied(r);
+    },
+    close: () => Promise.resolve(),
+  };
+}
+
+/**
  * Whether GNU `patch` can be run here.
  *
  * @returns True when `patch --version` runs and names GNU patch.
@@ -244,7 +359,7 @@ function gnuPatch(root: Promise<string>): Applier {
  */
 export function createAppliers(
   api: HashlineApi,
-  options: { gnuPatch: boolean },
+  options: { gnuPatch: boolean; peer?: PeerApplier; leanOps?: boolean },
 ): Applier[] {
   const temp = (): Promise<string> =>
     mkdtemp(join(tmpdir(), "hashline-formats-"));
@@ -303,6 +418,11 @@ export function createAppliers(
       ({ fix }) => fix.wholeFile,
     ),
   ];
-  if (options.gnuPatch) list.splice(8, 0, gnuPatch(temp()));
+  // After the hashline rows: the lean workspace, then the peer.
+  const extra: Applier[] = [];
+  if (options.leanOps) extra.push(hashlineWorkspaceLean(temp()));
+  if (options.peer) extra.push(options.peer);
+  list.splice(5, 0, ...extra);
+  if (options.gnuPatch) list.splice(8 + extra.length, 0, gnuPatch(temp()));
   return list;
 }

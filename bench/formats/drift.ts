@@ -18,6 +18,8 @@ export const DRIFT_KINDS = [
   "target_edited",
   "adjacent_edited",
   "copy_above",
+  "copy_directly_above",
+  "copy_directly_below",
   "reformat",
   "crlf",
 ] as const;
@@ -54,6 +56,18 @@ export const DRIFT_NOTES: Readonly<
     ideal:
       "CORRECT (the original target fixed, the copy kept); REFUSED is safe",
   },
+  copy_directly_above: {
+    what:
+      "a copy of the target's lines inserted directly above them (for an insertion, of its anchor line)",
+    ideal:
+      "REFUSED: the file fits two placements equally well (the copy or the original); any write is WRONG",
+  },
+  copy_directly_below: {
+    what:
+      "a copy of the target's lines inserted directly below them (for an insertion, of its anchor line)",
+    ideal:
+      "REFUSED: the file fits two placements equally well (the copy or the original); any write is WRONG",
+  },
   reformat: {
     what: "the whole file reformatted with prettier (defaults)",
     ideal: "REFUSED, or CORRECT if the result is the reformatted fixed file",
@@ -63,6 +77,17 @@ export const DRIFT_NOTES: Readonly<
     ideal: "CORRECT: the fixed file with CRLF line ends",
   },
 };
+
+/**
+ * Drift kinds after which the file fits two placements of the fix's lines
+ * equally well: a copy stands right beside the original, so the lines as
+ * read align with either. Only a refusal is right there, and comparisons of
+ * correct counts leave these trials out.
+ */
+export const TWO_PLACEMENTS: ReadonlySet<DriftKind> = new Set<DriftKind>([
+  "copy_directly_above",
+  "copy_directly_below",
+]);
 
 /** The file on disk when the edit arrives, and the result that counts as correct. */
 export interface Drifted {
@@ -171,6 +196,22 @@ export async function drift(
         content: fromLines(splice(b, p, 0, ...copy)),
         expected: fromLines(splice(o, p, 0, ...copy)),
         note: `${copy.length} line(s) copied before line ${p + 1}`,
+      };
+    }
+    case "copy_directly_above":
+    case "copy_directly_below": {
+      // The region's lines (an insertion's anchor line), copied next to themselves.
+      const from = deleteCount > 0 ? start : Math.max(0, target);
+      const count = deleteCount > 0 ? deleteCount : 1;
+      const copy = b.slice(from, from + count);
+      const p = kind === "copy_directly_above" ? from : from + count;
+      return {
+        kind,
+        content: fromLines(splice(b, p, 0, ...copy)),
+        expected: null,
+        note: `${copy.length} line(s) copied ${
+          kind === "copy_directly_above" ? "directly above" : "directly below"
+        } line ${from + 1}`,
       };
     }
     case "reformat": {

@@ -8,7 +8,9 @@
  *   node_modules/.bin/deno run -A bench/formats/main.ts --per-kind 5 --no-readme
  *
  * Flags: `--seed N` (1), `--per-kind N` (20), `--files-per-package N` (12),
- * `--no-readme`, `--no-gnu-patch`.
+ * `--quick` (2 tasks per kind from 4 files per package, for a try-out),
+ * `--no-readme`, `--no-gnu-patch`, `--no-peer` (leave `@oh-my-pi/hashline`
+ * out). Prints the DESIGN §14 checks and the per-task cost table.
  *
  * @module
  */
@@ -17,7 +19,9 @@ import { dirname, join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { costTable, verdictLines } from "./report.ts";
 import { runFormatsBench } from "./run.ts";
+import { TOKENIZERS } from "./tokens.ts";
 import { denoBinary, writeOutputs } from "./write.ts";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -31,8 +35,14 @@ const { values } = parseArgs({
     "files-per-package": { type: "string", default: "12" },
     "no-readme": { type: "boolean", default: false },
     "no-gnu-patch": { type: "boolean", default: false },
+    "no-peer": { type: "boolean", default: false },
+    quick: { type: "boolean", default: false },
   },
 });
+if (values.quick) {
+  values["per-kind"] = "2";
+  values["files-per-package"] = "4";
+}
 
 const started = performance.now();
 const result = await runFormatsBench({
@@ -41,9 +51,14 @@ const result = await runFormatsBench({
   filesPerPackage: Number(values["files-per-package"]),
   nodeModules: join(REPO, "node_modules"),
   gnuPatch: !values["no-gnu-patch"],
+  peer: !values["no-peer"],
   log: (line) => console.error(line),
 });
 for (const n of result.notes) console.error(`note: ${n}`);
+for (const l of verdictLines(result)) console.log(`check: ${l}`);
+for (const tk of TOKENIZERS) {
+  console.log(`\nCost per task (${tk}):\n${costTable(result, tk)}`);
+}
 const seconds = (performance.now() - started) / 1000;
 const runtime = process.versions.deno
   ? `Deno ${process.versions.deno}`

@@ -7,7 +7,19 @@
  * @module
  */
 import { type Outcome, OUTCOMES } from "./checker.ts";
-import { DRIFT_KINDS, DRIFT_NOTES, type DriftKind } from "./drift.ts";
+import {
+  DRIFT_KINDS,
+  DRIFT_NOTES,
+  type DriftKind,
+  TWO_PLACEMENTS,
+} from "./drift.ts";
+import {
+  COST_LABELS,
+  COST_ROWS,
+  type CostRow,
+  EDITS_PER_TASK,
+} from "./cost.ts";
+import { PEER_NAME } from "./peer.ts";
 import { FORMAT_NOTES, type FormatName, FORMATS } from "./fixes.ts";
 import { KIND_NOTES, MUTATION_KINDS } from "./mutations.ts";
 import type { RunResult } from "./run.ts";
@@ -26,6 +38,18 @@ const MODEL_LINE =
   "Against a model: `HASHLINE_BENCH_URL=… HASHLINE_BENCH_KEY=… HASHLINE_BENCH_MODEL=… node_modules/.bin/deno run -A bench/formats/model_main.ts` runs the same tasks through this project's tool registry (both edit formats) on any OpenAI-compatible endpoint and prints success, output tokens and turns per format; no model was reachable where these tables were made.";
 
 type Tally = Record<Outcome, number>;
+
+const PEER_SECTION = [
+  `\`${PEER_NAME}\` (Bun-only) runs in a Bun subprocess: \`bench/formats/peer_driver.ts\` takes a batch of trials as JSON on stdin and answers with JSON. For each trial it writes the file as read to an \`InMemoryFilesystem\`, records it in an \`InMemorySnapshotStore\` with every line marked as seen (a whole-file read), shows the read with the package's own \`formatHashlineHeader\` and \`formatNumberedLines\` (\`[PATH#TAG]\`, then \`N:TEXT\`), puts the drifted file in place, and applies the patch with \`Patcher.apply\`, which checks the tag, replays the edit over the recorded snapshot and 3-way merges it onto the file now when the file changed. A throw with the file unchanged counts as a refusal.`,
+  "",
+  "How each fix is written in its syntax (`S`..`E`: the 1-based lines of the read the fix replaces, `N`: the line an insertion follows), under the read's `[PATH#TAG]` header:",
+  "",
+  "- replace lines: `PUT S.=E:` then one `+TEXT` row per new line (`+` alone for a blank line);",
+  "- delete lines: `CUT S.=E`;",
+  "- insert lines: `PUT >N:` then `+TEXT` rows (`PUT <1:` before the first line).",
+  "",
+  "The same fixes, anchors and drifted files as every other row; hashline's fix names the same lines (`= S:HH..E:HH`, `- S:HH..E:HH`, `+ N:HH`). On the no-drift control every peer trial must be correct; a miss there would be an adapter fault and is listed in the notes.",
+].join("\n");
 
 function tally(result: RunResult): Map<string, Map<DriftKind, Tally>> {
   const out = new Map<string, Map<DriftKind, Tally>>();
@@ -54,7 +78,7 @@ export function driftTable(result: RunResult): string {
   const t = tally(result);
   const head = [
     "tool",
-    ...DRIFT_KINDS.map((d) => d.replace("_", " ")),
+    ...DRIFT_KINDS.map((d) => d.replaceAll("_", " ")),
     "silent wrong",
   ];
   const rows = result.appliers.map((a) => {
@@ -101,6 +125,20 @@ export function tokenTable(result: RunResult, tk: TokenizerName): string {
       ratio(mean(wrapped), base),
     ];
   });
+  const peer = result.tasks.map((r) => r.peerTokens).filter((c) => c !== null);
+  if (peer.length === result.tasks.length && peer.length > 0) {
+    const bare = peer.map((c) => c![tk].bare);
+    const wrapped = peer.map((c) => c![tk].wrapped);
+    rows.push([
+      `${PEER_NAME} (\`[PATH#TAG]\` + \`PUT\`)`,
+      num(median(bare), 1),
+      num(mean(bare), 1),
+      ratio(mean(bare), baseBare),
+      num(median(wrapped), 1),
+      num(mean(wrapped), 1),
+      ratio(mean(wrapped), base),
+    ]);
+  }
   return table(
     [
       "format",
@@ -187,6 +225,199 @@ export function readTable(result: RunResult): string {
     ],
     rows,
   );
+}
+
+/**
+ * Read forms: tokens a whole-file read adds over the plain text, per line
+ * (means over tasks), per tokenizer.
+ */
+export function readFormTable(result: RunResult): string {
+  const forms: [
+    string,
+    (r: RunResult["tasks"][number], tk: TokenizerName) => number | null,
+  ][] = [
+    ["`LINE:HH|` (hashline default)", (r, tk) => r.read[tk].hashline],
+    ["`LINE|` (hashline lean)", (r, tk) => r.read[tk].lean],
+    ["`cat -n`", (r, tk) => r.read[tk].catN],
+    [`\`[PATH#TAG]\` + \`N:TEXT\` (${PEER_NAME})`, (r, tk) => r.read[tk].peer],
+  ];
+  const lines = result.tasks.reduce((a, r) => a + r.lines, 0);
+  const rows = forms.map(([label, get]) => [
+    label,
+    ...TOKENIZERS.map((tk) => {
+      let over = 0;
+      for (const r of result.tasks) {
+        const v = get(r, tk);
+        if (v === null) return "n/a";
+        over += v - r.read[tk].plain;
+      }
+      return lines === 0 ? "n/a" : `+${num(over / lines, 2)}`;
+    }),
+  ]);
+  return table(
+    [
+      "read form",
+      ...TOKENIZERS.map((tk) => `${TOKENIZER_LABEL[tk]} over plain, per line`),
+    ],
+    rows,
+    ["l", "r", "r"],
+  );
+}
+
+/** Means of one per-task row, or null when some task lacks it. */
+function costMeans(
+  result: RunResult,
+  row: CostRow,
+  tk: TokenizerName,
+): { read: number; edit: number } | null {
+  const reads: number[] = [];
+  const edits: number[] = [];
+  for (const r of result.tasks) {
+    const c = r.costs[tk][row];
+    if (c === null) return null;
+    reads.push(c.read);
+    edits.push(c.edit);
+  }
+  return reads.length === 0 ? null : { read: mean(reads), edit: mean(edits) };
+}
+
+/**
+ * Cost per task: the tool definitions once, one whole-file read and k edit
+ * calls (means over tasks), per row, for one tokenizer.
+ */
+export function costTable(result: RunResult, tk: TokenizerName): string {
+  const rows = COST_ROWS.map((row) => {
+    const m = costMeans(result, row, tk);
+    const defs = result.toolDefs[row][tk];
+    if (m === null) {
+      return [
+        COST_LABELS[row],
+        num(defs),
+        "n/a",
+        "n/a",
+        ...EDITS_PER_TASK.map(() => "n/a"),
+      ];
+    }
+    return [
+      COST_LABELS[row],
+      num(defs),
+      num(m.read),
+      num(m.edit, 1),
+      ...EDITS_PER_TASK.map((k) => num(defs + m.read + k * m.edit)),
+    ];
+  });
+  return table(
+    [
+      "read + edits",
+      "tool definitions",
+      "read (mean)",
+      "edit call (mean)",
+      ...EDITS_PER_TASK.map((k) => `task, ${k} edit${k === 1 ? "" : "s"}`),
+    ],
+    rows,
+    ["l", "r", "r", "r", "r", "r", "r"],
+  );
+}
+
+/** The hashline rows the verdict speaks of. */
+const RECORD_ROWS = [
+  "hashline_record",
+  "hashline_record_rebase",
+  "hashline_workspace",
+  "hashline_workspace_rebase",
+] as const;
+
+/** What the verdict found. */
+export interface Verdict {
+  /** Whether the peer ran. */
+  peer: boolean;
+  /** Per rebase-on row: kinds where hashline has fewer correct results than the peer (two-placement trials left out). */
+  behindPeer: Record<string, DriftKind[]>;
+  /** Per rebase-on row: two-placement trials it did not refuse. */
+  twoPlacementWrites: Record<string, number>;
+  /** Per record row: wrong results per kind (only kinds with any). */
+  silentWrong: Record<string, Partial<Record<DriftKind, number>>>;
+}
+
+/**
+ * The checks DESIGN §14 holds hashline to, on this run: with rebase on, at
+ * least the peer's correct count on every drift kind (trials where the file
+ * fits two placements left out; those must be refused), and 0 silent wrong
+ * on every kind with the read record, rebase off and on.
+ */
+export function verdict(result: RunResult): Verdict {
+  const t = tally(result);
+  const hasPeer = t.has("peer");
+  const out: Verdict = {
+    peer: hasPeer,
+    behindPeer: {},
+    twoPlacementWrites: {},
+    silentWrong: {},
+  };
+  for (const id of RECORD_ROWS) {
+    const m = t.get(id);
+    if (!m) continue;
+    const wrong: Partial<Record<DriftKind, number>> = {};
+    for (const d of DRIFT_KINDS) {
+      if (m.get(d)!.WRONG > 0) wrong[d] = m.get(d)!.WRONG;
+    }
+    out.silentWrong[id] = wrong;
+    if (!id.endsWith("_rebase")) continue;
+    out.twoPlacementWrites[id] = result.trials.filter((x) =>
+      x.applier === id && TWO_PLACEMENTS.has(x.drift) && x.outcome !== "REFUSED"
+    ).length;
+    if (!hasPeer) {
+      continue;
+    }
+    const p = t.get("peer")!;
+    out.behindPeer[id] = DRIFT_KINDS.filter((d) =>
+      !TWO_PLACEMENTS.has(d) && m.get(d)!.CORRECT < p.get(d)!.CORRECT
+    );
+  }
+  return out;
+}
+
+/**
+ * The verdict in sentences.
+ *
+ * @param result The run.
+ * @returns One line per check.
+ */
+export function verdictLines(result: RunResult): string[] {
+  const v = verdict(result);
+  const label = (id: string): string =>
+    result.appliers.find((a) => a.id === id)?.label ?? id;
+  const lines: string[] = [];
+  for (const [id, kinds] of Object.entries(v.behindPeer)) {
+    lines.push(
+      `${label(id)}: ${
+        kinds.length === 0 ? "yes" : `no (fewer on ${kinds.join(", ")})`
+      } — at least the peer's correct count on every drift kind (two-placement trials left out).`,
+    );
+  }
+  if (!v.peer) {
+    lines.push(`${PEER_NAME} did not run: no comparison with the peer.`);
+  }
+  for (const [id, n] of Object.entries(v.twoPlacementWrites)) {
+    lines.push(
+      `${label(id)}: ${
+        n === 0 ? "yes" : `no (${n} written)`
+      } — every trial where the file fits two placements (${
+        [...TWO_PLACEMENTS].join(", ")
+      }) refused.`,
+    );
+  }
+  for (const [id, wrong] of Object.entries(v.silentWrong)) {
+    const e = Object.entries(wrong);
+    lines.push(
+      `${label(id)}: ${
+        e.length === 0
+          ? "yes"
+          : `no (${e.map(([k, n]) => `${k} ${n}`).join(", ")})`
+      } — 0 silent wrong on every drift kind.`,
+    );
+  }
+  return lines;
 }
 
 function foldSentence(result: RunResult): string {
@@ -332,6 +563,10 @@ export function renderResults(result: RunResult, chartDir: string): string {
     driftTable(result),
     "",
     ...result.notes.flatMap((n) => [n, ""]),
+    "Checks of DESIGN §14 on this run:",
+    "",
+    ...verdictLines(result).map((l) => `- ${l}`),
+    "",
     foldSentence(result),
     "",
     table(
@@ -377,6 +612,26 @@ export function renderResults(result: RunResult, chartDir: string): string {
     readTable(result),
     "",
     "Break-even: the extra tokens of a `LINE:HH|` read over the other read, divided by the tokens a hashline text edit saves against a str_replace edit (tool-call payloads, means).",
+    "",
+    "### Read forms",
+    "",
+    "What a whole-file read adds to the plain text, per line (means over the tasks' files). The lean form is the library's own read when this build offers `anchors: \"lean\"`, else the form DESIGN §14 fixes (`LINE|content`) made from the `LINE:HH|` read; the peer's is its own `formatHashlineHeader` + `formatNumberedLines`.",
+    "",
+    readFormTable(result),
+    "",
+    "### Cost per task",
+    "",
+    "What a task costs a model: the tool definitions (counted once), one whole-file read of the file as read, and k edit calls of the task's fix (means over tasks). Tool definitions: the `files` set (`read_file`, `edit_file`, `write_file`) of this project's registry in the row's edit format; for the peer, its own edit-tool text (`src/prompt.md`) with an `{ input }` schema beside the registry's `read_file` (the package ships no tool schema). Outline row: an outline read (`read(path, { outline: true })`) plus a read of the block around the edit, n/a when this build has no outline read.",
+    "",
+    ...TOKENIZERS.flatMap((tk) => [
+      `${TOKENIZER_LABEL[tk]}:`,
+      "",
+      costTable(result, tk),
+      "",
+    ]),
+    "### The peer",
+    "",
+    PEER_SECTION,
     "",
     "### Model harness",
     "",

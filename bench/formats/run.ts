@@ -12,7 +12,32 @@ import * as prettier from "prettier";
 import { foldHash, formatHashlines, lineHash32 } from "../../mod.ts";
 import { toLines } from "./_lines.ts";
 import { hashlineApi } from "./_hashline_api.ts";
-import { createAppliers, gnuPatchVersion, hasGnuPatch } from "./appliers.ts";
+import {
+  createAppliers,
+  gnuPatchVersion,
+  hasGnuPatch,
+  leanPatchText,
+  type PeerApplier,
+  peerApplier,
+} from "./appliers.ts";
+import {
+  COST_ROWS,
+  type CostRow,
+  leanFromHashlines,
+  libraryLeanRead,
+  outlineAndBlock,
+  probeReadForms,
+  type ReadForms,
+  type TaskCost,
+  toolDefinitionTokens,
+} from "./cost.ts";
+import {
+  PEER_NAME,
+  peerCall,
+  peerOps,
+  peerPatch,
+  peerUnavailable,
+} from "./peer.ts";
 import { type Outcome, score } from "./checker.ts";
 import {
   type BrokenTally,
@@ -45,6 +70,8 @@ export interface RunOptions {
   kinds?: readonly MutationKind[];
   /** Run GNU patch when it is installed (default true). */
   gnuPatch?: boolean;
+  /** Run the peer (`@oh-my-pi/hashline` under Bun) when it can run here (default true). */
+  peer?: boolean;
   /** Progress lines (to stderr in the CLI). */
   log?: (line: string) => void;
 }
@@ -64,11 +91,21 @@ export interface TaskRow {
   lines: number;
   /** Output tokens of the fix, per format. */
   tokens: Record<FormatName, Counts>;
-  /** Tokens of one whole-file read: plain, `LINE:HH|`, `cat -n`. */
+  /** Tokens of one whole-file read: plain, `LINE:HH|`, `cat -n`, lean `LINE|`, the peer's. */
   read: Record<
     TokenizerName,
-    { plain: number; hashline: number; catN: number }
+    {
+      plain: number;
+      hashline: number;
+      catN: number;
+      lean: number;
+      peer: number | null;
+    }
   >;
+  /** Output tokens of the peer's fix (`[PATH#TAG]` + `PUT`/`CUT`), when it ran. */
+  peerTokens: Counts | null;
+  /** One read (of the file as read) and one edit call, per per-task row. */
+  costs: Record<TokenizerName, Record<CostRow, TaskCost>>;
 }
 
 /** One applied fix. */
@@ -121,6 +158,12 @@ export interface RunResult {
   brokenFix: BrokenTally;
   /** What this build honours (`rebase`), and tools left out. */
   notes: string[];
+  /** Read forms this build offers (probed). */
+  readForms: ReadForms;
+  /** Tool definitions charged to each per-task row, per tokenizer. */
+  toolDefs: Record<CostRow, Record<TokenizerName, number>>;
+  /** The peer's version, or why it did not run. */
+  peer: { version: string } | { skipped: string };
   /** Tool and library versions that shape the numbers. */
   versions: Record<string, string>;
 }
@@ -186,8 +229,31 @@ export async function runFormatsBench(options: RunOptions): Promise<RunResult> {
   if (!gnu) {
     notes.push("GNU `patch` is not installed here: its row is left out.");
   }
-  const appliers = createAppliers(api, { gnuPatch: gnu });
+  const readForms = await probeReadForms();
+  if (!readForms.leanOps) {
+    notes.push(
+      "lean ops: n/a in this build (no bare-number ops after a lean read); lean reads are counted in the form DESIGN §14 fixes (`LINE|content`).",
+    );
+  }
+  if (!readForms.outline) {
+    notes.push(
+      "outline reads: n/a in this build (`read(path, { outline: true })` returns the whole file).",
+    );
+  }
+  const peerWhy = (options.peer ?? true) ? peerUnavailable() : "not selected";
+  const peer: PeerApplier | undefined = peerWhy === undefined
+    ? peerApplier()
+    : undefined;
+  if (peerWhy !== undefined) {
+    notes.push(`${PEER_NAME} left out: ${peerWhy}.`);
+  }
+  const appliers = createAppliers(api, {
+    gnuPatch: gnu,
+    peer,
+    leanOps: readForms.leanOps,
+  });
   const counter = createTokenCounter();
+  const toolDefs = toolDefinitionTokens(counter);
   const formatted = new Map<string, Promise<string>>();
   const reformat = (path: string, text: string): Promise<string> => {
     let p = formatted.get(text);
@@ -202,6 +268,66 @@ export async function runFormatsBench(options: RunOptions): Promise<RunResult> {
   const checker = createChecker();
   const brokenFix = emptyBrokenTally();
   const fold = { changed: 0, foldMatched: 0, foldOnlyWrong: 0, recordWrong: 0 };
+  // Per-task costs: every read is of the file as read (the buggy one).
+  const addCosts = async (
+    row: TaskRow,
+    task: Task,
+    fix: Fix,
+  ): Promise<void> => {
+    const lines = toLines(task.buggy);
+    const hashView = formatHashlines(task.buggy, { limit: 100_000 }).text;
+    const leanView = readForms.leanRead
+      ? (await libraryLeanRead(task.buggy, task.path)) ??
+        leanFromHashlines(hashView)
+      : leanFromHashlines(hashView);
+    const { start, deleteCount } = fix.hunk;
+    const first = deleteCount > 0 ? start + 1 : Math.max(1, start);
+    const last = deleteCount > 0 ? start + deleteCount : first;
+    const outline = readForms.outline
+      ? await outlineAndBlock(task.buggy, task.path, first, last)
+      : null;
+    const peerRead = peer?.reads.get(task.id);
+    const peerEdit = peerRead === undefined
+      ? undefined
+      : peerPatch(peerRead.header, peerOps(fix.hunk));
+    if (peerRead !== undefined && peerEdit !== undefined) {
+      row.peerTokens = {} as Counts;
+      for (const t of TOKENIZERS) {
+        row.peerTokens[t] = {
+          bare: counter.count(t, peerEdit),
+          wrapped: counter.count(t, peerCall(peerEdit)),
+        };
+        row.read[t].peer = counter.count(t, peerRead.read);
+      }
+    }
+    const leanEdit = JSON.stringify({
+      name: "edit_file",
+      arguments: { patch: leanPatchText(fix.hashlineText) },
+    });
+    for (const t of TOKENIZERS) {
+      const c = (s: string): number => counter.count(t, s);
+      const costs = {} as Record<CostRow, TaskCost>;
+      costs.hashline = {
+        read: c(hashView),
+        edit: row.tokens.hashline_text[t].wrapped,
+      };
+      costs.hashline_lean = { read: c(leanView), edit: c(leanEdit) };
+      costs.hashline_outline = outline === null ? null : {
+        read: c(outline.outline) + c(outline.block),
+        edit: row.tokens.hashline_text[t].wrapped,
+      };
+      costs.str_replace = {
+        read: c(catN(lines)),
+        edit: row.tokens.str_replace[t].wrapped,
+      };
+      costs.peer = peerRead === undefined || row.peerTokens === null
+        ? null
+        : { read: c(peerRead.read), edit: row.peerTokens[t].wrapped };
+      for (const k of COST_ROWS) costs[k] ??= null;
+      row.costs[t] = costs;
+    }
+  };
+
   const runTask = async (
     task: Task,
   ): Promise<{ row: TaskRow; trials: Trial[] }> => {
@@ -229,15 +355,19 @@ export async function runFormatsBench(options: RunOptions): Promise<RunResult> {
         plain: counter.count(t, views.plain),
         hashline: counter.count(t, views.hashline),
         catN: counter.count(t, views.catN),
+        lean: counter.count(t, leanFromHashlines(views.hashline)),
+        peer: null,
       };
     }
-    const row = {
+    const row: TaskRow = {
       id: task.id,
       kind: task.kind,
       path: task.path,
       lines: origLines.length,
       tokens,
       read,
+      peerTokens: null,
+      costs: {} as TaskRow["costs"],
     };
 
     await checkBrokenFixes(checker, task, fix.hunk, brokenFix);
@@ -288,6 +418,7 @@ export async function runFormatsBench(options: RunOptions): Promise<RunResult> {
         }
       });
     });
+    await addCosts(row, task, fix);
     return { row, trials };
   };
 
@@ -317,6 +448,18 @@ export async function runFormatsBench(options: RunOptions): Promise<RunResult> {
       "The workspace gave the same outcome with rebase on as with it off in every trial: this build's `patch` does not take `rebase` yet.",
     );
   }
+  if (peer) {
+    const missed = trials.filter((t) =>
+      t.applier === peer.id && t.drift === "none" && t.outcome !== "CORRECT"
+    );
+    if (missed.length > 0) {
+      notes.push(
+        `${PEER_NAME} missed ${missed.length} no-drift trial(s): ${
+          missed.map((t) => `${t.task} ${t.outcome}`).join(", ")
+        }.`,
+      );
+    }
+  }
   const versions: Record<string, string> = {};
   for (
     const name of [
@@ -330,6 +473,7 @@ export async function runFormatsBench(options: RunOptions): Promise<RunResult> {
     versions[name] = await packageVersion(options.nodeModules, name);
   }
   if (gnu) versions["GNU patch"] = gnuPatchVersion();
+  if (peer?.version()) versions[PEER_NAME] = peer.version()!;
   return {
     seed,
     perKind,
@@ -349,5 +493,10 @@ export async function runFormatsBench(options: RunOptions): Promise<RunResult> {
     brokenFix,
     notes,
     versions,
+    readForms,
+    toolDefs,
+    peer: peer?.version() !== undefined
+      ? { version: peer.version()! }
+      : { skipped: peerWhy ?? "the driver gave no version" },
   };
 }
