@@ -51,8 +51,10 @@ export interface StageEntry {
    * quick rewrite).
    */
   old?: Uint8Array;
-  /** Remove the target instead of writing it (an undo of a creation); `write` is not called. */
+  /** Remove the target instead of writing it (a deletion, or an undo of a creation); `write` is not called. */
   remove?: boolean;
+  /** The mode a new file takes (a renamed file keeps its own, a deleted one gets it back on undo). */
+  mode?: number;
 }
 
 export function randomId(): string {
@@ -161,6 +163,8 @@ export async function stage(s: Staged): Promise<number> {
       if (target.stat.uid !== undefined) {
         await h.chown(target.stat.uid, target.stat.gid!).catch(() => {});
       }
+    } else if (s.entry.mode !== undefined) {
+      await h.chmod(s.entry.mode & 0o7777);
     }
     await h.sync();
     return (await h.stat()).ino;
@@ -197,6 +201,8 @@ export function stageBytes(s: Staged, bytes: Uint8Array): number {
           // Only a privileged process may give a file away; the mode is kept all the same.
         }
       }
+    } else if (s.entry.mode !== undefined) {
+      fchmodSync(fd, s.entry.mode & 0o7777);
     }
     fsyncSync(fd);
     return st.ino;

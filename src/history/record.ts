@@ -78,6 +78,7 @@ export function entryFile(f: EntryFile): EntryFile {
   const out: EntryFile = { path: f.path, added: f.added, removed: f.removed };
   if (f.created) out.created = true;
   if (f.deleted) out.deleted = true;
+  if (f.renamedFrom !== undefined) out.renamedFrom = f.renamedFrom;
   return out;
 }
 

@@ -21,8 +21,10 @@ export interface EntryFile {
   removed: number;
   /** The change created the file. */
   created?: boolean;
-  /** The change removed the file (an undo of a creation). */
+  /** The change removed the file (a deletion, or an undo of a creation). */
   deleted?: boolean;
+  /** The change renamed the file from this root-relative path to `path`. */
+  renamedFrom?: string;
 }
 
 /** One committed change, as listed (newest first) by `history`. */
@@ -72,6 +74,8 @@ export interface RecordFile extends EntryFile {
   whole?: string;
   /** Why this change cannot be undone (too large to keep), when it cannot. */
   noUndo?: string;
+  /** The file's mode (permission bits) before a deletion or rename, restored by undo. */
+  mode?: number;
 }
 
 /** An entry as the log keeps it. */

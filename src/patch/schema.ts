@@ -177,8 +177,8 @@ export function toFilePatch(entry: FileEntry): FilePatch {
   const ops: PatchOp[] = [];
   const moves: MoveOp[] = [];
   for (const op of entry.ops ?? []) {
-    if (op.op === "move" || op.op === "copy") moves.push(op);
-    else ops.push(op);
+    if (op.op === "move" || op.op === "copy") moves.push(op as MoveOp);
+    else ops.push(op as PatchOp);
   }
   const out: FilePatch = { path: entry.path, ops };
   if (moves.length > 0) out.moves = moves;
