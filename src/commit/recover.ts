@@ -24,7 +24,7 @@ import { localId, tempOwnerGone } from "../lock/holder.ts";
 import { type JournalEntry, parseJournal } from "./journal.ts";
 import { inside } from "../fs/paths.ts";
 import { partsUnder, type Pin, pinFolder, type RootRef } from "../fs/pin.ts";
-import { identityAt, removeQuietly } from "./stage.ts";
+import { identityAt, removeEmptyFolders, removeQuietly } from "./stage.ts";
 
 /** Puts a backup back over a target that still holds this commit's new content. */
 export function undoOne(pin: Pin, e: JournalEntry): void {
@@ -174,6 +174,8 @@ export async function recoverJournals(
     ) continue;
     const inRoot = journal.entries.every((e) =>
       inside(e.target, root.real) && e.target !== root.real
+    ) && (journal.dirs ?? []).every((d) =>
+      inside(d, root.real) && d !== root.real
     );
     if (!inRoot) {
       const aside = `${file}.malformed`;
@@ -183,7 +185,9 @@ export async function recoverJournals(
     }
     let release: () => void;
     try {
-      release = await lock(journal.entries.map((e) => e.target));
+      release = await lock(journal.entries.map((e) =>
+        e.target
+      ));
     } catch {
       // A folder of an entry was replaced or a writer holds a lock: settled on a later write.
       report.skipped.push(...journal.entries.map((e) => e.target));
@@ -221,6 +225,9 @@ export async function recoverJournals(
         allLanded
       ) {
         await appendHistory?.(journal.history);
+      }
+      if (journal.state !== "committing" && journal.dirs) {
+        removeEmptyFolders(root, journal.dirs);
       }
       if (journal.state === "committing") report.rolledForward++;
       else report.rolledBack++;

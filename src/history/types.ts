@@ -76,6 +76,8 @@ export interface RecordFile extends EntryFile {
   noUndo?: string;
   /** The file's mode (permission bits) before a deletion or rename, restored by undo. */
   mode?: number;
+  /** Folders the change made for the file (root-relative, outermost first), removed by undo when empty. */
+  dirs?: string[];
 }
 
 /** An entry as the log keeps it. */

@@ -48,11 +48,13 @@ import {
   writeJournal,
 } from "../commit/journal.ts";
 import type { LeaseHooks } from "../lock/lock.ts";
-import type { RootRef } from "../fs/pin.ts";
+import type { Pin, RootRef } from "../fs/pin.ts";
 import { undoOne } from "../commit/recover.ts";
 import {
+  foldersToMake,
   pinTargetFolder,
   randomId,
+  removeEmptyFolders,
   removeQuietly,
   sideName,
   stage,
@@ -149,23 +151,28 @@ export async function commitFiles(
     await hooks.afterStep?.(name, targets);
   };
   const staged: Staged[] = [];
+  // Folders a commit makes are named in its journal before they exist.
+  const dirs = foldersToMake(root, entries);
+  const many = entries.length > 1 || dirs.length > 0;
   try {
     for (const entry of entries) {
       const name = basename(entry.target.real);
       staged.push({
         entry,
-        pin: pinTargetFolder(root, entry.target),
+        pin: (many ? null : pinTargetFolder(root, entry.target)) as Pin,
         name,
-        temp: sideName(name, pid, id, entries.length === 1 ? "one" : "new"),
+        temp: sideName(name, pid, id, many ? "new" : "one"),
         backup: entry.target.exists ? sideName(name, pid, id, "old") : null,
       });
     }
-    if (staged.length === 1 && !history) await commitOne(staged[0], step);
-    else if (staged.length === 1) {
+    if (!many && !history) await commitOne(staged[0], step);
+    else if (!many) {
       await commitOneRecorded(stateDir, root, id, staged[0], step, history!);
-    } else await commitMany(stateDir, root, id, staged, step, history);
+    } else {
+      await commitMany(stateDir, root, id, staged, step, history, dirs);
+    }
   } finally {
-    for (const s of staged) s.pin.close();
+    for (const s of staged) s.pin?.close();
   }
 }
 
@@ -247,7 +254,7 @@ async function commitOneRecorded(
     await history.append(history.record);
     await step("history");
   } catch (error) {
-    await rollBack(jfile, journal, [s], step);
+    await rollBack(root, jfile, journal, [s], step);
     throw mapFsError(error, `Cannot write "${display}"`);
   }
   s.pin.sync(fsyncSync);
@@ -260,6 +267,7 @@ async function commitOneRecorded(
 /** Removes the temporary and the backup of each staged file. */
 function removeSides(staged: Staged[]): void {
   for (const s of staged) {
+    if (!s.pin) continue;
     removeQuietly(s.pin, s.temp);
     removeQuietly(s.pin, s.backup);
   }
@@ -271,6 +279,7 @@ function removeSides(staged: Staged[]): void {
  * then the temporaries, backups and journal go.
  */
 async function rollBack(
+  root: RootRef,
   jfile: string,
   journal: Journal,
   staged: Staged[],
@@ -280,9 +289,10 @@ async function rollBack(
   writeJournal(jfile, journal);
   await step("journal-rolling-back");
   for (let i = 0; i < staged.length; i++) {
-    undoOne(staged[i].pin, journal.entries[i]);
+    if (staged[i].pin) undoOne(staged[i].pin, journal.entries[i]);
   }
   removeSides(staged);
+  if (journal.dirs) removeEmptyFolders(root, journal.dirs);
   removeJournal(jfile);
 }
 
@@ -317,6 +327,7 @@ async function commitMany(
   staged: Staged[],
   step: (name: string) => Promise<void>,
   history?: CommitRecord,
+  dirs: string[] = [],
 ): Promise<void> {
   const { jfile, journal } = newJournal(
     stateDir,
@@ -326,6 +337,7 @@ async function commitMany(
     staged.map((s) => journalEntry(s, null)),
     history,
   );
+  if (dirs.length > 0) journal.dirs = dirs;
   try {
     writeJournal(jfile, journal);
   } catch (error) {
@@ -336,6 +348,7 @@ async function commitMany(
   }
   await step("journal-staging");
   try {
+    for (const s of staged) s.pin ??= pinTargetFolder(root, s.entry.target);
     for (let i = 0; i < staged.length; i++) {
       if (!staged[i].entry.remove) {
         journal.entries[i].newIno = await stage(staged[i]);
@@ -355,6 +368,7 @@ async function commitMany(
     await step("journal-committing");
   } catch (error) {
     removeSides(staged);
+    removeEmptyFolders(root, dirs);
     removeJournal(jfile);
     throw mapFsError(error, `Cannot write "${staged[0].entry.target.display}"`);
   }
@@ -369,7 +383,7 @@ async function commitMany(
       await step("history");
     }
   } catch (error) {
-    await rollBack(jfile, journal, staged, step);
+    await rollBack(root, jfile, journal, staged, step);
     throw mapFsError(error, `Cannot write "${staged[0].entry.target.display}"`);
   }
   await step("renamed");

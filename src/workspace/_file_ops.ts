@@ -27,6 +27,8 @@ import { changed, type Problem, refusal } from "../patch/problems.ts";
 import type { Patch, PlannedEdit } from "../patch/types.ts";
 import type { Target } from "../fs/confine.ts";
 import { commitFiles, type StageEntry } from "./_commit.ts";
+import { foldersToMake } from "../commit/stage.ts";
+import { relative } from "node:path";
 import type { Context } from "./_context.ts";
 import { recordOf } from "./_history.ts";
 import { loadWhole } from "./_load.ts";
@@ -366,6 +368,12 @@ async function locked(
       if (kind === "rename") r.renamedFrom = d.action.path;
       if ((kind === "delete" || kind === "rename") && mode !== undefined) {
         r.mode = mode & 0o7777;
+      }
+      const made = kind === "rename" || f.created
+        ? foldersToMake(ctx.conf.rootRef, [{ target: d.to ?? d.from.target }])
+        : [];
+      if (made.length > 0) {
+        r.dirs = made.map((m) => relative(ctx.conf.rootRef.real, m));
       }
       records.push(r);
     }

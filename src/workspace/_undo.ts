@@ -19,6 +19,8 @@ import {
 } from "../history/mod.ts";
 import { type Problem, refusal } from "../patch/problems.ts";
 import { commitFiles, type StageEntry } from "./_commit.ts";
+import { removeEmptyFolders } from "../commit/stage.ts";
+import { join } from "node:path";
 import type { Target } from "../fs/confine.ts";
 import type { Context } from "./_context.ts";
 import { logged, recordOf } from "./_history.ts";
@@ -57,10 +59,12 @@ export async function undo(
   }
   // A dry run takes no lock: it changes nothing.
   const release = dryRun ? () => {} : await lockTargets(ctx, first);
+  const made: string[] = [];
   try {
-    return await undoLocked(ctx, session, entry.id, entry.files, dryRun);
+    return await undoLocked(ctx, session, entry.id, entry.files, dryRun, made);
   } finally {
     release();
+    if (made.length > 0) removeEmptyFolders(ctx.conf.rootRef, made);
   }
 }
 
@@ -70,6 +74,7 @@ async function undoLocked(
   id: string,
   entryFiles: Awaited<ReturnType<typeof logged>>["files"],
   dryRun: boolean,
+  made: string[],
 ): Promise<UndoResult> {
   const problems: Problem[] = [];
   const steps: {
@@ -195,6 +200,15 @@ async function undoLocked(
     id,
   );
   await commitFiles(ctx.stateDir, ctx.conf, stage, ctx.hooks, record);
+  // Folders the entry made for a file this undo removed go too, when empty
+  // (once the locks, which may lie in them, are released).
+  made.push(
+    ...entryFiles.flatMap((f) =>
+      f.dirs && (f.created || f.renamedFrom !== undefined)
+        ? f.dirs.map((d) => join(ctx.conf.rootRef.real, d))
+        : []
+    ),
+  );
   const warnings = ctx.takeNotices();
   return {
     id: record?.id ?? null,
