@@ -101,14 +101,17 @@ export const PatchSchema: z.ZodType<Patch> = z.object({
   files: z.array(FilePatchSchema),
 });
 
-const move = z.strictObject({
-  op: z.enum(["move", "copy"]),
-  start: anchor,
-  end: anchor.optional(),
-  after: anchor.optional(),
-  before: anchor.optional(),
-  to: z.string().optional(),
-});
+const moveOf = <K extends MoveOp["op"]>(kind: K) =>
+  z.strictObject({
+    op: z.literal(kind),
+    start: anchor,
+    end: anchor.optional(),
+    after: anchor.optional(),
+    before: anchor.optional(),
+    to: z.string().optional(),
+  });
+const move = moveOf("move");
+const copy = moveOf("copy");
 
 /** The op names a file entry may use: the line edits, `move` and `copy`. */
 export const ENTRY_OP_NAMES: readonly EntryOp["op"][] = [
@@ -118,19 +121,21 @@ export const ENTRY_OP_NAMES: readonly EntryOp["op"][] = [
 ];
 
 /** `{ op: "move" | "copy", start, end?, after?, before?, to? }`. */
-export const MoveOpSchema: z.ZodType<MoveOp> = move;
+export const MoveOpSchema: z.ZodType<MoveOp> = z.discriminatedUnion("op", [
+  move,
+  copy,
+]);
 
 /** Any op of a file entry (a line edit, a move or a copy); unknown fields are refused. */
-export const EntryOpSchema: z.ZodType<EntryOp> = z.union([
-  z.discriminatedUnion("op", [
-    replace,
-    del,
-    insertAfter,
-    insertBefore,
-    append,
-    prepend,
-  ]),
+export const EntryOpSchema: z.ZodType<EntryOp> = z.discriminatedUnion("op", [
+  replace,
+  del,
+  insertAfter,
+  insertBefore,
+  append,
+  prepend,
   move,
+  copy,
 ], {
   error: (issue) =>
     issue.code === "invalid_union"
