@@ -369,8 +369,12 @@ function judgeDelete(path: string, s: PathState): Problem[] {
     if (h === undefined) unseen++;
     else if (h !== lines.hash32(n)) return [changed(path, n)];
   }
-  if (s.memory.hash32(total + 1) !== undefined) {
-    return [changed(path, total + 1)];
+  const was = s.memory.lineCount;
+  if (
+    s.memory.hash32(total + 1) !== undefined ||
+    (was !== undefined && was !== total)
+  ) {
+    return [changed(path, Math.min(total, was ?? total) + 1)];
   }
   if (unseen > 0) {
     return [problem(

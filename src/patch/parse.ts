@@ -12,6 +12,7 @@ import { checkShape } from "./_shape.ts";
 import {
   EntryOpSchema,
   type FileEntry,
+  MoveOpSchema,
   PatchEntriesSchema,
   toFilePatch,
 } from "./schema.ts";
@@ -25,6 +26,7 @@ const LooseFileSchema: z.ZodType<Omit<FileEntry, "path"> & { path?: string }> =
     create: z.boolean().optional(),
     delete: z.boolean().optional(),
     rename: z.string().optional(),
+    moves: z.array(MoveOpSchema).optional(),
   });
 
 /** Options of {@link parsePatch}. */
@@ -160,7 +162,7 @@ function fromValue(value: unknown): Patch {
     }
     if (
       "ops" in value || "create" in value || "delete" in value ||
-      "rename" in value
+      "rename" in value || "moves" in value
     ) {
       const file = checkShape(LooseFileSchema, value, "");
       return { files: [toFilePatch({ ...file, path: file.path ?? "" })] };

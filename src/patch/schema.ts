@@ -155,6 +155,8 @@ export interface FileEntry {
   delete?: boolean;
   /** Rename the file to this path (never over an existing file). */
   rename?: string;
+  /** Moves and copies kept apart from `ops` (as {@link toFilePatch} gives them back). */
+  moves?: MoveOp[];
 }
 
 /** `{ path, ops?, create?, delete?, rename? }`. */
@@ -164,6 +166,7 @@ export const FileEntrySchema: z.ZodType<FileEntry> = z.object({
   create: z.boolean().optional(),
   delete: z.boolean().optional(),
   rename: z.string().optional(),
+  moves: z.array(MoveOpSchema).optional(),
 });
 
 /** `{ files: [{ path, ops?, create?, delete?, rename? }] }`. */
@@ -181,7 +184,7 @@ export const PatchEntriesSchema: z.ZodType<{ files: FileEntry[] }> = z.object({
 export function toFilePatch(entry: FileEntry): FilePatch {
   const ops: PatchOp[] = [];
   const moves: MoveOp[] = [];
-  for (const op of entry.ops ?? []) {
+  for (const op of [...(entry.ops ?? []), ...(entry.moves ?? [])]) {
     if (op.op === "move" || op.op === "copy") moves.push(op as MoveOp);
     else ops.push(op as PatchOp);
   }
