@@ -143,6 +143,7 @@ export async function recoverJournals(
     return report;
   }
   const me = processId();
+  const emptied: string[] = [];
   for (const name of names.sort()) {
     const file = join(dir, name);
     if (name.endsWith(".tmp")) {
@@ -227,13 +228,15 @@ export async function recoverJournals(
         await appendHistory?.(journal.history);
       }
       if (journal.state !== "committing" && journal.dirs) {
-        removeEmptyFolders(root, journal.dirs);
+        emptied.push(...journal.dirs);
       }
       if (journal.state === "committing") report.rolledForward++;
       else report.rolledBack++;
       await rm(file, { force: true });
     } finally {
       release();
+      // Once the locks, which may lie in them, are gone.
+      if (emptied.length > 0) removeEmptyFolders(root, emptied.splice(0));
     }
   }
   return report;
