@@ -180,6 +180,7 @@ function fromValue(value: unknown): Patch {
 }
 
 const OP_LINE = /^([=\-+<])\s*(.*?)\s*$/;
+const RENAME = /^(.*?)\s+->(?:\s+(.*))?$/;
 const MOVE_LINE = /^([mc])\s+(\S+)\s*([<>])\s*(.*?)\s*$/;
 const PATH_ANCHOR = /^(.+):(\d+(?::[0-9A-Fa-f]{2})?\|?\*?)$/;
 
@@ -261,10 +262,10 @@ function parseText(
       const kind = row[2] === "+" || row[2] === "-" ? row[2] : "";
       let path = row.slice(2 + kind.length).trim();
       let rename: string | undefined;
-      const arrow = kind === "" ? path.indexOf(" -> ") : -1;
-      if (arrow >= 0) {
-        rename = path.slice(arrow + 4).trim();
-        path = path.slice(0, arrow).trim();
+      const arrow = kind === "" ? RENAME.exec(path) : null;
+      if (arrow) {
+        rename = (arrow[2] ?? "").trim();
+        path = arrow[1].trim();
         if (!rename) {
           throw new SyntaxError(
             `Cannot parse patch line ${n}: a rename needs the new path after "->", as in "@@ old.ts -> new.ts".`,
