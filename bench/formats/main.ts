@@ -6,6 +6,9 @@
  *   node_modules/.bin/deno task bench:formats
  *   node_modules/.bin/deno run -A bench/formats/main.ts --per-kind 5 --no-readme
  *
+ * Also prints the move table of `moves.ts` (hashline `move` against
+ * retyping formats and `@oh-my-pi/hashline`'s `CUT`/`PUT`).
+ *
  * Flags: `--seed N` (1), `--per-kind N` (20), `--files-per-package N` (12),
  * `--no-readme`, `--no-gnu-patch`.
  *
@@ -16,6 +19,7 @@ import { dirname, join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { movesTable } from "./moves.ts";
 import { runFormatsBench } from "./run.ts";
 import { denoBinary, writeOutputs } from "./write.ts";
 
@@ -69,3 +73,10 @@ console.error(
     seconds.toFixed(1)
   } s`,
 );
+
+// Moves: what moving a function costs each format, in the same run.
+const moves = await movesTable();
+console.log(
+  `\nMoving a function (output tokens a model writes)\n\n${moves.table}`,
+);
+for (const n of moves.notes) console.error(`note: moves: ${n}`);

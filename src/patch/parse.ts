@@ -182,7 +182,8 @@ function fromValue(value: unknown): Patch {
 const OP_LINE = /^([=\-+<])\s*(.*?)\s*$/;
 const RENAME = /^(.*?)\s+->(?:\s+(.*))?$/;
 const MOVE_LINE = /^([mc])\s+(\S+)\s*([<>])\s*(.*?)\s*$/;
-const PATH_ANCHOR = /^(.+):(\d+(?::[0-9A-Fa-f]{2})?\|?\*?)$/;
+const PATH_ANCHOR = /^(.+):(\d+:[0-9A-Fa-f]{2}\|?\*?)$/;
+const PATH_LINE = /^(.+):(\d+\*?)$/;
 
 /** A move line: `m A..B > C`, `m A..B < C`, `m A..B > PATH:C`, `m A..B > PATH` (`c` copies). */
 function moveAt(m: RegExpExecArray, n: number): MoveOp {
@@ -199,7 +200,7 @@ function moveAt(m: RegExpExecArray, n: number): MoveOp {
   let at: string | undefined;
   if (isAnchor(dest)) at = dest;
   else {
-    const pa = PATH_ANCHOR.exec(dest);
+    const pa = PATH_ANCHOR.exec(dest) ?? PATH_LINE.exec(dest);
     if (pa && isAnchor(pa[2])) [path, at] = [pa[1], pa[2]];
     else path = dest;
   }

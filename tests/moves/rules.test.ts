@@ -409,5 +409,11 @@ describe("text form of moves and file operations", () => {
       /line 2: .*"> b\.ts"/,
     );
     assert.throws(() => parsePatch("@@ a ->\n"), /line 1: a rename needs/);
+    assert.deepEqual(
+      parsePatch("@@ a\nm 1:aa > src/b.ts:167:14\n").files[0].moves,
+      [
+        { op: "move", start: "1:aa", to: "src/b.ts", after: "167:14" },
+      ],
+    );
   });
 });
