@@ -34,7 +34,7 @@ import { recordOf } from "./_history.ts";
 import { loadWhole } from "./_load.ts";
 import { lockTargets } from "./_locking.ts";
 import { loadEditing } from "./_plan.ts";
-import { remember } from "./_record.ts";
+import { recordRefusal, remember } from "./_record.ts";
 import { resolveTarget } from "./_resolve.ts";
 import { resultShare } from "./_result_notes.ts";
 import type { FileEdit, PatchResult } from "./types.ts";
@@ -260,7 +260,18 @@ async function locked(
       problems.push(...error.problems);
     }
   }
-  if (problems.length > 0) throw refusal(problems);
+  if (problems.length > 0) {
+    // The lines a refusal shows count as read (a dry run changes no state).
+    if (!dryRun) {
+      await recordRefusal(
+        ctx,
+        session,
+        [...loaded.values()].map((l) => ({ target: l.target, ops: [] })),
+        problems,
+      );
+    }
+    throw refusal(problems);
+  }
 
   const syntax = await ctx.syntax.run(
     done.filter((d) => d.action.action !== "delete").map((d) => ({

@@ -8,6 +8,7 @@ import { main } from "../../src/cli/main.ts";
 import { createApp } from "../../src/http/app.ts";
 import type { HistoryEntry } from "../../src/history/mod.ts";
 import { openWorkspace } from "../../src/workspace/mod.ts";
+import { call as httpCall } from "../http/_helpers.ts";
 import { connectHttp } from "../mcp/_client.ts";
 import type { Tree } from "../workspace/_helpers.ts";
 
@@ -22,7 +23,7 @@ export interface Answer {
 
 /** One door. */
 export interface Door {
-  name: "library" | "cli" | "mcp";
+  name: "library" | "cli" | "http" | "mcp";
   /** The anchors of a read (the first `limit` lines). */
   read(path: string, limit?: number): Promise<string[]>;
   /** Sends a patch in the JSON form (`{ files }`) or the text form. */
@@ -110,6 +111,41 @@ export function cliDoor(t: Tree): Door {
       return JSON.parse(r.out).entries;
     },
     undo: async (id) => answer(await run(["undo", id, "--json"])),
+    close: () => Promise.resolve(),
+  };
+}
+
+/** The HTTP door: `/v1/files/read`, `/v1/files/patch` (`{ files }` or `{ patch }`), history routes. */
+export function httpDoor(t: Tree): Door {
+  const app = createApp({ root: t.root, stateDir: t.state });
+  // deno-lint-ignore no-explicit-any
+  const answer = (r: { status: number; body: any }): Answer =>
+    r.status === 200
+      ? { ok: true, text: r.body.summary }
+      : { ok: false, code: r.body.error.code, text: r.body.error.message };
+  return {
+    name: "http",
+    read: async (p, limit) => {
+      const r = await httpCall(app, "POST", "/v1/files/read", {
+        path: p,
+        ...(limit ? { limit } : {}),
+      });
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      return anchorsOf(r.body.text);
+    },
+    patch: async (patch) =>
+      answer(
+        await httpCall(
+          app,
+          "POST",
+          "/v1/files/patch",
+          typeof patch === "string" ? { patch } : patch,
+        ),
+      ),
+    log: async () =>
+      (await httpCall(app, "GET", "/v1/history?limit=100")).body.entries,
+    undo: async (id) =>
+      answer(await httpCall(app, "POST", `/v1/history/${id}/undo`, {})),
     close: () => Promise.resolve(),
   };
 }

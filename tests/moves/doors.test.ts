@@ -9,7 +9,13 @@ import { chmod, mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { makeTree, snapshot, type Tree } from "../workspace/_helpers.ts";
-import { cliDoor, type Door, libraryDoor, mcpDoor } from "./_doors.ts";
+import {
+  cliDoor,
+  type Door,
+  httpDoor,
+  libraryDoor,
+  mcpDoor,
+} from "./_doors.ts";
 
 const FN = [
   "export function helper(x: number): number {",
@@ -311,7 +317,7 @@ async function scenarios(t: Tree, door: Door): Promise<void> {
 }
 
 describe("moves and file operations through every door", () => {
-  for (const make of [libraryDoor, cliDoor, mcpDoor]) {
+  for (const make of [libraryDoor, cliDoor, httpDoor, mcpDoor]) {
     it(make.name.replace("Door", ""), { timeout: 60_000 }, async () => {
       const t = await makeTree();
       const door = await make(t);

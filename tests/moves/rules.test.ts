@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { lineHash32 } from "../../src/hash/fnv.ts";
+import { listEntries } from "../../src/history/view.ts";
 import { lineHash } from "../../src/hash/mod.ts";
 import {
   landedAt,
@@ -415,5 +416,25 @@ describe("text form of moves and file operations", () => {
         { op: "move", start: "1:aa", to: "src/b.ts", after: "167:14" },
       ],
     );
+  });
+});
+
+describe("history of renames", () => {
+  it("--path matches the new name and the old one", { timeout: 10_000 }, () => {
+    const record = {
+      id: "h_1",
+      time: "2026-01-01T00:00:00.000Z",
+      session: "s",
+      door: "library" as const,
+      summary: "Renamed a → b (+0 -0)",
+      files: [{ path: "b", renamedFrom: "a", added: 0, removed: 0, hunks: [] }],
+    };
+    for (const path of ["a", "b"]) {
+      assert.deepEqual(listEntries([record], { path }).map((e) => e.id), [
+        "h_1",
+      ]);
+    }
+    assert.deepEqual(listEntries([record], { path: "c" }), []);
+    assert.equal(listEntries([record], {})[0].files[0].renamedFrom, "a");
   });
 });
