@@ -393,7 +393,7 @@ async function locked(
     await commitFiles(ctx.stateDir, ctx.conf, stage, ctx.hooks, record);
     await carryRecords(ctx, session, done, shown, warnings);
   }
-  const parts = done.map((d, i) =>
+  const parts = done.map((_d, i) =>
     [heads[i], files[i].anchors, files[i].diff].filter((s) => s !== "").join(
       "\n",
     )

@@ -172,7 +172,7 @@ async function scenarios(t: Tree, door: Door): Promise<void> {
   });
   assert.equal(stale.ok, false);
   if (stale.code) assert.equal(stale.code, "STALE_ANCHOR");
-  assert.match(stale.text, /4:[0-9a-f]{2}\|  const y = x \* 3;/);
+  assert.match(stale.text, /4:[0-9a-f]{2}\| {2}const y = x \* 3;/);
   assert.equal(await read(t, "b.ts"), B);
   assert.equal(await read(t, "a.ts"), A.replace("x * 2", "x * 3"));
   await writeFile(join(t.root, "a.ts"), A);
