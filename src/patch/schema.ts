@@ -159,6 +159,36 @@ export interface FileEntry {
   moves?: MoveOp[];
 }
 
+/**
+ * Refuses a file entry that neither has ops nor names a file operation
+ * (`ops` is optional only beside `create`, `delete` or `rename`).
+ *
+ * @param entry The entry's fields.
+ * @param ctx The refinement context the issue goes to.
+ */
+export function requireOps(
+  entry: {
+    ops?: unknown;
+    moves?: unknown;
+    create?: unknown;
+    delete?: unknown;
+    rename?: unknown;
+  },
+  ctx: z.RefinementCtx,
+): void {
+  if (
+    entry.ops === undefined && entry.moves === undefined &&
+    entry.create === undefined && entry.delete === undefined &&
+    entry.rename === undefined
+  ) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["ops"],
+      message: "missing: give ops, or create, delete or rename",
+    });
+  }
+}
+
 /** `{ path, ops?, create?, delete?, rename? }`. */
 export const FileEntrySchema: z.ZodType<FileEntry> = z.object({
   path: z.string(),
@@ -167,7 +197,7 @@ export const FileEntrySchema: z.ZodType<FileEntry> = z.object({
   delete: z.boolean().optional(),
   rename: z.string().optional(),
   moves: z.array(MoveOpSchema).optional(),
-});
+}).superRefine(requireOps);
 
 /** `{ files: [{ path, ops?, create?, delete?, rename? }] }`. */
 export const PatchEntriesSchema: z.ZodType<{ files: FileEntry[] }> = z.object({

@@ -18,6 +18,7 @@ import {
   PatchEntriesSchema,
   PatchOpSchema,
   PatchSchema,
+  requireOps,
 } from "../patch/schema.ts";
 import type { EntryOp, FilePatch, Patch, PatchOp } from "../patch/types.ts";
 import { CHECK_MODES, type CheckMode } from "../check/modes.ts";
@@ -47,9 +48,9 @@ const ShownOp = z.strictObject({
   anchor: anchor("Insert next to"),
   lines: z.array(z.string()).optional().describe("New lines"),
   literal: z.boolean().optional().describe("Keep N:HH| prefixes"),
-  after: z.string().optional(),
-  before: z.string().optional(),
-  to: z.string().optional().describe("Target file"),
+  after: anchor("Move after"),
+  before: anchor("Move before"),
+  to: z.string().optional().describe("Move to file"),
 }).meta({ id: "op" });
 const op: z.ZodType<EntryOp> = ShownOp.pipe(
   EntryOpSchema as z.ZodType<EntryOp, z.output<typeof ShownOp>>,
@@ -112,13 +113,15 @@ export interface HashlineEditInput {
 export const HashlineEditInputSchema: z.ZodType<HashlineEditInput> = z.object({
   path: path.optional(),
   ops: z.array(op).optional().describe("Ops on path"),
-  files: z.array(z.object({
-    path,
-    ops: z.array(op).optional().describe("Ops"),
-    create: z.boolean().optional(),
-    delete: z.boolean().optional(),
-    rename: z.string().optional(),
-  })).optional().describe("Several files"),
+  files: z.array(
+    z.object({
+      path,
+      ops: z.array(op).optional().describe("Ops"),
+      create: z.boolean().optional().describe("New file"),
+      delete: z.boolean().optional().describe("Delete file"),
+      rename: z.string().optional().describe("New path"),
+    }).superRefine(requireOps),
+  ).optional().describe("Several files"),
   patch: entriesField("Text form").optional(),
   dryRun: z.boolean().optional().describe("Preview only"),
   rebase: z.boolean().optional().describe("Follow moved lines"),
