@@ -305,7 +305,10 @@ async function locked(
       removed: s.removed,
       created,
       anchors: kind === "delete" ? "" : s.anchors,
-      diff: s.diff,
+      // A renamed file's diff names both paths.
+      diff: kind === "rename" && s.diff.startsWith(`--- ${display}\n`)
+        ? `--- ${d.action.path}\n${s.diff.slice(display.length + 5)}`
+        : s.diff,
     };
     if (kind === "delete") f.deleted = true;
     if (kind === "rename") f.renamedFrom = d.action.path;
