@@ -199,7 +199,12 @@ export async function recoverJournals(
       const again = await readFile(file).catch(() => null);
       if (again === null) continue;
       let allLanded = true;
-      for (const e of journal.entries) {
+      // Undone last entry first: a name a removal freed is given back only
+      // after the file that claimed it (a case-only rename) is gone.
+      const order = journal.state === "rolling-back"
+        ? [...journal.entries].reverse()
+        : journal.entries;
+      for (const e of order) {
         let pin: Pin;
         try {
           pin = pinFolder(root, partsUnder(root, dirname(e.target)));

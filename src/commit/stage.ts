@@ -55,6 +55,12 @@ export interface StageEntry {
   old?: Uint8Array;
   /** Remove the target instead of writing it (a deletion, or an undo of a creation); `write` is not called. */
   remove?: boolean;
+  /**
+   * The new file's name is held now by a file an earlier entry of the same
+   * commit removes (a case- or normalization-only rename on a file system
+   * that folds them): it is checked right before it is claimed, not before.
+   */
+  freed?: boolean;
   /** The mode a new file takes (a renamed file keeps its own, a deleted one gets it back on undo). */
   mode?: number;
 }

@@ -288,7 +288,9 @@ async function rollBack(
   journal.state = "rolling-back";
   writeJournal(jfile, journal);
   await step("journal-rolling-back");
-  for (let i = 0; i < staged.length; i++) {
+  // Last entry first: a name a removal freed is given back only after the
+  // file that claimed it (a case-only rename) is gone.
+  for (let i = staged.length - 1; i >= 0; i--) {
     if (staged[i].pin) undoOne(staged[i].pin, journal.entries[i]);
   }
   removeSides(staged);
@@ -356,7 +358,8 @@ async function commitMany(
       await step(`temp-${i}`);
     }
     await step("staged");
-    for (const s of staged) await recheck(s);
+    // A name another entry frees first is checked right before it is claimed.
+    for (const s of staged) if (!s.entry.freed) await recheck(s);
     await step("checked");
     for (let i = 0; i < staged.length; i++) {
       if (!staged[i].backup) continue;

@@ -114,9 +114,16 @@ export async function patchFileOps(
   for (const t of targets.values()) {
     known.set(t.display, (await ctx.records.get(session, t.real))?.clone());
   }
-  const release = dryRun
-    ? () => {}
-    : await lockTargets(ctx, [...targets.values()]);
+  // One lock per file: two spellings of one file (a case-only rename on a
+  // file system that folds case) share it.
+  const seen = new Set<string>();
+  const locks = [...targets.values()].filter((t) => {
+    const id = t.stat ? `${t.stat.dev}:${t.stat.ino}` : `new:${t.real}`;
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
+  const release = dryRun ? () => {} : await lockTargets(ctx, locks);
   try {
     return await locked(ctx, session, canonical, targets, known, dryRun, check);
   } finally {
@@ -175,7 +182,11 @@ async function locked(
     const s = state(path);
     const a = loaded.get(path)?.target.stat;
     const b = from ? loaded.get(from)?.target.stat : undefined;
-    if (s.exists && a && b && a.dev === b.dev && a.ino === b.ino) {
+    const fold = (p: string) => p.normalize("NFC").toLowerCase();
+    if (
+      s.exists && a && b && a.dev === b.dev && a.ino === b.ino && from &&
+      fold(path) === fold(from)
+    ) {
       return { ...s, sameAs: from };
     }
     return s;
@@ -356,10 +367,14 @@ async function locked(
         stage.push({ target: d.from.target, remove: true, old: d.from.bytes });
       }
       if (kind === "rename") {
+        // On a file system that folds case or normalization, Q is P itself
+        // now: it is claimed once P's removal freed the name.
+        const freed = d.to!.exists;
         stage.push({
-          target: d.to!,
+          target: freed ? { ...d.to!, exists: false, stat: undefined } : d.to!,
           bytes: encoder.encode(d.newText),
           ...(mode !== undefined ? { mode } : {}),
+          ...(freed ? { freed: true } : {}),
         });
       } else if (kind !== "delete") {
         stage.push({

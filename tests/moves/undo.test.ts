@@ -5,7 +5,7 @@
  * dropped for other sessions, and for everyone on a delete.
  */
 import assert from "node:assert/strict";
-import { chmod, stat, writeFile } from "node:fs/promises";
+import { chmod, link, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { makeTree, snapshot, type Tree } from "../workspace/_helpers.ts";
@@ -119,6 +119,29 @@ describe("undo of moves and file operations", () => {
         for (const ws of [me, other]) {
           await assert.rejects(ws.patch("@@- q.txt\n"), { code: "NOT_READ" });
         }
+      } finally {
+        await t.cleanup();
+      }
+    },
+  );
+
+  it(
+    "a case-only rename onto a name still held (here a hard link) rolls back whole",
+    {
+      timeout: 30_000,
+    },
+    async () => {
+      const t = await makeTree();
+      try {
+        await writeFile(join(t.root, "case.txt"), "c1\n");
+        await link(join(t.root, "case.txt"), join(t.root, "CASE.txt"));
+        const ws = t.open();
+        await ws.read("case.txt");
+        const before = await snapshot(t.root);
+        await assert.rejects(ws.patch("@@ case.txt -> CASE.txt\n"), {
+          code: "CHANGED",
+        });
+        assert.deepEqual(await snapshot(t.root), before);
       } finally {
         await t.cleanup();
       }
