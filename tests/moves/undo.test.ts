@@ -147,4 +147,42 @@ describe("undo of moves and file operations", () => {
       }
     },
   );
+
+  it(
+    "a dry run of file operations and moves writes nothing and records nothing",
+    {
+      timeout: 30_000,
+    },
+    async () => {
+      const t = await makeTree();
+      try {
+        await writeFile(join(t.root, "a.txt"), "a1\na2\n");
+        await writeFile(join(t.root, "b.txt"), "b1\n");
+        const ws = t.open();
+        const a = anchors((await ws.read("a.txt")).text);
+        await ws.read("b.txt");
+        const before = await snapshot(t.root);
+        const r = await ws.patch({
+          files: [
+            {
+              path: "a.txt",
+              rename: "c/a.txt",
+              ops: [{ op: "move", start: a[0], to: "n.txt" }],
+            },
+            { path: "b.txt", delete: true },
+            { path: "n.txt", create: true, ops: [] },
+          ],
+        } as never, { dryRun: true });
+        assert.match(
+          r.summary,
+          /^Dry run: nothing was written\.\n\nMoved line 1 → n\.txt:1/,
+        );
+        assert.equal(r.entry, undefined);
+        assert.deepEqual(await snapshot(t.root), before);
+        assert.deepEqual(await ws.history(), []);
+      } finally {
+        await t.cleanup();
+      }
+    },
+  );
 });
