@@ -55,8 +55,9 @@ export interface MoveNote {
   op: "move" | "copy";
   /** Source file. */
   from: string;
-  /** First and last source line. */
+  /** First source line. */
   start: number;
+  /** Last source line. */
   end: number;
   /** Target file. */
   to: string;
