@@ -95,7 +95,9 @@ export interface CommitRecord {
  * Names of the steps of a commit of several files (existing marks the files
  * that already exist; history, that an entry is committed with them), in
  * order; a one-file commit without history has the steps `temp-0`,
- * `staged`, `checked`, `rename-0`, `done`.
+ * `staged`, `checked`, `rename-0`, `done`. A commit that makes folders
+ * (a file in a missing folder) takes the steps of a commit of several
+ * files, whose journal names the folders before they are made.
  */
 export function commitSteps(existing: boolean[], history = false): string[] {
   if (existing.length === 1 && !history) {
