@@ -45,11 +45,11 @@ export interface ToolShape {
 /** The budgets of DESIGN §6, in o200k tokens. */
 export const BUDGETS = {
   /** `edit_file` alone. */
-  editFile: 400,
+  editFile: 550,
   /** The `files` set: `read_file`, `edit_file`, `write_file`. */
-  files: 700,
+  files: 850,
   /** The default set of `mcp` and `serve` (`files`, `store`). */
-  defaultSet: 2000,
+  defaultSet: 1652,
   /** The `history` set: `edit_history`, `undo_edit`. */
   history: 300,
   /** Our own cap on the system-prompt snippet of the default set. */

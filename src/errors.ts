@@ -40,6 +40,8 @@ export const ERROR_ADVICE = {
     "The file changed while the edit was being made and nothing was written: read it again and resend.",
   PATCH_REFUSED:
     "Fix every problem listed in problems (they have different codes) and resend the whole patch.",
+  NOT_A_BLOCK:
+    "Name the block by the line that opens it, or use a range START..END instead.",
   MOVED_ON:
     "The lines the entry wrote have changed since; undo by hand with a patch built from a fresh read.",
   SYNTAX:

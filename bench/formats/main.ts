@@ -7,6 +7,9 @@
  *   node_modules/.bin/deno task bench:formats
  *   node_modules/.bin/deno run -A bench/formats/main.ts --per-kind 5 --no-readme
  *
+ * Also prints the move table of `moves.ts` (hashline `move` against
+ * retyping formats and `@oh-my-pi/hashline`'s `CUT`/`PUT`).
+ *
  * Flags: `--seed N` (1), `--per-kind N` (20), `--files-per-package N` (12),
  * `--quick` (2 tasks per kind from 4 files per package, for a try-out),
  * `--no-readme`, `--no-gnu-patch`, `--no-peer` (leave `@oh-my-pi/hashline`
@@ -20,6 +23,7 @@ import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { costTable, verdictLines } from "./report.ts";
+import { movesTable } from "./moves.ts";
 import { runFormatsBench } from "./run.ts";
 import { TOKENIZERS } from "./tokens.ts";
 import { denoBinary, writeOutputs } from "./write.ts";
@@ -85,3 +89,10 @@ console.error(
     seconds.toFixed(1)
   } s`,
 );
+
+// Moves: what moving a function costs each format, in the same run.
+const moves = await movesTable();
+console.log(
+  `\nMoving a function (output tokens a model writes)\n\n${moves.table}`,
+);
+for (const n of moves.notes) console.error(`note: moves: ${n}`);

@@ -46,6 +46,8 @@ export interface Journal {
   entries: JournalEntry[];
   /** The history entry committed with the files, appended after the renames. */
   history?: unknown;
+  /** Folders the commit makes (real paths), removed again when empty if it is undone. */
+  dirs?: string[];
 }
 
 export const SIDE =
@@ -125,6 +127,12 @@ export function parseJournal(raw: string): Journal | string {
     !Number.isSafeInteger(j.pid) || typeof j.root !== "string" ||
     !["staging", "committing", "rolling-back"].includes(j.state) ||
     !Array.isArray(j.entries)
+  ) {
+    return "a field is missing or malformed";
+  }
+  if (
+    j.dirs !== undefined &&
+    (!Array.isArray(j.dirs) || j.dirs.some((d) => typeof d !== "string"))
   ) {
     return "a field is missing or malformed";
   }

@@ -24,7 +24,7 @@ import { localId, tempOwnerGone } from "../lock/holder.ts";
 import { type JournalEntry, parseJournal } from "./journal.ts";
 import { inside } from "../fs/paths.ts";
 import { partsUnder, type Pin, pinFolder, type RootRef } from "../fs/pin.ts";
-import { identityAt, removeQuietly } from "./stage.ts";
+import { identityAt, removeEmptyFolders, removeQuietly } from "./stage.ts";
 
 /** Puts a backup back over a target that still holds this commit's new content. */
 export function undoOne(pin: Pin, e: JournalEntry): void {
@@ -143,6 +143,7 @@ export async function recoverJournals(
     return report;
   }
   const me = processId();
+  const emptied: string[] = [];
   for (const name of names.sort()) {
     const file = join(dir, name);
     if (name.endsWith(".tmp")) {
@@ -174,6 +175,8 @@ export async function recoverJournals(
     ) continue;
     const inRoot = journal.entries.every((e) =>
       inside(e.target, root.real) && e.target !== root.real
+    ) && (journal.dirs ?? []).every((d) =>
+      inside(d, root.real) && d !== root.real
     );
     if (!inRoot) {
       const aside = `${file}.malformed`;
@@ -183,7 +186,9 @@ export async function recoverJournals(
     }
     let release: () => void;
     try {
-      release = await lock(journal.entries.map((e) => e.target));
+      release = await lock(journal.entries.map((e) =>
+        e.target
+      ));
     } catch {
       // A folder of an entry was replaced or a writer holds a lock: settled on a later write.
       report.skipped.push(...journal.entries.map((e) => e.target));
@@ -194,7 +199,12 @@ export async function recoverJournals(
       const again = await readFile(file).catch(() => null);
       if (again === null) continue;
       let allLanded = true;
-      for (const e of journal.entries) {
+      // Undone last entry first: a name a removal freed is given back only
+      // after the file that claimed it (a case-only rename) is gone.
+      const order = journal.state === "rolling-back"
+        ? [...journal.entries].reverse()
+        : journal.entries;
+      for (const e of order) {
         let pin: Pin;
         try {
           pin = pinFolder(root, partsUnder(root, dirname(e.target)));
@@ -222,11 +232,16 @@ export async function recoverJournals(
       ) {
         await appendHistory?.(journal.history);
       }
+      if (journal.state !== "committing" && journal.dirs) {
+        emptied.push(...journal.dirs);
+      }
       if (journal.state === "committing") report.rolledForward++;
       else report.rolledBack++;
       await rm(file, { force: true });
     } finally {
       release();
+      // Once the locks, which may lie in them, are gone.
+      if (emptied.length > 0) removeEmptyFolders(root, emptied.splice(0));
     }
   }
   return report;

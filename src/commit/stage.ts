@@ -17,6 +17,7 @@ import {
   mkdirSync,
   open,
   openSync,
+  rmdirSync,
   unlinkSync,
   writeAllSync,
 } from "../_runtime/fs.ts";
@@ -27,6 +28,7 @@ import { changedError } from "../patch/problems.ts";
 import { type FileIdentity, identityOf, type Target } from "../fs/confine.ts";
 import { tempId } from "../lock/holder.ts";
 import { partsUnder, type Pin, pinFolder, type RootRef } from "../fs/pin.ts";
+import { join } from "node:path";
 
 /** One file to commit. */
 export interface StageEntry {
@@ -51,8 +53,16 @@ export interface StageEntry {
    * quick rewrite).
    */
   old?: Uint8Array;
-  /** Remove the target instead of writing it (an undo of a creation); `write` is not called. */
+  /** Remove the target instead of writing it (a deletion, or an undo of a creation); `write` is not called. */
   remove?: boolean;
+  /**
+   * The new file's name is held now by a file an earlier entry of the same
+   * commit removes (a case- or normalization-only rename on a file system
+   * that folds them): it is checked right before it is claimed, not before.
+   */
+  freed?: boolean;
+  /** The mode a new file takes (a renamed file keeps its own, a deleted one gets it back on undo). */
+  mode?: number;
 }
 
 export function randomId(): string {
@@ -161,6 +171,8 @@ export async function stage(s: Staged): Promise<number> {
       if (target.stat.uid !== undefined) {
         await h.chown(target.stat.uid, target.stat.gid!).catch(() => {});
       }
+    } else if (s.entry.mode !== undefined) {
+      await h.chmod(s.entry.mode & 0o7777);
     }
     await h.sync();
     return (await h.stat()).ino;
@@ -197,6 +209,8 @@ export function stageBytes(s: Staged, bytes: Uint8Array): number {
           // Only a privileged process may give a file away; the mode is kept all the same.
         }
       }
+    } else if (s.entry.mode !== undefined) {
+      fchmodSync(fd, s.entry.mode & 0o7777);
     }
     fsyncSync(fd);
     return st.ino;
@@ -207,5 +221,47 @@ export function stageBytes(s: Staged, bytes: Uint8Array): number {
     throw mapFsError(error, `Cannot write "${target.display}"`);
   } finally {
     if (fd >= 0) closeSync(fd);
+  }
+}
+
+/** Real paths of the folders a commit makes for its entries, outermost first. */
+export function foldersToMake(
+  root: RootRef,
+  entries: readonly StageEntry[],
+): string[] {
+  const out = new Set<string>();
+  for (const e of entries) {
+    if (e.remove || e.target.missing.length === 0) continue;
+    const parts = partsUnder(root, e.target.dir);
+    const have = parts.length - e.target.missing.length;
+    for (let i = have; i < parts.length; i++) {
+      out.add(join(root.real, ...parts.slice(0, i + 1)));
+    }
+  }
+  return [...out];
+}
+
+/**
+ * Removes those of `dirs` (real paths under the root) that are empty,
+ * deepest first, each through its pinned parent; one that is not empty, or
+ * not a folder any more, is left alone.
+ */
+export function removeEmptyFolders(
+  root: RootRef,
+  dirs: readonly string[],
+): void {
+  for (const d of [...dirs].sort((a, b) => b.length - a.length)) {
+    try {
+      const parts = partsUnder(root, d);
+      if (parts.length === 0) continue;
+      const parent = pinFolder(root, parts.slice(0, -1));
+      try {
+        rmdirSync(parent.path(parts[parts.length - 1]));
+      } finally {
+        parent.close();
+      }
+    } catch {
+      // Not empty, gone, or no longer a folder: it stays as it is.
+    }
   }
 }

@@ -23,7 +23,7 @@ export interface EntryFile {
   created?: boolean;
   /** The change removed the file (a deletion, or an undo of a creation). */
   deleted?: boolean;
-  /** The change moved the file here from this root-relative path. */
+  /** The change renamed the file from this root-relative path to `path`. */
   renamedFrom?: string;
 }
 
@@ -74,6 +74,10 @@ export interface RecordFile extends EntryFile {
   whole?: string;
   /** Why this change cannot be undone (too large to keep), when it cannot. */
   noUndo?: string;
+  /** The file's mode (permission bits) before a deletion or rename, restored by undo. */
+  mode?: number;
+  /** Folders the change made for the file (root-relative, outermost first), removed by undo when empty. */
+  dirs?: string[];
 }
 
 /** An entry as the log keeps it. */

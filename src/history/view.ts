@@ -250,7 +250,10 @@ export function listEntries(
   const sorted = [...records].sort((a, b) => idNumber(b.id) - idNumber(a.id));
   for (const r of sorted) {
     if (q.session !== undefined && r.session !== q.session) continue;
-    if (q.path !== undefined && !r.files.some((f) => f.path === q.path)) {
+    if (
+      q.path !== undefined &&
+      !r.files.some((f) => f.path === q.path || f.renamedFrom === q.path)
+    ) {
       continue;
     }
     out.push(toEntry(r));

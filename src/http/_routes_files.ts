@@ -9,7 +9,7 @@
 import { Hono } from "hono";
 import * as z from "zod";
 import { CHECK_MODES, type CheckMode } from "../check/modes.ts";
-import { FilePatchSchema, PatchOpSchema } from "../patch/schema.ts";
+import { EntryOpSchema, FileEntrySchema } from "../patch/schema.ts";
 import type { Workspace } from "../workspace/mod.ts";
 import { ReadFileInputSchema, WriteFileInputSchema } from "../tools/inputs.ts";
 import { patchFromInput } from "../tools/patch_input.ts";
@@ -21,9 +21,9 @@ import { jsonBody } from "./middleware/json_body.ts";
 
 const FilesPatchBody = z.object({
   patch: z.unknown().optional(),
-  files: z.array(FilePatchSchema).optional(),
+  files: z.array(FileEntrySchema).optional(),
   path: z.string().optional(),
-  ops: z.array(PatchOpSchema).optional(),
+  ops: z.array(EntryOpSchema).optional(),
   dryRun: z.boolean().optional(),
   rebase: z.boolean().optional(),
   check: z.enum(CHECK_MODES as [CheckMode, ...CheckMode[]]).optional(),

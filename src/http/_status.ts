@@ -25,6 +25,7 @@ export const STATUS: { readonly [C in ErrorCode]: number } = {
   EMPTY_INSERT: 409,
   CHANGED: 409,
   PATCH_REFUSED: 409,
+  NOT_A_BLOCK: 409,
   MOVED_ON: 409,
   SYNTAX: 409,
   NO_MATCH: 409,

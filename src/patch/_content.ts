@@ -149,12 +149,18 @@ export interface Spliced {
  * @param idx The content, indexed.
  * @param plan Edits sorted by `at` (see `planOps`).
  */
-export function splicePlan(idx: ContentIndex, plan: PlannedEdit[]): Spliced {
+export function splicePlan(
+  idx: ContentIndex,
+  plan: PlannedEdit[],
+  defaultEol?: string,
+): Spliced {
   const src = idx.content;
   const len = src.length;
   const empty = len === idx.bomLen;
   const keepsFinal = empty || src.charCodeAt(len - 1) === NL;
-  const eol = idx.firstTerminator();
+  const eol = defaultEol !== undefined && !hasTerminator(src)
+    ? defaultEol
+    : idx.firstTerminator();
   const parts: string[] = [];
   const regions: ChangedRegion[] = [];
   let cursor = 0;
@@ -220,4 +226,8 @@ export function splicePlan(idx: ContentIndex, plan: PlannedEdit[]): Spliced {
   let content = "";
   for (const part of parts) content += part;
   return { content, added, removed, regions };
+}
+
+function hasTerminator(src: string): boolean {
+  return src.indexOf("\n") >= 0;
 }

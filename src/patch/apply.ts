@@ -42,6 +42,8 @@ export interface EditOptions {
    * ambiguous.
    */
   replaced?: ReadonlyMap<number, number>;
+  /** The terminator new lines take when the content has none yet (default `\n`). */
+  eol?: string;
 }
 
 /** What an edit did to content. */
@@ -116,7 +118,7 @@ export function editIndexed(
   if (planned.problems.length > 0) {
     throw new PatchRefusedError(planned.problems);
   }
-  const out = splicePlan(idx, planned.plan);
+  const out = splicePlan(idx, planned.plan, options.eol);
   return {
     outcome: { ...out, rebased: planned.rebased, ops: planned.ops },
     old: idx,

@@ -20,10 +20,12 @@ export type {
   AppendOp,
   ChangedRegion,
   DeleteOp,
+  EntryOp,
   FilePatch,
   InsertAfterOp,
   InsertBeforeOp,
   LineLookup,
+  MoveOp,
   Patch,
   PatchOp,
   PlannedEdit,
@@ -34,15 +36,31 @@ export type {
 export {
   AppendOpSchema,
   DeleteOpSchema,
+  ENTRY_OP_NAMES,
+  EntryOpSchema,
+  type FileEntry,
+  FileEntrySchema,
   FilePatchSchema,
   InsertAfterOpSchema,
   InsertBeforeOpSchema,
+  MoveOpSchema,
   OP_NAMES,
+  PatchEntriesSchema,
   PatchOpSchema,
   PatchSchema,
   PrependOpSchema,
   ReplaceOpSchema,
+  toFilePatch,
 } from "./schema.ts";
+export {
+  type FileAction,
+  type FileOpsPlan,
+  landedAt,
+  type MoveNote,
+  type PathState,
+  planFileOps,
+  resolveSpan,
+} from "./file_ops.ts";
 export { formatPatchText, type ParseOptions, parsePatch } from "./parse.ts";
 export { type Problem, validateOps, type ValidateOptions } from "./validate.ts";
 export { LineMemory } from "./memory.ts";

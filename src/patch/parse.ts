@@ -9,14 +9,25 @@ import { invalidUtf8At } from "../_internal/utf8.ts";
 import * as z from "zod";
 import { formatAnchor, parseAnchor, readPrefixOf } from "../anchor/anchor.ts";
 import { checkShape } from "./_shape.ts";
-import { PatchOpSchema, PatchSchema } from "./schema.ts";
-import type { FilePatch, Patch, PatchOp } from "./types.ts";
+import {
+  EntryOpSchema,
+  type FileEntry,
+  MoveOpSchema,
+  PatchEntriesSchema,
+  toFilePatch,
+} from "./schema.ts";
+import type { EntryOp, FilePatch, MoveOp, Patch, PatchOp } from "./types.ts";
 
-const OpsSchema: z.ZodType<PatchOp[]> = z.array(PatchOpSchema);
-const LooseFileSchema: z.ZodType<{ path?: string; ops: PatchOp[] }> = z.object({
-  path: z.string().optional(),
-  ops: OpsSchema,
-});
+const OpsSchema: z.ZodType<EntryOp[]> = z.array(EntryOpSchema);
+const LooseFileSchema: z.ZodType<Omit<FileEntry, "path"> & { path?: string }> =
+  z.object({
+    path: z.string().optional(),
+    ops: OpsSchema.optional(),
+    create: z.boolean().optional(),
+    delete: z.boolean().optional(),
+    rename: z.string().optional(),
+    moves: z.array(MoveOpSchema).optional(),
+  });
 
 /** Options of {@link parsePatch}. */
 export interface ParseOptions {
@@ -137,13 +148,24 @@ function unfence(input: string): { text: string; firstLine: number } {
 
 function fromValue(value: unknown): Patch {
   if (Array.isArray(value)) {
-    return { files: [{ path: "", ops: checkShape(OpsSchema, value, "ops") }] };
+    return {
+      files: [
+        toFilePatch({ path: "", ops: checkShape(OpsSchema, value, "ops") }),
+      ],
+    };
   }
   if (value !== null && typeof value === "object") {
-    if ("files" in value) return checkShape(PatchSchema, value, "");
-    if ("ops" in value) {
+    if ("files" in value) {
+      return {
+        files: checkShape(PatchEntriesSchema, value, "").files.map(toFilePatch),
+      };
+    }
+    if (
+      "ops" in value || "create" in value || "delete" in value ||
+      "rename" in value || "moves" in value
+    ) {
       const file = checkShape(LooseFileSchema, value, "");
-      return { files: [{ path: file.path ?? "", ops: file.ops }] };
+      return { files: [toFilePatch({ ...file, path: file.path ?? "" })] };
     }
   }
   throw new TypeError(
@@ -158,6 +180,49 @@ function fromValue(value: unknown): Patch {
 }
 
 const OP_LINE = /^([=\-+<])\s*(.*?)\s*$/;
+const RENAME = /^(.*?)\s+->(?:\s+(.*))?$/;
+const MOVE_LINE = /^([mc])\s+(\S+)\s*([<>])\s*(.*?)\s*$/;
+const PATH_ANCHOR = /^(.+):(\d+:[0-9A-Fa-f]{2}\|?\*?)$/;
+const PATH_LINE = /^(.+):(\d+\*?)$/;
+
+/** A move line: `m A..B > C`, `m A..B < C`, `m A..B > PATH:C`, `m A..B > PATH` (`c` copies). */
+function moveAt(m: RegExpExecArray, n: number): MoveOp {
+  const [, sym, source, side, dest] = m;
+  const [start, end] = range(source, n, true);
+  const op: MoveOp = { op: sym === "m" ? "move" : "copy", start };
+  if (end) op.end = end;
+  if (!dest) {
+    throw new SyntaxError(
+      `Cannot parse patch line ${n}: "${sym} ${source} ${side}" needs a target: an anchor ("> 12:a3"), a file and anchor ("> other.ts:12:a3"), or an empty or new file ("> other.ts").`,
+    );
+  }
+  let path: string | undefined;
+  let at: string | undefined;
+  if (isAnchor(dest)) at = dest;
+  else {
+    const pa = PATH_ANCHOR.exec(dest) ?? PATH_LINE.exec(dest);
+    if (pa && isAnchor(pa[2])) [path, at] = [pa[1], pa[2]];
+    else path = dest;
+  }
+  if (path !== undefined) op.to = path;
+  if (at !== undefined) {
+    op[side === ">" ? "after" : "before"] = anchorAt(at, n, true);
+  } else if (side === "<") {
+    throw new SyntaxError(
+      `Cannot parse patch line ${n}: "<" puts lines before an anchor; to append to an empty or new file write "> ${dest}".`,
+    );
+  }
+  return op;
+}
+
+function isAnchor(text: string): boolean {
+  try {
+    anchorAt(text, 0, true);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 function parseText(
   text: string,
@@ -195,13 +260,45 @@ function parseText(
     }
     if (row.trim() === "") continue;
     if (row.startsWith("@@")) {
-      const path = row.slice(2).trim();
+      const kind = row[2] === "+" || row[2] === "-" ? row[2] : "";
+      let path = row.slice(2 + kind.length).trim();
+      let rename: string | undefined;
+      const arrow = kind === "" ? RENAME.exec(path) : null;
+      if (arrow) {
+        rename = (arrow[2] ?? "").trim();
+        path = arrow[1].trim();
+        if (!rename) {
+          throw new SyntaxError(
+            `Cannot parse patch line ${n}: a rename needs the new path after "->", as in "@@ old.ts -> new.ts".`,
+          );
+        }
+      }
       if (!path) {
         throw new SyntaxError(
-          `Cannot parse patch line ${n}: "@@" needs a path, as in "@@ src/app.ts".`,
+          `Cannot parse patch line ${n}: "@@${kind}" needs a path, as in "@@${kind} src/app.ts".`,
         );
       }
       file = fileFor(path);
+      if (kind === "+") file.create = true;
+      if (kind === "-") file.delete = true;
+      if (rename !== undefined) file.rename = rename;
+      open = null;
+      afterDelete = false;
+      continue;
+    }
+    const mv = MOVE_LINE.exec(row);
+    if (mv) {
+      if (!file) {
+        if (!headerless) {
+          throw new SyntaxError(
+            `Cannot parse patch line ${n}: the op ${
+              JSON.stringify(row.slice(0, 40))
+            } comes before any "@@ PATH" line; start the patch with "@@ PATH" naming the file it moves lines out of.`,
+          );
+        }
+        file = fileFor("");
+      }
+      (file.moves ??= []).push(moveAt(mv, n));
       open = null;
       afterDelete = false;
       continue;
@@ -211,7 +308,7 @@ function parseText(
       throw new SyntaxError(
         `Cannot parse patch line ${n}: ${
           JSON.stringify(row.slice(0, 80))
-        } is not a patch line; each line starts with "@@ PATH", "=", "-", "+", "<" or "~".`,
+        } is not a patch line; each line starts with "@@ PATH", "=", "-", "+", "<", "m", "c" or "~".`,
       );
     }
     const [, sym, arg] = m;
@@ -252,7 +349,8 @@ function parseText(
   return { files };
 }
 
-function anchorAt(text: string, n: number): string {
+function anchorAt(text: string, n: number, block = false): string {
+  if (block && text.endsWith("*")) return `${anchorAt(text.slice(0, -1), n)}*`;
   try {
     const a = parseAnchor(text);
     return formatAnchor(a.line, a.hash);
@@ -265,7 +363,11 @@ function anchorAt(text: string, n: number): string {
   }
 }
 
-function range(text: string, n: number): [string, string | undefined] {
+function range(
+  text: string,
+  n: number,
+  block = false,
+): [string, string | undefined] {
   const parts = text.split("..");
   if (parts.length > 2) {
     throw new SyntaxError(
@@ -275,7 +377,7 @@ function range(text: string, n: number): [string, string | undefined] {
     );
   }
   return [
-    anchorAt(parts[0], n),
+    anchorAt(parts[0], n, block && parts.length === 1),
     parts.length === 2 ? anchorAt(parts[1], n) : undefined,
   ];
 }
@@ -319,7 +421,12 @@ export function formatPatchText(patch: Patch | FilePatch | PatchOp[]): string {
           }, which "@@ PATH" cannot carry.`,
         );
       }
-      out.push(`@@ ${file.path}`);
+      const head = file.create ? "@@+" : file.delete ? "@@-" : "@@";
+      out.push(
+        `${head} ${file.path}${
+          file.rename !== undefined ? ` -> ${file.rename}` : ""
+        }`,
+      );
     }
     for (const op of file.ops) {
       switch (op.op) {
@@ -362,6 +469,17 @@ export function formatPatchText(patch: Patch | FilePatch | PatchOp[]): string {
         }
       }
     }
+    for (const mv of file.moves ?? []) out.push(moveText(mv));
   });
   return out.length ? `${out.join("\n")}\n` : "";
+}
+
+function moveText(mv: MoveOp): string {
+  const source = `${mv.start}${mv.end ? `..${mv.end}` : ""}`;
+  const at = mv.after ?? mv.before;
+  const side = mv.before !== undefined ? "<" : ">";
+  const dest = mv.to !== undefined
+    ? at !== undefined ? `${mv.to}:${at}` : mv.to
+    : at ?? "";
+  return `${mv.op === "move" ? "m" : "c"} ${source} ${side} ${dest}`;
 }

@@ -10,9 +10,11 @@ import * as z from "zod";
 import type {
   AppendOp,
   DeleteOp,
+  EntryOp,
   FilePatch,
   InsertAfterOp,
   InsertBeforeOp,
+  MoveOp,
   Patch,
   PatchOp,
   PrependOp,
@@ -98,3 +100,128 @@ export const FilePatchSchema: z.ZodType<FilePatch> = z.object({
 export const PatchSchema: z.ZodType<Patch> = z.object({
   files: z.array(FilePatchSchema),
 });
+
+const moveOf = <K extends MoveOp["op"]>(kind: K) =>
+  z.strictObject({
+    op: z.literal(kind),
+    start: anchor,
+    end: anchor.optional(),
+    after: anchor.optional(),
+    before: anchor.optional(),
+    to: z.string().optional(),
+  });
+const move = moveOf("move");
+const copy = moveOf("copy");
+
+/** The op names a file entry may use: the line edits, `move` and `copy`. */
+export const ENTRY_OP_NAMES: readonly EntryOp["op"][] = [
+  ...OP_NAMES,
+  "move",
+  "copy",
+];
+
+/** `{ op: "move" | "copy", start, end?, after?, before?, to? }`. */
+export const MoveOpSchema: z.ZodType<MoveOp> = z.discriminatedUnion("op", [
+  move,
+  copy,
+]);
+
+/** Any op of a file entry (a line edit, a move or a copy); unknown fields are refused. */
+export const EntryOpSchema: z.ZodType<EntryOp> = z.discriminatedUnion("op", [
+  replace,
+  del,
+  insertAfter,
+  insertBefore,
+  append,
+  prepend,
+  move,
+  copy,
+], {
+  error: (issue) =>
+    issue.code === "invalid_union"
+      ? `unknown op: expected one of ${ENTRY_OP_NAMES.join(", ")}`
+      : undefined,
+});
+
+/** A file entry as sent: its ops, or a file operation (DESIGN §13). */
+export interface FileEntry {
+  /** Path relative to the workspace root. */
+  path: string;
+  /** Line edits, moves and copies, addressed against the file as read. */
+  ops?: EntryOp[];
+  /** Create the file (refused when it exists); ops are appends. */
+  create?: boolean;
+  /** Delete the file (after a read of every line); takes no ops. */
+  delete?: boolean;
+  /** Rename the file to this path (never over an existing file). */
+  rename?: string;
+  /** Moves and copies kept apart from `ops` (as {@link toFilePatch} gives them back). */
+  moves?: MoveOp[];
+}
+
+/**
+ * Refuses a file entry that neither has ops nor names a file operation
+ * (`ops` is optional only beside `create`, `delete` or `rename`).
+ *
+ * @param entry The entry's fields.
+ * @param ctx The refinement context the issue goes to.
+ */
+export function requireOps(
+  entry: {
+    ops?: unknown;
+    moves?: unknown;
+    create?: unknown;
+    delete?: unknown;
+    rename?: unknown;
+  },
+  ctx: z.RefinementCtx,
+): void {
+  if (
+    entry.ops === undefined && entry.moves === undefined &&
+    entry.create === undefined && entry.delete === undefined &&
+    entry.rename === undefined
+  ) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["ops"],
+      message: "missing: give ops, or create, delete or rename",
+    });
+  }
+}
+
+/** `{ path, ops?, create?, delete?, rename? }`. */
+export const FileEntrySchema: z.ZodType<FileEntry> = z.object({
+  path: z.string(),
+  ops: z.array(EntryOpSchema).optional(),
+  create: z.boolean().optional(),
+  delete: z.boolean().optional(),
+  rename: z.string().optional(),
+  moves: z.array(MoveOpSchema).optional(),
+}).superRefine(requireOps);
+
+/** `{ files: [{ path, ops?, create?, delete?, rename? }] }`. */
+export const PatchEntriesSchema: z.ZodType<{ files: FileEntry[] }> = z.object({
+  files: z.array(FileEntrySchema),
+});
+
+/**
+ * One file entry as sent, split into its line edits (`ops`), its moves and
+ * copies (`moves`) and its file operation.
+ *
+ * @param entry A checked entry.
+ * @returns The entry as a {@link FilePatch}.
+ */
+export function toFilePatch(entry: FileEntry): FilePatch {
+  const ops: PatchOp[] = [];
+  const moves: MoveOp[] = [];
+  for (const op of [...(entry.ops ?? []), ...(entry.moves ?? [])]) {
+    if (op.op === "move" || op.op === "copy") moves.push(op as MoveOp);
+    else ops.push(op as PatchOp);
+  }
+  const out: FilePatch = { path: entry.path, ops };
+  if (moves.length > 0) out.moves = moves;
+  if (entry.create === true) out.create = true;
+  if (entry.delete === true) out.delete = true;
+  if (entry.rename !== undefined) out.rename = entry.rename;
+  return out;
+}

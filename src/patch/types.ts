@@ -81,12 +81,43 @@ export type PatchOp =
   | AppendOp
   | PrependOp;
 
+/**
+ * Move or copy lines `start..end` (or the block `start*`) of this entry's
+ * file to a gap of the target file (`to`, default the same file): after
+ * `after`, before `before`, or appended when the target has no lines yet.
+ */
+export interface MoveOp {
+  /** Discriminator: `move` removes the lines at the source, `copy` keeps them. */
+  op: "move" | "copy";
+  /** Anchor of the first source line (`L:HH*` for the block opening there). */
+  start: AnchorText;
+  /** Anchor of the last source line (defaults to `start`). */
+  end?: AnchorText;
+  /** Target anchor: the lines go after this line (`C*`: after that block). */
+  after?: AnchorText;
+  /** Target anchor: the lines go before this line. */
+  before?: AnchorText;
+  /** Target file (root-relative), when not this entry's own. */
+  to?: string;
+}
+
+/** Any operation a file entry may hold, line edits and moves. */
+export type EntryOp = PatchOp | MoveOp;
+
 /** The operations for one file. */
 export interface FilePatch {
   /** Path relative to the workspace root. */
   path: string;
   /** Operations, all addressed against the file as read. */
   ops: PatchOp[];
+  /** Moves and copies out of this file, in the order given (after `ops` in the same gap). */
+  moves?: MoveOp[];
+  /** The entry creates the file (refused when it exists); `ops` are appends. */
+  create?: boolean;
+  /** The entry deletes the file (it takes no ops). */
+  delete?: boolean;
+  /** The entry renames the file to this path (ops apply to the file as read). */
+  rename?: string;
 }
 
 /** A patch over one or more files. */

@@ -197,6 +197,29 @@ export class SessionRecords {
     }
   }
 
+  /**
+   * Forgets one file in the record of every session but `keep` (a file a
+   * patch deleted or renamed away), in memory and on disk.
+   */
+  async dropEverywhere(real: string, keep?: string): Promise<void> {
+    for (const [session, files] of this.sessions) {
+      if (session !== keep) files.delete(real);
+    }
+    if (this.dir === null) return;
+    let sessions: string[];
+    try {
+      sessions = readdirSync(this.dir);
+    } catch {
+      return;
+    }
+    const file = await this.fileOf("", real);
+    const name = file.slice(file.lastIndexOf("/") + 1);
+    for (const s of sessions) {
+      if (s === keep) continue;
+      await unlink(join(this.dir, s, name)).catch(() => {});
+    }
+  }
+
   /** Forgets everything a session read, in memory and on disk. */
   async forget(session: string): Promise<void> {
     this.sessions.delete(session);

@@ -19,6 +19,8 @@ export const DESCRIPTIONS = {
 - A[..B] delete
 + A / < A insert after / before A; bare + / < append / prepend
 ~text one new line
+m A[..B] > C / < C move after / before C (c copies); > P:C into file P, > P appends
+@@+ P create, @@- P delete, @@ P -> Q rename
 A stale anchor refuses the whole edit and shows fresh ones.`,
   editStrReplace:
     "Edit a file by exact string replacement: old_string, copied from read_file without line numbers, must occur once (or set replace_all); it becomes new_string. No unique match: nothing is written.",

@@ -10,12 +10,17 @@
  */
 import * as z from "zod";
 import {
+  ENTRY_OP_NAMES,
+  EntryOpSchema,
+  type FileEntry,
+  FileEntrySchema,
   FilePatchSchema,
-  OP_NAMES,
+  PatchEntriesSchema,
   PatchOpSchema,
   PatchSchema,
+  requireOps,
 } from "../patch/schema.ts";
-import type { FilePatch, Patch, PatchOp } from "../patch/types.ts";
+import type { EntryOp, FilePatch, Patch, PatchOp } from "../patch/types.ts";
 import { CHECK_MODES, type CheckMode } from "../check/modes.ts";
 import { showAs } from "./validate.ts";
 
@@ -36,23 +41,42 @@ const anchor = (what: string) => z.string().optional().describe(what);
  * belong to the op, or one it lacks, is named in the refusal.
  */
 const ShownOp = z.strictObject({
-  op: z.enum(OP_NAMES as [PatchOp["op"], ...PatchOp["op"][]]).describe(
-    "Kind",
-  ),
-  start: anchor("First line (replace, delete)"),
+  op: z.enum(ENTRY_OP_NAMES as [EntryOp["op"], ...EntryOp["op"][]])
+    .describe("Kind"),
+  start: anchor("First line"),
   end: anchor("Last line"),
   anchor: anchor("Insert next to"),
   lines: z.array(z.string()).optional().describe("New lines"),
   literal: z.boolean().optional().describe("Keep N:HH| prefixes"),
+  after: anchor("Move after"),
+  before: anchor("Move before"),
+  to: z.string().optional().describe("Move to file"),
 }).meta({ id: "op" });
-const op: z.ZodType<PatchOp> = ShownOp.pipe(
-  PatchOpSchema as z.ZodType<PatchOp, z.output<typeof ShownOp>>,
+const op: z.ZodType<EntryOp> = ShownOp.pipe(
+  EntryOpSchema as z.ZodType<EntryOp, z.output<typeof ShownOp>>,
+);
+/** Ops of a revision: line edits only (a revision is one source). */
+const lineOp: z.ZodType<PatchOp> = ShownOp.pipe(
+  PatchOpSchema as unknown as z.ZodType<PatchOp, z.output<typeof ShownOp>>,
 );
 
 /** The text form, or (accepted, not advertised) the JSON form of a patch. */
 const patchField = (what: string) =>
   showAs(
     z.union([z.string(), PatchSchema, FilePatchSchema], {
+      error:
+        'expected the text form (a string) or the JSON form ({ "files": [{ "path", "ops" }] })',
+    }),
+    { type: "string", description: what },
+  );
+/** {@link patchField} for the workspace: file entries may move lines and create, delete or rename files. */
+const entriesField = (what: string) =>
+  showAs(
+    z.union([
+      z.string(),
+      PatchEntriesSchema,
+      FileEntrySchema,
+    ], {
       error:
         'expected the text form (a string) or the JSON form ({ "files": [{ "path", "ops" }] })',
     }),
@@ -78,9 +102,9 @@ export const ReadFileInputSchema: z.ZodType<ReadFileInput> = z.object({
 /** `edit_file` input in hashline mode. */
 export interface HashlineEditInput {
   path?: string;
-  ops?: PatchOp[];
-  files?: FilePatch[];
-  patch?: string | Patch | FilePatch;
+  ops?: EntryOp[];
+  files?: FileEntry[];
+  patch?: string | Patch | FilePatch | { files: FileEntry[] } | FileEntry;
   dryRun?: boolean;
   rebase?: boolean;
   check?: CheckMode;
@@ -89,11 +113,16 @@ export interface HashlineEditInput {
 export const HashlineEditInputSchema: z.ZodType<HashlineEditInput> = z.object({
   path: path.optional(),
   ops: z.array(op).optional().describe("Ops on path"),
-  files: z.array(z.object({
-    path,
-    ops: z.array(op).describe("Ops"),
-  })).optional().describe("Several files"),
-  patch: patchField("Text form").optional(),
+  files: z.array(
+    z.object({
+      path,
+      ops: z.array(op).optional().describe("Ops"),
+      create: z.boolean().optional().describe("New file"),
+      delete: z.boolean().optional().describe("Delete file"),
+      rename: z.string().optional().describe("New path"),
+    }).superRefine(requireOps),
+  ).optional().describe("Several files"),
+  patch: entriesField("Text form").optional(),
   dryRun: z.boolean().optional().describe("Preview only"),
   rebase: z.boolean().optional().describe("Follow moved lines"),
   check,
@@ -205,7 +234,7 @@ export interface SourcePatchInput {
 /** `source_patch` input schema. */
 export const SourcePatchInputSchema: z.ZodType<SourcePatchInput> = z.object({
   ref,
-  ops: z.array(op).optional().describe("Ops"),
+  ops: z.array(lineOp).optional().describe("Ops"),
   patch: patchField("Text form, no @@ line").optional(),
   check,
 });

@@ -5,13 +5,14 @@
  * @module
  */
 import { parsePatch } from "../patch/parse.ts";
-import type { FilePatch, Patch, PatchOp } from "../patch/types.ts";
+import { type FileEntry, toFilePatch } from "../patch/schema.ts";
+import type { EntryOp, Patch, PatchOp } from "../patch/types.ts";
 
 /** A patch in any of the accepted shapes. */
 export interface PatchInput {
   path?: string;
-  ops?: PatchOp[];
-  files?: FilePatch[];
+  ops?: EntryOp[];
+  files?: FileEntry[];
   patch?: unknown;
 }
 
@@ -37,9 +38,11 @@ export function patchFromInput(input: PatchInput, what: string): Patch {
         `Field "path" is required with field "ops": name the file the ops apply to.`,
       );
     }
-    return { files: [{ path: input.path, ops: input.ops }] };
+    return { files: [toFilePatch({ path: input.path, ops: input.ops })] };
   }
-  if (input.files !== undefined) return { files: input.files };
+  if (input.files !== undefined) {
+    return { files: input.files.map(toFilePatch) };
+  }
   if (
     typeof input.patch !== "string" &&
     (input.patch === null || typeof input.patch !== "object")

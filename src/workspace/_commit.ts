@@ -48,11 +48,13 @@ import {
   writeJournal,
 } from "../commit/journal.ts";
 import type { LeaseHooks } from "../lock/lock.ts";
-import type { RootRef } from "../fs/pin.ts";
+import type { Pin, RootRef } from "../fs/pin.ts";
 import { undoOne } from "../commit/recover.ts";
 import {
+  foldersToMake,
   pinTargetFolder,
   randomId,
+  removeEmptyFolders,
   removeQuietly,
   sideName,
   stage,
@@ -93,7 +95,9 @@ export interface CommitRecord {
  * Names of the steps of a commit of several files (existing marks the files
  * that already exist; history, that an entry is committed with them), in
  * order; a one-file commit without history has the steps `temp-0`,
- * `staged`, `checked`, `rename-0`, `done`.
+ * `staged`, `checked`, `rename-0`, `done`. A commit that makes folders
+ * (a file in a missing folder) takes the steps of a commit of several
+ * files, whose journal names the folders before they are made.
  */
 export function commitSteps(existing: boolean[], history = false): string[] {
   if (existing.length === 1 && !history) {
@@ -149,23 +153,28 @@ export async function commitFiles(
     await hooks.afterStep?.(name, targets);
   };
   const staged: Staged[] = [];
+  // Folders a commit makes are named in its journal before they exist.
+  const dirs = foldersToMake(root, entries);
+  const many = entries.length > 1 || dirs.length > 0;
   try {
     for (const entry of entries) {
       const name = basename(entry.target.real);
       staged.push({
         entry,
-        pin: pinTargetFolder(root, entry.target),
+        pin: (many ? null : pinTargetFolder(root, entry.target)) as Pin,
         name,
-        temp: sideName(name, pid, id, entries.length === 1 ? "one" : "new"),
+        temp: sideName(name, pid, id, many ? "new" : "one"),
         backup: entry.target.exists ? sideName(name, pid, id, "old") : null,
       });
     }
-    if (staged.length === 1 && !history) await commitOne(staged[0], step);
-    else if (staged.length === 1) {
+    if (!many && !history) await commitOne(staged[0], step);
+    else if (!many) {
       await commitOneRecorded(stateDir, root, id, staged[0], step, history!);
-    } else await commitMany(stateDir, root, id, staged, step, history);
+    } else {
+      await commitMany(stateDir, root, id, staged, step, history, dirs);
+    }
   } finally {
-    for (const s of staged) s.pin.close();
+    for (const s of staged) s.pin?.close();
   }
 }
 
@@ -247,7 +256,7 @@ async function commitOneRecorded(
     await history.append(history.record);
     await step("history");
   } catch (error) {
-    await rollBack(jfile, journal, [s], step);
+    await rollBack(root, jfile, journal, [s], step);
     throw mapFsError(error, `Cannot write "${display}"`);
   }
   s.pin.sync(fsyncSync);
@@ -260,6 +269,7 @@ async function commitOneRecorded(
 /** Removes the temporary and the backup of each staged file. */
 function removeSides(staged: Staged[]): void {
   for (const s of staged) {
+    if (!s.pin) continue;
     removeQuietly(s.pin, s.temp);
     removeQuietly(s.pin, s.backup);
   }
@@ -271,6 +281,7 @@ function removeSides(staged: Staged[]): void {
  * then the temporaries, backups and journal go.
  */
 async function rollBack(
+  root: RootRef,
   jfile: string,
   journal: Journal,
   staged: Staged[],
@@ -279,10 +290,13 @@ async function rollBack(
   journal.state = "rolling-back";
   writeJournal(jfile, journal);
   await step("journal-rolling-back");
-  for (let i = 0; i < staged.length; i++) {
-    undoOne(staged[i].pin, journal.entries[i]);
+  // Last entry first: a name a removal freed is given back only after the
+  // file that claimed it (a case-only rename) is gone.
+  for (let i = staged.length - 1; i >= 0; i--) {
+    if (staged[i].pin) undoOne(staged[i].pin, journal.entries[i]);
   }
   removeSides(staged);
+  if (journal.dirs) removeEmptyFolders(root, journal.dirs);
   removeJournal(jfile);
 }
 
@@ -317,6 +331,7 @@ async function commitMany(
   staged: Staged[],
   step: (name: string) => Promise<void>,
   history?: CommitRecord,
+  dirs: string[] = [],
 ): Promise<void> {
   const { jfile, journal } = newJournal(
     stateDir,
@@ -326,6 +341,7 @@ async function commitMany(
     staged.map((s) => journalEntry(s, null)),
     history,
   );
+  if (dirs.length > 0) journal.dirs = dirs;
   try {
     writeJournal(jfile, journal);
   } catch (error) {
@@ -336,6 +352,7 @@ async function commitMany(
   }
   await step("journal-staging");
   try {
+    for (const s of staged) s.pin ??= pinTargetFolder(root, s.entry.target);
     for (let i = 0; i < staged.length; i++) {
       if (!staged[i].entry.remove) {
         journal.entries[i].newIno = await stage(staged[i]);
@@ -343,7 +360,8 @@ async function commitMany(
       await step(`temp-${i}`);
     }
     await step("staged");
-    for (const s of staged) await recheck(s);
+    // A name another entry frees first is checked right before it is claimed.
+    for (const s of staged) if (!s.entry.freed) await recheck(s);
     await step("checked");
     for (let i = 0; i < staged.length; i++) {
       if (!staged[i].backup) continue;
@@ -355,6 +373,7 @@ async function commitMany(
     await step("journal-committing");
   } catch (error) {
     removeSides(staged);
+    removeEmptyFolders(root, dirs);
     removeJournal(jfile);
     throw mapFsError(error, `Cannot write "${staged[0].entry.target.display}"`);
   }
@@ -369,7 +388,7 @@ async function commitMany(
       await step("history");
     }
   } catch (error) {
-    await rollBack(jfile, journal, staged, step);
+    await rollBack(root, jfile, journal, staged, step);
     throw mapFsError(error, `Cannot write "${staged[0].entry.target.display}"`);
   }
   await step("renamed");

@@ -19,6 +19,7 @@ import {
 import type { Patch } from "../patch/types.ts";
 import { recordFile } from "../history/record.ts";
 import { commitFiles } from "./_commit.ts";
+import { hasFileOps, patchFileOps } from "./_file_ops.ts";
 import type { Context } from "./_context.ts";
 import { lockTargets, start } from "./_locking.ts";
 import { loadEditing, prepare, type Prepared } from "./_plan.ts";
@@ -54,6 +55,9 @@ export async function patchFiles(
     throw new TypeError(
       'Cannot patch: the patch names no files. Send { files: [{ path, ops }] } or the text form starting with "@@ PATH".',
     );
+  }
+  if (hasFileOps(parsed)) {
+    return await patchFileOps(ctx, session, parsed, dryRun, options.check);
   }
   const groups = await groupsOf(ctx, parsed);
   // Judged against what the session knew when it sent the patch, not what

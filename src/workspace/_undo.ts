@@ -29,6 +29,8 @@ import {
 import { LineMemory } from "../patch/memory.ts";
 import { type Problem, problem, refusal } from "../patch/problems.ts";
 import { commitFiles, type StageEntry } from "./_commit.ts";
+import { removeEmptyFolders } from "../commit/stage.ts";
+import { join } from "node:path";
 import type { Target } from "../fs/confine.ts";
 import type { Context } from "./_context.ts";
 import { logged, recordOf } from "./_history.ts";
@@ -76,16 +78,21 @@ export async function undo(
   const first: Target[] = [];
   for (const f of entry.files) {
     first.push(await resolveTarget(ctx, f.path, "write"));
+    if (f.renamedFrom !== undefined) {
+      first.push(await resolveTarget(ctx, f.renamedFrom, "write"));
+    }
   }
   // A dry run takes no lock: it changes nothing.
   const release = dryRun ? () => {} : await lockTargets(ctx, first);
+  const made: string[] = [];
   try {
     return await undoLocked(ctx, session, entry.id, entry.files, dryRun, {
       door,
       requireRead: options.requireRead === true,
-    });
+    }, made);
   } finally {
     release();
+    if (made.length > 0) removeEmptyFolders(ctx.conf.rootRef, made);
   }
 }
 
@@ -96,11 +103,32 @@ async function undoLocked(
   entryFiles: Awaited<ReturnType<typeof logged>>["files"],
   dryRun: boolean,
   how: { door: Door; requireRead: boolean },
+  made: string[],
 ): Promise<UndoResult> {
   const problems: Problem[] = [];
-  const steps: { target: Target; step: UndoStep; old?: Uint8Array }[] = [];
+  const steps: {
+    target: Target;
+    step: UndoStep;
+    old?: Uint8Array;
+    mode?: number;
+    back?: Target;
+  }[] = [];
   for (const f of entryFiles) {
     const target = await resolveTarget(ctx, f.path, "write");
+    let back: Target | undefined;
+    if (f.renamedFrom !== undefined) {
+      back = await resolveTarget(ctx, f.renamedFrom, "write");
+      if (back.exists) {
+        problems.push({
+          code: "MOVED_ON",
+          path: back.display,
+          line: 1,
+          message:
+            `a file stands at this path again since ${id} renamed it to ${target.display}, so ${id} cannot rename it back.`,
+        });
+        continue;
+      }
+    }
     let current: string | null = null;
     let old: Uint8Array | undefined;
     let sha: string | undefined;
@@ -119,7 +147,18 @@ async function undoLocked(
     }
     const plan = planUndo(id, f, current, sha);
     if (!plan.ok) problems.push(...plan.problems);
-    else steps.push({ target: read, step: plan.step, old });
+    else {
+      const mode = back || plan.step.action === "delete"
+        ? read.stat?.mode
+        : f.mode;
+      steps.push({
+        target: read,
+        step: plan.step,
+        old,
+        ...(mode !== undefined ? { mode } : {}),
+        ...(back ? { back } : {}),
+      });
+    }
   }
   if (problems.length > 0) throw refusal(problems);
   if (how.requireRead) {
@@ -131,7 +170,16 @@ async function undoLocked(
     if (problems.length > 0) throw refusal(problems);
   }
   const files = steps.map(
-    ({ target, step }): EntryDetail["files"][number] => {
+    ({ target, step, back }): EntryDetail["files"][number] => {
+      if (back && step.action === "write") {
+        return {
+          path: back.display,
+          added: step.added,
+          removed: step.removed,
+          renamedFrom: target.display,
+          diff: renderDiff(back.display, step.hunks),
+        };
+      }
       const kind = step.action === "delete"
         ? "deleted"
         : step.action === "create"
@@ -152,10 +200,22 @@ async function undoLocked(
   const summary = [head, ...files.map((f) => f.diff)].filter((x) => x)
     .join("\n");
   if (dryRun) return { id: null, undoOf: id, dryRun, files, summary };
-  const stage: StageEntry[] = steps.map(({ target, step, old }) =>
-    step.action === "delete"
-      ? { target, remove: true, old }
-      : { target, bytes: encoder.encode(step.text), old }
+  const stage: StageEntry[] = steps.flatMap(
+    ({ target, step, old, mode, back }): StageEntry[] =>
+      step.action === "delete"
+        ? [{ target, remove: true, old }]
+        : back
+        ? [{ target, remove: true, old }, {
+          target: back,
+          bytes: encoder.encode(step.text),
+          ...(mode !== undefined ? { mode } : {}),
+        }]
+        : [{
+          target,
+          bytes: encoder.encode(step.text),
+          old,
+          ...(mode !== undefined && !target.exists ? { mode } : {}),
+        }],
   );
   const record = await recordOf(
     ctx,
@@ -167,12 +227,26 @@ async function undoLocked(
       removed: f.removed,
       ...(f.created ? { created: true } : {}),
       ...(f.deleted ? { deleted: true } : {}),
+      ...(f.renamedFrom !== undefined ? { renamedFrom: f.renamedFrom } : {}),
+      ...(steps[i].mode !== undefined &&
+          (f.deleted || f.renamedFrom !== undefined)
+        ? { mode: steps[i].mode! & 0o7777 }
+        : {}),
       hunks: steps[i].step.hunks,
     })),
     id,
     how.door,
   );
   await commitFiles(ctx.stateDir, ctx.conf, stage, ctx.hooks, record);
+  // Folders the entry made for a file this undo removed go too, when empty
+  // (once the locks, which may lie in them, are released).
+  made.push(
+    ...entryFiles.flatMap((f) =>
+      f.dirs && (f.created || f.renamedFrom !== undefined)
+        ? f.dirs.map((d) => join(ctx.conf.rootRef.real, d))
+        : []
+    ),
+  );
   const warnings = ctx.takeNotices();
   for (const { target, step } of steps) {
     await recordUndo(ctx, session, target.real, step, warnings);

@@ -200,7 +200,11 @@ describe("OpenAI strict mode", () => {
       anchor: null,
       lines: null,
       literal: null,
+      after: null,
+      before: null,
+      to: null,
     };
+    const nullEntry = { create: null, delete: null, rename: null };
     const read = await call("read_file", {
       path: "a.txt",
       offset: null,
@@ -239,6 +243,7 @@ describe("OpenAI strict mode", () => {
       ops: null,
       files: [
         {
+          ...nullEntry,
           path: "a.txt",
           ops: [{
             ...nullOp,
@@ -246,7 +251,11 @@ describe("OpenAI strict mode", () => {
             start: anchorOf(again.content, "three"),
           }],
         },
-        { path: "b.txt", ops: [{ ...nullOp, op: "append", lines: ["cee"] }] },
+        {
+          ...nullEntry,
+          path: "b.txt",
+          ops: [{ ...nullOp, op: "append", lines: ["cee"] }],
+        },
       ],
       patch: null,
       dryRun: null,

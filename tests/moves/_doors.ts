@@ -1,0 +1,195 @@
+/**
+ * The doors the move and file-operation scenarios go through: the library,
+ * the CLI (JSON and text form) and MCP `edit_file`, each reading, patching,
+ * listing history and undoing the way a user of that door does.
+ */
+import assert from "node:assert/strict";
+import { main } from "../../src/cli/main.ts";
+import { createApp } from "../../src/http/app.ts";
+import type { HistoryEntry } from "../../src/history/mod.ts";
+import { openWorkspace } from "../../src/workspace/mod.ts";
+import { call as httpCall } from "../http/_helpers.ts";
+import { connectHttp } from "../mcp/_client.ts";
+import type { Tree } from "../workspace/_helpers.ts";
+
+/** What a patch or undo answered. */
+export interface Answer {
+  ok: boolean;
+  /** The typed code (undefined where the door shows only the message). */
+  code?: string;
+  /** The result or the refusal's message. */
+  text: string;
+}
+
+/** One door. */
+export interface Door {
+  name: "library" | "cli" | "http" | "mcp";
+  /** The anchors of a read (the first `limit` lines). */
+  read(path: string, limit?: number): Promise<string[]>;
+  /** Sends a patch in the JSON form (`{ files }`) or the text form. */
+  patch(patch: { files: unknown[] } | string): Promise<Answer>;
+  log(): Promise<HistoryEntry[]>;
+  undo(id: string): Promise<Answer>;
+  close(): Promise<void>;
+}
+
+const anchorsOf = (text: string) =>
+  text === "" ? [] : text.split("\n").map((l) => l.slice(0, l.indexOf("|")));
+
+function fail(error: unknown): Answer {
+  const e = error as { code?: string; message?: string };
+  return { ok: false, code: e.code, text: String(e.message) };
+}
+
+/** The library door. */
+export function libraryDoor(t: Tree): Door {
+  const ws = openWorkspace(t.root, { stateDir: t.state });
+  return {
+    name: "library",
+    read: async (p, limit) =>
+      anchorsOf((await ws.read(p, limit ? { limit } : {})).text),
+    patch: async (patch) => {
+      try {
+        const r = await ws.patch(patch as never);
+        return { ok: true, text: r.summary };
+      } catch (error) {
+        return fail(error);
+      }
+    },
+    log: () => ws.history({ limit: 100 }),
+    undo: async (id) => {
+      try {
+        return { ok: true, text: (await ws.undo(id)).summary };
+      } catch (error) {
+        return fail(error);
+      }
+    },
+    close: () => Promise.resolve(),
+  };
+}
+
+/** The CLI door: `read`, `patch -` (JSON or text on stdin), `log --json`, `undo`. */
+export function cliDoor(t: Tree): Door {
+  const run = async (args: string[], input = "") => {
+    let out = "";
+    let err = "";
+    const code = await main([...args, "--root", t.root], {
+      cwd: t.root,
+      env: (name) => name === "HASHLINE_STORE" ? t.state : undefined,
+      stdin: () => Promise.resolve(new TextEncoder().encode(input)),
+      stdout: (s) => Promise.resolve(void (out += s)),
+      stderr: (s) => Promise.resolve(void (err += s)),
+    });
+    return { code, out, err };
+  };
+  const answer = (r: { code: number; out: string; err: string }): Answer => {
+    if (r.code === 0) return { ok: true, text: r.out };
+    const body = JSON.parse(r.out);
+    return { ok: false, code: body.error.code, text: body.error.message };
+  };
+  return {
+    name: "cli",
+    read: async (p, limit) => {
+      const r = await run([
+        "read",
+        p,
+        ...(limit ? ["--limit", `${limit}`] : []),
+      ]);
+      assert.equal(r.code, 0, r.err);
+      return anchorsOf(r.out.trimEnd());
+    },
+    patch: async (patch) =>
+      answer(
+        await run(
+          ["patch", "-", "--json"],
+          typeof patch === "string" ? patch : JSON.stringify(patch),
+        ),
+      ),
+    log: async () => {
+      const r = await run(["log", "--json", "--limit", "100"]);
+      assert.equal(r.code, 0, r.err);
+      return JSON.parse(r.out).entries;
+    },
+    undo: async (id) => answer(await run(["undo", id, "--json"])),
+    close: () => Promise.resolve(),
+  };
+}
+
+/** The HTTP door: `/v1/files/read`, `/v1/files/patch` (`{ files }` or `{ patch }`), history routes. */
+export function httpDoor(t: Tree): Door {
+  const app = createApp({ root: t.root, stateDir: t.state });
+  // deno-lint-ignore no-explicit-any
+  const answer = (r: { status: number; body: any }): Answer =>
+    r.status === 200
+      ? { ok: true, text: r.body.summary }
+      : { ok: false, code: r.body.error.code, text: r.body.error.message };
+  return {
+    name: "http",
+    read: async (p, limit) => {
+      const r = await httpCall(app, "POST", "/v1/files/read", {
+        path: p,
+        ...(limit ? { limit } : {}),
+      });
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      return anchorsOf(r.body.text);
+    },
+    patch: async (patch) =>
+      answer(
+        await httpCall(
+          app,
+          "POST",
+          "/v1/files/patch",
+          typeof patch === "string" ? { patch } : patch,
+        ),
+      ),
+    log: async () =>
+      (await httpCall(app, "GET", "/v1/history?limit=100")).body.entries,
+    undo: async (id) =>
+      answer(await httpCall(app, "POST", `/v1/history/${id}/undo`, {})),
+    close: () => Promise.resolve(),
+  };
+}
+
+/** The MCP door over streamable HTTP (`edit_file` with `files` or `patch`). */
+export async function mcpDoor(t: Tree): Promise<Door> {
+  const app = createApp({
+    root: t.root,
+    stateDir: t.state,
+    tools: ["files", "store", "history"],
+  });
+  const mcp = await connectHttp("http://localhost/mcp", { app });
+  const call = async (name: string, args: Record<string, unknown>) => {
+    const r = await mcp.client.callTool({ name, arguments: args }) as {
+      isError?: boolean;
+      structuredContent?: Record<string, unknown>;
+      content: { text: string }[];
+    };
+    return r;
+  };
+  return {
+    name: "mcp",
+    read: async (p, limit) => {
+      const r = await call("read_file", {
+        path: p,
+        ...(limit ? { limit } : {}),
+      });
+      assert.ok(!r.isError, r.content[0]?.text);
+      return anchorsOf(r.structuredContent!.text as string);
+    },
+    patch: async (patch) => {
+      const r = await call(
+        "edit_file",
+        typeof patch === "string" ? { patch } : patch,
+      );
+      return { ok: !r.isError, text: r.content.map((c) => c.text).join("\n") };
+    },
+    log: async () =>
+      (await call("edit_history", { limit: 100 })).structuredContent!
+        .entries as HistoryEntry[],
+    undo: async (id) => {
+      const r = await call("undo_edit", { id });
+      return { ok: !r.isError, text: r.content.map((c) => c.text).join("\n") };
+    },
+    close: () => mcp.close(),
+  };
+}
