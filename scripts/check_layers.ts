@@ -219,6 +219,19 @@ export function loadedBy(edges: ImportEdge[], root: string): Set<string> {
   return seen;
 }
 
+/**
+ * The modules Deno builds before `root` runs: static imports of code and
+ * `import()` calls it can analyze, followed transitively. A module loaded
+ * through `src/_internal/lazy.ts` is built only when it is first imported.
+ *
+ * @param edges The graph, from {@link readGraph}.
+ * @param root A module such as `src/cli/main.ts`.
+ * @returns The names of every module built, `root` included.
+ */
+export function builtBy(edges: ImportEdge[], root: string): Set<string> {
+  return loadedBy(edges.map((e) => ({ ...e, dynamic: false })), root);
+}
+
 function describeEdge(e: ImportEdge): string {
   const how = e.typeOnly ? " (types)" : e.dynamic ? " (dynamic)" : "";
   return `${e.from} → ${e.to}${how}`;
