@@ -180,6 +180,48 @@ export class PatchRefusedError extends HashlineError {
   }
 }
 
+/**
+ * The `CHANGED` problem: the file (or a folder on its path) is not the one
+ * the edit was judged against, so nothing was written.
+ *
+ * @param path The file, as shown to the model.
+ * @param line The first line found to differ, when known.
+ * @returns The problem.
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { changed } from "./errors.ts";
+ * assert.equal(changed("a.txt").code, "CHANGED");
+ * assert.match(changed("a.txt", 3).message, /line 3 differs/);
+ * ```
+ */
+export function changed(path: string | undefined, line?: number): Problem {
+  const p: Problem = {
+    code: "CHANGED",
+    message:
+      `the file or its path changed since this session read it or while the edit was being made${
+        line === undefined ? "" : ` (line ${line} differs)`
+      }, so nothing was written. Read it again and resend.`,
+  };
+  if (path !== undefined && path !== "") p.path = path;
+  if (line !== undefined) p.line = line;
+  return p;
+}
+
+/**
+ * {@link changed} as the refusal to throw.
+ *
+ * @param path The file, as shown to the model.
+ * @param line The first line found to differ, when known.
+ * @returns The refusal.
+ */
+export function changedError(
+  path: string | undefined,
+  line?: number,
+): PatchRefusedError {
+  return new PatchRefusedError([changed(path, line)]);
+}
+
 /** A path that leads outside the workspace root, or to something that is not a regular file. */
 export class OutsideRootError extends HashlineError {
   /**

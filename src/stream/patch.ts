@@ -12,7 +12,7 @@ import { readSync } from "../_runtime/fs.ts";
 import type { LineBatch } from "../hash/types.ts";
 import { createLineScanner } from "../hash/mod.ts";
 import { linesNeeded } from "../patch/lookup.ts";
-import { changedError } from "../patch/problems.ts";
+import { changedError } from "../errors.ts";
 import type {
   LineLookup,
   PatchOp,
