@@ -16,7 +16,7 @@ import type { PatchOp, PlannedEdit } from "../patch/types.ts";
 import type { Context } from "./_context.ts";
 import type { Target } from "../fs/confine.ts";
 import { loadWhole } from "./_load.ts";
-import { rewrite, scanForPatch } from "../stream/patch.ts";
+import { rewrite, scanForPatch } from "./_stream_patch.ts";
 
 type Editing = typeof import("./_editing.ts");
 let editing: Promise<Editing> | undefined;
