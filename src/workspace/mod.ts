@@ -37,7 +37,7 @@ export {
   type WriteOptions,
   type WriteResult,
 } from "./workspace.ts";
-// history: the types of ws.history / ws.entry / ws.undo
+// The types of ws.history, ws.entry and ws.undo.
 export type {
   Door,
   EntryDetail,
