@@ -225,6 +225,8 @@ export function changedError(
 /** A path that leads outside the workspace root, or to something that is not a regular file. */
 export class OutsideRootError extends HashlineError {
   /**
+   * Creates the error.
+   *
    * @param message Why the path was refused.
    */
   constructor(message: string) {
@@ -236,6 +238,8 @@ export class OutsideRootError extends HashlineError {
 /** A file, ref or handle that does not exist. */
 export class NotFoundError extends HashlineError {
   /**
+   * Creates the error.
+   *
    * @param message What was not found and what to do next.
    * @param code Defaults to `NOT_FOUND`; `UNKNOWN_HANDLE` for a handle this store never issued.
    */
@@ -248,6 +252,8 @@ export class NotFoundError extends HashlineError {
 /** Stored bytes that no longer match their ref. */
 export class IntegrityError extends HashlineError {
   /**
+   * Creates the error.
+   *
    * @param message Which object failed its check.
    */
   constructor(message: string) {
@@ -259,6 +265,8 @@ export class IntegrityError extends HashlineError {
 /** Content over a size limit (file, source, request body, memory store). */
 export class TooLargeError extends HashlineError {
   /**
+   * Creates the error.
+   *
    * @param message The limit and what to do instead.
    */
   constructor(message: string) {
@@ -273,6 +281,8 @@ export class BinaryContentError extends HashlineError {
   readonly offset: number;
 
   /**
+   * Creates the error.
+   *
    * @param message Names the byte offset.
    * @param offset Byte offset of the offending byte.
    */
@@ -286,6 +296,8 @@ export class BinaryContentError extends HashlineError {
 /** A string edit whose old string matched zero or several times, or an export over an existing file. */
 export class EditRefusedError extends HashlineError {
   /**
+   * Creates the error.
+   *
    * @param message Why, and what to send instead.
    * @param code `NO_MATCH`, `MANY_MATCHES` or `EXISTS`.
    */
@@ -298,6 +310,8 @@ export class EditRefusedError extends HashlineError {
 /** A path the workspace is configured never to touch: `.git/`, a `.hashline` folder, or a `deny` glob. */
 export class DeniedError extends HashlineError {
   /**
+   * Creates the error.
+   *
    * @param message Which rule refused the path and how to change it.
    */
   constructor(message: string) {
@@ -309,6 +323,8 @@ export class DeniedError extends HashlineError {
 /** A path that names a folder, FIFO, device or socket instead of a regular file. */
 export class NotAFileError extends HashlineError {
   /**
+   * Creates the error.
+   *
    * @param message What the path names instead.
    */
   constructor(message: string) {
@@ -320,6 +336,8 @@ export class NotAFileError extends HashlineError {
 /** The operating system refused access (permissions, a read-only file or file system). */
 export class PermissionError extends HashlineError {
   /**
+   * Creates the error.
+   *
    * @param message What could not be done.
    */
   constructor(message: string) {
@@ -331,6 +349,8 @@ export class PermissionError extends HashlineError {
 /** The disk (or quota) is full: nothing was written. */
 export class NoSpaceError extends HashlineError {
   /**
+   * Creates the error.
+   *
    * @param message What could not be written.
    */
   constructor(message: string) {

@@ -35,7 +35,7 @@ import { errorJson } from "./_respond.ts";
 import { statelessRoutes } from "./_routes_stateless.ts";
 import type { HashlineApp } from "./app.ts";
 
-export type { HashlineApp };
+export type { GuardOptions, HashlineApp };
 
 /**
  * How the edge app is set up; every field is optional. On a public host,

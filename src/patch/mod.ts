@@ -31,18 +31,20 @@ export type {
   ReadMemory,
   ReplaceOp,
 } from "./types.ts";
+export { OP_NAMES } from "./schema.ts";
 export {
   AppendOpSchema,
   DeleteOpSchema,
   FilePatchSchema,
   InsertAfterOpSchema,
   InsertBeforeOpSchema,
-  OP_NAMES,
   PatchOpSchema,
   PatchSchema,
+  type PatchShape,
   PrependOpSchema,
   ReplaceOpSchema,
-} from "./schema.ts";
+  type ShapeResult,
+} from "./shapes.ts";
 export { formatPatchText, type ParseOptions, parsePatch } from "./parse.ts";
 export { type Problem, validateOps, type ValidateOptions } from "./validate.ts";
 export { LineMemory } from "./memory.ts";
