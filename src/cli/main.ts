@@ -41,7 +41,6 @@ export type { CliIo };
 
 // Start-up builds the module graph of the one family a command runs, not of
 // all four (the store, the server and the MCP SDK among them).
-
 const FAMILIES: {
   [K in CommandFamily]: () => Promise<
     { run(ctx: CliContext): Promise<number> }
