@@ -25,8 +25,8 @@ import type { WorkspaceOptions } from "./types.ts";
 
 const GiB = 1024 ** 3;
 
-// The history log loads with the first step that needs it (a write, the
-// history, a recovery that settles a commit): a read needs none.
+// The history log loads with the first step that needs it (a write, a look
+// at the history, a recovery that settles a commit): a read needs none.
 const loadHistoryLog = lazy<typeof import("../history/log.ts")>(
   import.meta.url,
   "../history/log.ts",
