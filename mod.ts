@@ -63,6 +63,8 @@ export {
   type PatchOp,
   PatchOpSchema,
   PatchSchema,
+  type PatchShape,
+  type ShapeResult,
   validateOps,
 } from "./src/patch/mod.ts";
 export {
@@ -104,6 +106,7 @@ export {
   BinaryContentError,
   DeniedError,
   EditRefusedError,
+  ERROR_ADVICE,
   ERROR_CODES,
   type ErrorCode,
   HashlineError,

@@ -1,22 +1,30 @@
 /**
  * Checks the import graph of `src/` (read from `deno info --json`): no
- * import cycle, and no import up the layers
- *
- *   cli, http, mcp, adapters → tools → workspace, store, check, history
- *     → commit → lock, stream, records → fs → patch → anchor → hash
- *
- * where `_runtime/`, `_internal/` and `errors.ts` may be imported by anyone
- * and import only each other. Type-only and dynamic imports count too: a
- * type that points up the layers couples them as much as a value does.
- * Prints every offending import and exits 1 when there is one.
+ * import cycle, and no import up the layers of {@link LAYERS}, where
+ * `_runtime/`, `_internal/` and `errors.ts` may be imported by anyone and
+ * import only each other. Type-only and dynamic imports count too: a type
+ * that points up the layers couples them as much as a value does. Prints
+ * the layer diagram, then every offending import, and exits 1 when there is
+ * one. ARCHITECTURE.md shows the same diagram between
+ * `<!-- layers:begin -->` and `<!-- layers:end -->`: a run fails when that
+ * block differs, and `--write` rewrites it.
  *
  * Usage:
- *   deno run -A scripts/check_layers.ts
+ *   deno run -A scripts/check_layers.ts            print the diagram, check the graph and ARCHITECTURE.md
+ *   deno run -A scripts/check_layers.ts --check    the same
+ *   deno run -A scripts/check_layers.ts --write    rewrite ARCHITECTURE.md's block, then check the graph
  *
  * @module
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import process from "node:process";
@@ -48,26 +56,61 @@ export interface Violation {
   message: string;
 }
 
+/**
+ * The layers of `src/`, top first: a folder may import its own row and the
+ * rows below it. The diagram printed here and shown in ARCHITECTURE.md is
+ * drawn from this list.
+ */
+export const LAYERS: readonly (readonly string[])[] = [
+  ["cli", "http", "mcp", "adapters"],
+  ["tools"],
+  ["workspace", "store"],
+  ["check", "history", "records"],
+  ["patch"],
+  ["commit"],
+  ["lock", "stream"],
+  ["fs"],
+  ["anchor"],
+  ["hash"],
+];
+
 /** Layer rank of each top folder of `src/`; an import may point to an equal or lower rank. */
-const RANKS: Record<string, number> = {
-  hash: 0,
-  anchor: 1,
-  patch: 2,
-  fs: 2.2,
-  lock: 2.4,
-  records: 2.4,
-  stream: 2.4,
-  commit: 2.6,
-  workspace: 3,
-  check: 3,
-  history: 3,
-  store: 3,
-  tools: 4,
-  adapters: 5,
-  cli: 5,
-  http: 5,
-  mcp: 5,
-};
+const RANKS: Record<string, number> = Object.fromEntries(
+  LAYERS.flatMap((row, i) => row.map((folder) => [folder, LAYERS.length - i])),
+);
+
+/**
+ * The layer diagram: one row per layer, top first, arrows pointing down.
+ *
+ * @returns The diagram as text, ending in a newline.
+ */
+export function layerDiagram(): string {
+  const rows = LAYERS.map((row) => row.map((f) => `${f}/`).join("  "));
+  return [
+    ...rows.flatMap((row, i) => i === 0 ? [row] : ["  ↓", row]),
+    "",
+    "_runtime/, _internal/ and errors.ts: imported by any layer, import only each other",
+  ].join("\n") + "\n";
+}
+
+const BEGIN = "<!-- layers:begin -->";
+const END = "<!-- layers:end -->";
+
+/**
+ * `text` with the block between the layer markers replaced by the diagram,
+ * or undefined when `text` has no such block.
+ *
+ * @param text A Markdown file such as ARCHITECTURE.md.
+ * @returns The updated text, or undefined.
+ */
+export function withDiagram(text: string): string | undefined {
+  const start = text.indexOf(BEGIN);
+  const end = text.indexOf(END, start);
+  if (start < 0 || end < 0) return undefined;
+  return `${
+    text.slice(0, start)
+  }${BEGIN}\n\n\`\`\`text\n${layerDiagram()}\`\`\`\n\n${text.slice(end)}`;
+}
 
 /** Modules anyone may import; they import only each other. */
 const SHARED = /^src\/(_runtime\/|_internal\/|errors\.ts$)/;
@@ -219,6 +262,19 @@ export function loadedBy(edges: ImportEdge[], root: string): Set<string> {
   return seen;
 }
 
+/**
+ * The modules Deno builds before `root` runs: static imports of code and
+ * `import()` calls it can analyze, followed transitively. A module loaded
+ * through `src/_internal/lazy.ts` is built only when it is first imported.
+ *
+ * @param edges The graph, from {@link readGraph}.
+ * @param root A module such as `src/cli/main.ts`.
+ * @returns The names of every module built, `root` included.
+ */
+export function builtBy(edges: ImportEdge[], root: string): Set<string> {
+  return loadedBy(edges.map((e) => ({ ...e, dynamic: false })), root);
+}
+
 function describeEdge(e: ImportEdge): string {
   const how = e.typeOnly ? " (types)" : e.dynamic ? " (dynamic)" : "";
   return `${e.from} → ${e.to}${how}`;
@@ -353,9 +409,29 @@ export function importCycles(edges: ImportEdge[]): string[][] {
 }
 
 function main(): void {
+  console.log(layerDiagram());
   const files = sourceFiles();
   const edges = readGraph(files);
   const problems = layerViolations(edges).map((v) => v.message);
+  const doc = path.join(ROOT, "ARCHITECTURE.md");
+  if (existsSync(doc)) {
+    const text = readFileSync(doc, "utf8");
+    const wanted = withDiagram(text);
+    if (wanted === undefined) {
+      problems.push(
+        `ARCHITECTURE.md has no ${BEGIN} … ${END} block: add the two markers where the layer diagram belongs and run \`deno run -A scripts/check_layers.ts --write\`.`,
+      );
+    } else if (wanted !== text) {
+      if (process.argv.includes("--write")) {
+        writeFileSync(doc, wanted);
+        console.log("ARCHITECTURE.md: layer diagram rewritten.");
+      } else {
+        problems.push(
+          "ARCHITECTURE.md's layer diagram differs from scripts/check_layers.ts: run `deno run -A scripts/check_layers.ts --write`.",
+        );
+      }
+    }
+  }
   for (const cycle of importCycles(edges)) {
     problems.push(
       `Import cycle among ${

@@ -53,6 +53,18 @@ step "deno check"
 "$bin/deno" check "${ts_files[@]}"
 step "deno test --doc"
 "$bin/deno" test -q --doc --allow-all mod.ts src/
+step "deno doc --lint (every entry point of deno.json)"
+mapfile -t entries < <(node -p "Object.values(require('./deno.json').exports).join('\n')")
+doc_log=$(mktemp)
+NO_COLOR=1 "$bin/deno" doc --lint "${entries[@]}" >"$doc_log" 2>&1 || true
+# Allowed: ./ai-sdk hands out the AI SDK's own ToolSet, whose parts the ai package does not export.
+if grep -E '^error\[' "$doc_log" | grep -v "AiSdkTools\[\"tools\"\]' references private type 'ToolSet'" | grep -q .; then
+  cat "$doc_log"
+  rm -f "$doc_log"
+  exit 1
+fi
+rm -f "$doc_log"
+echo "deno doc --lint: ${#entries[@]} entry points documented"
 step "deno publish --dry-run"
 "$bin/deno" publish --dry-run --allow-dirty 2>&1 | tail -n 3
 

@@ -182,9 +182,53 @@ export class PatchRefusedError extends HashlineError {
   }
 }
 
+/**
+ * The `CHANGED` problem: the file (or a folder on its path) is not the one
+ * the edit was judged against, so nothing was written.
+ *
+ * @param path The file, as shown to the model.
+ * @param line The first line found to differ, when known.
+ * @returns The problem.
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { changed } from "./errors.ts";
+ * assert.equal(changed("a.txt").code, "CHANGED");
+ * assert.match(changed("a.txt", 3).message, /line 3 differs/);
+ * ```
+ */
+export function changed(path: string | undefined, line?: number): Problem {
+  const p: Problem = {
+    code: "CHANGED",
+    message:
+      `the file or its path changed since this session read it or while the edit was being made${
+        line === undefined ? "" : ` (line ${line} differs)`
+      }, so nothing was written. Read it again and resend.`,
+  };
+  if (path !== undefined && path !== "") p.path = path;
+  if (line !== undefined) p.line = line;
+  return p;
+}
+
+/**
+ * {@link changed} as the refusal to throw.
+ *
+ * @param path The file, as shown to the model.
+ * @param line The first line found to differ, when known.
+ * @returns The refusal.
+ */
+export function changedError(
+  path: string | undefined,
+  line?: number,
+): PatchRefusedError {
+  return new PatchRefusedError([changed(path, line)]);
+}
+
 /** A path that leads outside the workspace root, or to something that is not a regular file. */
 export class OutsideRootError extends HashlineError {
   /**
+   * Creates the error.
+   *
    * @param message Why the path was refused.
    */
   constructor(message: string) {
@@ -196,6 +240,8 @@ export class OutsideRootError extends HashlineError {
 /** A file, ref or handle that does not exist. */
 export class NotFoundError extends HashlineError {
   /**
+   * Creates the error.
+   *
    * @param message What was not found and what to do next.
    * @param code Defaults to `NOT_FOUND`; `UNKNOWN_HANDLE` for a handle this store never issued.
    */
@@ -208,6 +254,8 @@ export class NotFoundError extends HashlineError {
 /** Stored bytes that no longer match their ref. */
 export class IntegrityError extends HashlineError {
   /**
+   * Creates the error.
+   *
    * @param message Which object failed its check.
    */
   constructor(message: string) {
@@ -219,6 +267,8 @@ export class IntegrityError extends HashlineError {
 /** Content over a size limit (file, source, request body, memory store). */
 export class TooLargeError extends HashlineError {
   /**
+   * Creates the error.
+   *
    * @param message The limit and what to do instead.
    */
   constructor(message: string) {
@@ -233,6 +283,8 @@ export class BinaryContentError extends HashlineError {
   readonly offset: number;
 
   /**
+   * Creates the error.
+   *
    * @param message Names the byte offset.
    * @param offset Byte offset of the offending byte.
    */
@@ -246,6 +298,8 @@ export class BinaryContentError extends HashlineError {
 /** A string edit whose old string matched zero or several times, or an export over an existing file. */
 export class EditRefusedError extends HashlineError {
   /**
+   * Creates the error.
+   *
    * @param message Why, and what to send instead.
    * @param code `NO_MATCH`, `MANY_MATCHES` or `EXISTS`.
    */
@@ -258,6 +312,8 @@ export class EditRefusedError extends HashlineError {
 /** A path the workspace is configured never to touch: `.git/`, a `.hashline` folder, or a `deny` glob. */
 export class DeniedError extends HashlineError {
   /**
+   * Creates the error.
+   *
    * @param message Which rule refused the path and how to change it.
    */
   constructor(message: string) {
@@ -269,6 +325,8 @@ export class DeniedError extends HashlineError {
 /** A path that names a folder, FIFO, device or socket instead of a regular file. */
 export class NotAFileError extends HashlineError {
   /**
+   * Creates the error.
+   *
    * @param message What the path names instead.
    */
   constructor(message: string) {
@@ -280,6 +338,8 @@ export class NotAFileError extends HashlineError {
 /** The operating system refused access (permissions, a read-only file or file system). */
 export class PermissionError extends HashlineError {
   /**
+   * Creates the error.
+   *
    * @param message What could not be done.
    */
   constructor(message: string) {
@@ -291,6 +351,8 @@ export class PermissionError extends HashlineError {
 /** The disk (or quota) is full: nothing was written. */
 export class NoSpaceError extends HashlineError {
   /**
+   * Creates the error.
+   *
    * @param message What could not be written.
    */
   constructor(message: string) {

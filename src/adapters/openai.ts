@@ -30,9 +30,13 @@ import { strictSchema } from "./_strict_schema.ts";
 
 /** A function tool for the Chat Completions API. */
 export interface ChatCompletionsTool {
+  /** Always `"function"`. */
   type: "function";
+  /** The function the model may call. */
   function: {
+    /** The tool's name. */
     name: string;
+    /** What the tool does, for the model. */
     description: string;
     /** JSON Schema of the arguments. */
     parameters: Record<string, unknown>;
@@ -43,8 +47,11 @@ export interface ChatCompletionsTool {
 
 /** A function tool for the Responses API. */
 export interface ResponsesTool {
+  /** Always `"function"`. */
   type: "function";
+  /** The tool's name. */
   name: string;
+  /** What the tool does, for the model. */
   description: string;
   /** JSON Schema of the arguments. */
   parameters: Record<string, unknown>;
@@ -54,30 +61,43 @@ export interface ResponsesTool {
 
 /** A tool call from a Chat Completions assistant message (`message.tool_calls[i]`). */
 export interface ChatCompletionsToolCall {
+  /** The call's id, echoed by the answer's `tool_call_id`. */
   id: string;
+  /** Always `"function"`. */
   type: "function";
+  /** The tool called and its arguments as a JSON string. */
   function: { name: string; arguments: string };
 }
 
 /** A tool call from a Responses output item. */
 export interface ResponsesToolCall {
+  /** Always `"function_call"`. */
   type: "function_call";
+  /** The call's id, echoed by the answer's `call_id`. */
   call_id: string;
+  /** The tool called. */
   name: string;
+  /** Its arguments, as a JSON string. */
   arguments: string;
 }
 
 /** The Chat Completions message answering a tool call. */
 export interface ChatCompletionsToolMessage {
+  /** Always `"tool"`. */
   role: "tool";
+  /** The id of the call it answers. */
   tool_call_id: string;
+  /** The tool's answer, as the model reads it. */
   content: string;
 }
 
 /** The Responses input item answering a tool call. */
 export interface ResponsesToolOutput {
+  /** Always `"function_call_output"`. */
   type: "function_call_output";
+  /** The id of the call it answers. */
   call_id: string;
+  /** The tool's answer, as the model reads it. */
   output: string;
 }
 

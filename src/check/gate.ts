@@ -8,19 +8,17 @@
  * @module
  */
 import { PatchRefusedError } from "../errors.ts";
+import { lazy } from "../_internal/lazy.ts";
 import type { Checker, CheckInput, SyntaxCheck } from "./checker.ts";
 import { type CheckMode, checkMode } from "./modes.ts";
 
 // The checker and its helpers load with the first edit a gate checks, so a
-// workspace that only reads (a CLI `read`) never loads them. The specifier
-// is held in a variable, which Deno does not follow ahead of time, so a read
-// does not even build their module graph (web-tree-sitter's included); the
-// `typeof import` type keeps the checker in the type check and npm build.
+// workspace that only reads (a CLI `read`) never loads them.
 type CheckerModule = typeof import("./checker.ts");
-let checkerModule: Promise<CheckerModule> | undefined;
-const checkerPath = "./checker.ts";
-const loadChecker = (): Promise<CheckerModule> =>
-  checkerModule ??= import(checkerPath);
+const loadChecker = lazy<CheckerModule>(
+  import.meta.url,
+  "./checker.ts",
+);
 
 /** What a gate found: every check's answer and the warnings for the result. */
 export interface GateOutcome {

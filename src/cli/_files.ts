@@ -18,12 +18,6 @@ import { intFlag } from "./_flags.ts";
 
 import type { CheckMode } from "../check/mod.ts";
 
-/** Patch options as the command line passes them; `rebase` is opt-in, off by default. */
-interface CliPatchOptions extends PatchOptions {
-  /** Apply an op whose read lines only moved where they now stand. */
-  rebase?: boolean;
-}
-
 /**
  * The footer under a read: which lines were shown and where to go next.
  *
@@ -116,7 +110,7 @@ async function patch(ctx: CliContext, ws: Ws): Promise<number> {
       }. Pass a patch file, or send the patch (JSON or text form) on standard input; see hashline patch --help`,
     );
   }
-  const options: CliPatchOptions = {
+  const options: PatchOptions = {
     dryRun: ctx.values["dry-run"] === true,
     rebase: ctx.values.rebase === true,
   };

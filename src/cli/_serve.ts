@@ -80,10 +80,10 @@ export async function run(ctx: CliContext): Promise<number> {
     const token = stringFlag(ctx, "token") ??
       (ctx.env("HASHLINE_TOKEN") || undefined);
     const store = openFileStore(ctx.stateDir);
-    const { newLoginKey } = await import("../http/_page_history.ts"); // history
-    const loginKey = token ? newLoginKey() : undefined; // history
+    const { newLoginKey } = await import("../http/_page_history.ts");
+    const loginKey = token ? newLoginKey() : undefined;
     const server = await startServer({
-      loginKey, // history
+      loginKey,
       host,
       port,
       token,
@@ -108,7 +108,7 @@ export async function run(ctx: CliContext): Promise<number> {
         root: workspace.root,
         store: ctx.stateDir,
         mcp: `${server.url}/mcp`,
-        // history: the review page (a one-time login link with a token)
+        // The review page: with a token, a one-time login link.
         review: loginKey
           ? `${server.url}/login?key=${loginKey}`
           : `${server.url}/`,
@@ -118,10 +118,10 @@ export async function run(ctx: CliContext): Promise<number> {
         `hashline listening on ${server.url}\nworkspace: ${workspace.root}\nstore: ${ctx.stateDir}\nMCP: ${server.url}/mcp${
           token ? "\nbearer token required (except /health)" : ""
         }${
-          // history
           loginKey
             ? `\nreview page (one-time login link): ${server.url}/login?key=${loginKey}`
-            : `\nreview page: ${server.url}/`}`,
+            : `\nreview page: ${server.url}/`
+        }`,
       );
     }
     await stopped;

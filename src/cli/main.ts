@@ -26,6 +26,7 @@ import {
   writeStderr,
   writeStdout,
 } from "../_runtime/env.ts";
+import { lazy } from "../_internal/lazy.ts";
 import { parseCommandLine } from "./_args.ts";
 import {
   type CliContext,
@@ -38,29 +39,20 @@ import type { CommandFamily } from "./_table.ts";
 
 export type { CliIo };
 
-// The families are imported through a specifier held in a variable, which
-// Deno does not follow ahead of time: start-up then builds the module graph
-// of the one family a command runs, not of all four (the store, the server
-// and the MCP SDK among them). The `typeof import` types keep every family
-// in the type check and in the npm build, which rewrites the specifier.
-interface Families {
-  files: typeof import("./_files.ts");
-  store: typeof import("./_store.ts");
-  serve: typeof import("./_serve.ts");
-  history: typeof import("./_history.ts");
-}
-const load = <K extends CommandFamily>(path: string): Promise<Families[K]> =>
-  import(path);
-
+// Start-up builds the module graph of the one family a command runs, not of
+// all four (the store, the server and the MCP SDK among them).
 const FAMILIES: {
   [K in CommandFamily]: () => Promise<
     { run(ctx: CliContext): Promise<number> }
   >;
 } = {
-  files: () => load<"files">("./_files.ts"),
-  store: () => load<"store">("./_store.ts"),
-  serve: () => load<"serve">("./_serve.ts"),
-  history: () => load<"history">("./_history.ts"),
+  files: lazy<typeof import("./_files.ts")>(import.meta.url, "./_files.ts"),
+  store: lazy<typeof import("./_store.ts")>(import.meta.url, "./_store.ts"),
+  serve: lazy<typeof import("./_serve.ts")>(import.meta.url, "./_serve.ts"),
+  history: lazy<typeof import("./_history.ts")>(
+    import.meta.url,
+    "./_history.ts",
+  ),
 };
 
 /**

@@ -8,7 +8,7 @@
  */
 import { linkSync, renameSync, unlinkSync } from "../_runtime/fs.ts";
 import { errnoOf } from "../_internal/errno.ts";
-import { changedError } from "../patch/problems.ts";
+import { changedError } from "../errors.ts";
 import { sameIdentity, type Target } from "../fs/confine.ts";
 import { readWhole, sameBytes } from "../fs/io.ts";
 import type { JournalEntry } from "./journal.ts";

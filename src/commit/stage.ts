@@ -24,7 +24,7 @@ import {
 import type { FileHandle } from "../_runtime/file_handle.ts";
 import { errnoOf, mapFsError } from "../_internal/errno.ts";
 import { cutUtf8 } from "../_internal/names.ts";
-import { changedError } from "../patch/problems.ts";
+import { changedError } from "../errors.ts";
 import { type FileIdentity, identityOf, type Target } from "../fs/confine.ts";
 import { tempId } from "../lock/holder.ts";
 import { partsUnder, type Pin, pinFolder, type RootRef } from "../fs/pin.ts";

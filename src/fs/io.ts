@@ -15,8 +15,7 @@ import {
 } from "../_runtime/fs.ts";
 import type { FileHandle } from "../_runtime/file_handle.ts";
 import { setImmediate } from "node:timers";
-import { NotAFileError } from "../errors.ts";
-import { changedError } from "../patch/problems.ts";
+import { changedError, NotAFileError } from "../errors.ts";
 import { errnoOf, mapFsError } from "../_internal/errno.ts";
 import { partsUnder, type Pin, pinFolder } from "./pin.ts";
 import {

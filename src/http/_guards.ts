@@ -13,6 +13,7 @@ import { cors } from "hono/cors";
 import { HTTPException } from "hono/http-exception";
 import type { HttpEnv } from "./_env.ts";
 import { errorJson, errorResponse } from "./_respond.ts";
+import { type RouteTable, routeTable } from "./_route_table.ts";
 import { SESSION_HEADER } from "./_session.ts";
 import { bodyDeadline } from "./middleware/body_deadline.ts";
 import { bodySizeLimit } from "./middleware/body_limit.ts";
@@ -40,14 +41,6 @@ export interface GuardOptions {
   bodyTimeoutMs?: number;
 }
 
-/** The routes an app serves, for its 404 and 405 answers. */
-export interface RouteTable {
-  /** Each path pattern with the methods it takes (`"POST, DELETE"`). */
-  methods: [RegExp, string][];
-  /** The routes as one sentence part, e.g. `GET /health, POST /v1/format`. */
-  list: string;
-}
-
 /**
  * Puts the guards and the error answers on `app`, before any route is added.
  * Builds every middleware first, so a bad setting throws before anything is
@@ -59,7 +52,6 @@ export interface RouteTable {
 export function useGuards(
   app: Hono<HttpEnv>,
   options: GuardOptions,
-  routes: RouteTable,
 ): void {
   const limit = bodySizeLimit(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
   const deadline = bodyDeadline(
@@ -76,7 +68,10 @@ export function useGuards(
   app.onError((error) =>
     error instanceof HTTPException ? error.getResponse() : errorResponse(error)
   );
+  // Read once the app answers its first unknown route: every route is added by then.
+  let routes: RouteTable | undefined;
   app.notFound((c) => {
+    routes ??= routeTable(app.routes);
     const path = c.req.path;
     const route = routes.methods.find(([re]) => re.test(path));
     if (route) {

@@ -71,14 +71,6 @@ function undoneBy(entries: readonly HistoryEntry[]): Map<string, string> {
   return out;
 }
 
-/** The page's paths, for the app's route table. */
-export const PAGE_ROUTES: [RegExp, string][] = [
-  [/^\/$/, "GET"],
-  [/^\/login$/, "GET"],
-  [/^\/history\/[^/]+$/, "GET"],
-  [/^\/history\/[^/]+\/undo$/, "POST"],
-];
-
 const HEADERS: Record<string, string> = {
   "content-security-policy":
     "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",

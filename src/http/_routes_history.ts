@@ -17,17 +17,6 @@ import { jsonBody } from "./middleware/json_body.ts";
 
 const UndoBody = z.object({ dryRun: z.boolean().optional() }).strict();
 
-/** The history routes with their methods, for the app's 404 and 405 answers. */
-export const HISTORY_ROUTES: [RegExp, string][] = [
-  [/^\/v1\/history$/, "GET"],
-  [/^\/v1\/history\/[^/]+$/, "GET"],
-  [/^\/v1\/history\/[^/]+\/undo$/, "POST"],
-];
-
-/** The history routes as the app's route list names them. */
-export const HISTORY_ROUTE_LIST =
-  "GET /v1/history, GET /v1/history/{id}, POST /v1/history/{id}/undo";
-
 function limitOf(raw: string | undefined): number | undefined {
   if (raw === undefined || raw === "") return undefined;
   if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) {

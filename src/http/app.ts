@@ -36,16 +36,11 @@ import type { HttpEnv } from "./_env.ts";
 import {
   DEFAULT_BODY_TIMEOUT_MS,
   DEFAULT_MAX_BODY_BYTES,
-  type RouteTable,
   useGuards,
 } from "./_guards.ts";
 import { fileRoutes } from "./_routes_files.ts";
-import { PAGE_ROUTES, pageRoutes } from "./_page_history.ts"; // history
-import {
-  HISTORY_ROUTE_LIST,
-  HISTORY_ROUTES,
-  historyRoutes,
-} from "./_routes_history.ts"; // history
+import { pageRoutes } from "./_page_history.ts";
+import { historyRoutes } from "./_routes_history.ts";
 import { mcpRoutes } from "./_routes_mcp.ts";
 import { revisionRoutes } from "./_routes_revisions.ts";
 import { statelessRoutes } from "./_routes_stateless.ts";
@@ -116,26 +111,6 @@ export interface AppOptions {
   mcpSessionTtlMs?: number;
 }
 
-/** Route paths and their methods, for 404 and 405 answers. */
-const ROUTES: RouteTable = {
-  methods: [
-    [/^\/health$/, "GET"],
-    [
-      /^\/v1\/(format|apply|files\/read|files\/patch|files\/write|revisions)$/,
-      "POST",
-    ],
-    [/^\/v1\/revisions\/[^/]+$/, "GET"],
-    [/^\/v1\/revisions\/[^/]+\/(source|lines)$/, "GET"],
-    [/^\/v1\/revisions\/[^/]+\/(edits|patch)$/, "POST"],
-    [/^\/mcp$/, "POST, DELETE"],
-    ...HISTORY_ROUTES, // history
-    ...PAGE_ROUTES, // history
-  ],
-  list:
-    "GET /health, POST /v1/format, POST /v1/apply, POST /v1/files/read, POST /v1/files/patch, POST /v1/files/write, POST /v1/revisions, GET /v1/revisions/{ref}, GET /v1/revisions/{ref}/source, GET /v1/revisions/{ref}/lines, POST /v1/revisions/{ref}/edits, POST /v1/revisions/{ref}/patch, POST /mcp, " +
-    HISTORY_ROUTE_LIST,
-};
-
 /**
  * Creates the HTTP app.
  *
@@ -179,7 +154,7 @@ export function createApp(options: AppOptions = {}): HashlineApp {
     rebase,
   });
   const app = new Hono<HttpEnv>();
-  // history: the review page goes before the API's guards, with its own
+  // The review page goes before the API's guards, with its own
   // (a browser form sends neither JSON nor a bearer header).
   app.route(
     "/",
@@ -193,7 +168,7 @@ export function createApp(options: AppOptions = {}): HashlineApp {
       bodyTimeoutMs: options.bodyTimeoutMs,
     }),
   );
-  useGuards(app, options, ROUTES);
+  useGuards(app, options);
   const mcp = mcpRoutes(registry, {
     maxSessions: options.maxMcpSessions,
     sessionTtlMs: options.mcpSessionTtlMs,
@@ -209,7 +184,6 @@ export function createApp(options: AppOptions = {}): HashlineApp {
     }),
   );
   app.route("/", revisionRoutes(resources.store));
-  // history
   app.route(
     "/",
     historyRoutes({ workspace: resources.workspace, session: defaultSession }),

@@ -30,12 +30,12 @@
  */
 import { Hono } from "hono";
 import type { HttpEnv } from "./_env.ts";
-import { type GuardOptions, type RouteTable, useGuards } from "./_guards.ts";
+import { type GuardOptions, useGuards } from "./_guards.ts";
 import { errorJson } from "./_respond.ts";
 import { statelessRoutes } from "./_routes_stateless.ts";
 import type { HashlineApp } from "./app.ts";
 
-export type { HashlineApp };
+export type { GuardOptions, HashlineApp };
 
 /**
  * How the edge app is set up; every field is optional. On a public host,
@@ -43,14 +43,6 @@ export type { HashlineApp };
  * app answers only requests addressed to a loopback host, as the full app does.
  */
 export interface EdgeAppOptions extends GuardOptions {}
-
-const ROUTES: RouteTable = {
-  methods: [
-    [/^\/health$/, "GET"],
-    [/^\/v1\/(format|apply)$/, "POST"],
-  ],
-  list: "GET /health, POST /v1/format, POST /v1/apply",
-};
 
 /** What the routes left out need, for their 501 answers. */
 const ABSENT: [string, string][] = [
@@ -88,7 +80,7 @@ export function createEdgeApp(options: EdgeAppOptions = {}): HashlineApp {
     throw new TypeError("createEdgeApp needs an options object (or nothing).");
   }
   const app = new Hono<HttpEnv>();
-  useGuards(app, options, ROUTES);
+  useGuards(app, options);
   app.route("/", statelessRoutes());
   for (const [path, needs] of ABSENT) {
     app.all(path, (c) =>

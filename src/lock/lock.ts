@@ -30,8 +30,7 @@ import {
 } from "../_runtime/fs.ts";
 import { processId } from "../_runtime/process.ts";
 import { touchHandle } from "../_runtime/host.ts";
-import { HashlineError } from "../errors.ts";
-import { changedError } from "../patch/problems.ts";
+import { changedError, HashlineError } from "../errors.ts";
 import { errnoOf, mapFsError } from "../_internal/errno.ts";
 import { pinFolder, type RootRef } from "../fs/pin.ts";
 import {

@@ -44,7 +44,11 @@ export class LineMemory implements ReadMemory {
    */
   private shown?: LineMemory;
 
-  /** @param runs Sorted, non-overlapping runs. */
+  /**
+   * Creates the memory of one file's reads.
+   *
+   * @param runs Sorted, non-overlapping runs.
+   */
   constructor(runs: Run[] = []) {
     this.runs = runs;
   }
@@ -63,6 +67,7 @@ export class LineMemory implements ReadMemory {
     return this.readHash(n) ?? this.shown?.hash32(n);
   }
 
+  /** The hash of line n as read, from the runs alone. */
   private readHash(n: number): number | undefined {
     const runs = this.runs;
     let lo = 0;

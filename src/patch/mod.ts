@@ -34,24 +34,28 @@ export type {
   ReplaceOp,
 } from "./types.ts";
 export {
+  ENTRY_OP_NAMES,
+  type FileEntry,
+  OP_NAMES,
+  toFilePatch,
+} from "./schema.ts";
+export {
   AppendOpSchema,
   DeleteOpSchema,
-  ENTRY_OP_NAMES,
   EntryOpSchema,
-  type FileEntry,
   FileEntrySchema,
   FilePatchSchema,
   InsertAfterOpSchema,
   InsertBeforeOpSchema,
   MoveOpSchema,
-  OP_NAMES,
   PatchEntriesSchema,
   PatchOpSchema,
   PatchSchema,
+  type PatchShape,
   PrependOpSchema,
   ReplaceOpSchema,
-  toFilePatch,
-} from "./schema.ts";
+  type ShapeResult,
+} from "./shapes.ts";
 export {
   type FileAction,
   type FileOpsPlan,

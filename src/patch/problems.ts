@@ -6,10 +6,19 @@
  *
  * @module
  */
-import { type ErrorCode, PatchRefusedError, type Problem } from "../errors.ts";
+import {
+  changed,
+  changedError,
+  type ErrorCode,
+  PatchRefusedError,
+  type Problem,
+} from "../errors.ts";
 import type { PatchOp } from "./types.ts";
 
 export type { Problem };
+// The file-changed refusal lives beside the error classes, so the steps
+// below the rules (fs/, lock/, stream/, commit/) can raise it.
+export { changed, changedError };
 
 /** Runs of full hashes a problem showed, from line `start` on. */
 export type Shown = { start: number; hashes: number[] };
@@ -38,45 +47,6 @@ export function problem(
   if (where.line !== undefined) p.line = where.line;
   if (where.shown && where.shown.length > 0) p.shown = where.shown;
   return p;
-}
-
-/**
- * The `CHANGED` problem: the file (or a folder on its path) is not the one
- * the edit was judged against, so nothing was written.
- *
- * @param path The file, as shown to the model.
- * @param line The first line found to differ, when known.
- * @returns The problem.
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { changed } from "./problems.ts";
- * assert.equal(changed("a.txt").code, "CHANGED");
- * assert.match(changed("a.txt", 3).message, /line 3 differs/);
- * ```
- */
-export function changed(path: string | undefined, line?: number): Problem {
-  return problem(
-    "CHANGED",
-    `the file or its path changed since this session read it or while the edit was being made${
-      line === undefined ? "" : ` (line ${line} differs)`
-    }, so nothing was written. Read it again and resend.`,
-    { path, line },
-  );
-}
-
-/**
- * {@link changed} as the refusal to throw.
- *
- * @param path The file, as shown to the model.
- * @param line The first line found to differ, when known.
- * @returns The refusal.
- */
-export function changedError(
-  path: string | undefined,
-  line?: number,
-): PatchRefusedError {
-  return refusal([changed(path, line)]);
 }
 
 /**

@@ -25,6 +25,7 @@ import {
   writeFileSync,
 } from "../_runtime/fs.ts";
 import { processId } from "../_runtime/process.ts";
+import { lazy } from "../_internal/lazy.ts";
 import { sameBytes } from "../fs/io.ts";
 import type { LineMemory } from "../patch/memory.ts";
 import {
@@ -39,12 +40,11 @@ import {
 
 // Temporary-file names and their owners' liveness (host and boot ids) load
 // with the first record written through a temporary file or the first
-// leftover one found: a re-read that changes no record needs neither. The
-// specifier is held in a variable, which Deno does not follow ahead of time.
-type HolderModule = typeof import("../lock/holder.ts");
-const holderPath = "../lock/holder.ts";
-let holder: Promise<HolderModule> | undefined;
-const loadHolder = (): Promise<HolderModule> => holder ??= import(holderPath);
+// leftover one found: a re-read that changes no record needs neither.
+const loadHolder = lazy<typeof import("../lock/holder.ts")>(
+  import.meta.url,
+  "../lock/holder.ts",
+);
 
 interface Cached {
   mem: LineMemory;

@@ -12,6 +12,8 @@ import { handleCandidates, parseId, refOf, sourceBytes } from "./_ref.ts";
 import { sourceWindow } from "./_source_read.ts";
 import { applyStringEdits } from "./_string_edit.ts";
 import { HANDLE_HEX } from "./limits.ts";
+import { editContent } from "../patch/apply.ts";
+import { parsePatch } from "../patch/parse.ts";
 // --- syntax check (src/check) ---
 import { SyntaxGate } from "../check/gate.ts";
 // --- end syntax check ---
@@ -123,8 +125,6 @@ export class StoreCore implements RevisionStore {
     options: RevisionCheckOptions = {},
   ): Promise<EditResult> {
     await this.#open();
-    // Loaded on first use: puts and reads (and the CLI calls that only do those) skip the patch parser.
-    const { editContent, parsePatch } = await import("../patch/mod.ts");
     const parsed = parsePatch(patch, { headerless: true });
     if (parsed.files.length !== 1) {
       throw new TypeError(

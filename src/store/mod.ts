@@ -25,6 +25,8 @@
  * @module
  */
 export type * from "./types.ts";
+// The syntax check's option and answer, which the options and results name.
+export type { CheckMode, SyntaxCheck, SyntaxIssue } from "../check/mod.ts";
 export { openFileStore } from "./file_store.ts";
 export { createMemoryStore, type MemoryStoreOptions } from "./memory_store.ts";
 export {

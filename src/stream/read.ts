@@ -20,7 +20,7 @@ import type { LineBatch } from "../hash/types.ts";
 import { createLineScanner, hashEngine } from "../hash/mod.ts";
 import { createLineCounter } from "../hash/_count.ts";
 import type { FileIdentity, Target } from "../fs/confine.ts";
-import { changedError } from "../patch/problems.ts";
+import { changedError } from "../errors.ts";
 import { eachChunk, openTarget } from "../fs/io.ts";
 import { INDEX_EVERY, type LineIndex } from "./line_index.ts";
 import { checkNul, notText, NUL_WINDOW, windowLines } from "../fs/text.ts";

@@ -40,6 +40,8 @@ export {
   type ToolSuccess,
 } from "./types.ts";
 export type { Workspace } from "../workspace/mod.ts";
+// The syntax check's option and answer, which the options and results name.
+export type { CheckMode, SyntaxCheck, SyntaxIssue } from "../check/mod.ts";
 export {
   MAX_STR_REPLACE_BYTES,
   strReplaceInWorkspace,

@@ -12,7 +12,7 @@ import { checkMode } from "../check/modes.ts";
 import type { RevisionStore } from "../store/types.ts";
 import type { Workspace } from "../workspace/mod.ts";
 import { fileTools } from "./_file_tools.ts";
-import { historyTools } from "./_history_tools.ts"; // history
+import { historyTools } from "./_history_tools.ts";
 import {
   PROMPT_HASHLINE,
   PROMPT_STORE,

@@ -19,10 +19,15 @@ import type { CheckMode, SyntaxCheck } from "../check/mod.ts";
 
 /** One replacement request. */
 export interface StrReplaceRequest {
+  /** The file, relative to the workspace root. */
   path: string;
+  /** The text to find, exactly as the file holds it. */
   oldString: string;
+  /** The text to put in its place. */
   newString: string;
+  /** Replace every occurrence (otherwise exactly one must match). */
   replaceAll: boolean;
+  /** Whose reads count. */
   session: string;
   /** Syntax check of the edit (default: the workspace's). */
   check?: CheckMode;
@@ -34,8 +39,9 @@ export interface StrReplaceResult {
   path: string;
   /** How many occurrences were replaced. */
   replaced: number;
-  /** Lines added and removed, as the diff counts them. */
+  /** Lines added, as the diff counts them. */
   added: number;
+  /** Lines removed, as the diff counts them. */
   removed: number;
   /** Unified diff. */
   diff: string;

@@ -87,6 +87,7 @@ export interface ToolError {
 
 /** A call that did what was asked: `text` for the model, `data` for programs. */
 export interface ToolSuccess {
+  /** Always true: the call did what was asked. */
   ok: true;
   /** What a model reads. */
   text: string;
@@ -96,7 +97,9 @@ export interface ToolSuccess {
 
 /** A call that was refused or had bad input; nothing was written. */
 export interface ToolFailure {
+  /** Always false: nothing was done. */
   ok: false;
+  /** The typed code and the sentence a model acts on. */
   error: ToolError;
 }
 

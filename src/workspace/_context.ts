@@ -10,6 +10,7 @@ import { cwd } from "../_runtime/env.ts";
 import { stateDirOf } from "../_runtime/state_dir.ts";
 import { realpathSync, statSync } from "../_runtime/fs.ts";
 import { checkSession } from "../_internal/session.ts";
+import { lazy } from "../_internal/lazy.ts";
 import { SyntaxGate } from "../check/gate.ts";
 import { readWindow } from "../anchor/format.ts";
 import { NotFoundError } from "../errors.ts";
@@ -24,10 +25,12 @@ import type { WorkspaceOptions } from "./types.ts";
 
 const GiB = 1024 ** 3;
 
-// The history log loads with the first step that needs it (a write, the
-// history, a recovery that settles a commit): a read needs none. The
-// specifier is held in a variable, which Deno does not follow ahead of time.
-const historyLogPath = "../history/log.ts";
+// The history log loads with the first step that needs it (a write, a look
+// at the history, a recovery that settles a commit): a read needs none.
+const loadHistoryLog = lazy<typeof import("../history/log.ts")>(
+  import.meta.url,
+  "../history/log.ts",
+);
 
 /**
  * Size past which reads stream (see {@link Context.streamsRead}): on a
@@ -201,8 +204,9 @@ export class Context {
     const limit = this.historyLimit;
     return this.history ??= limit === null
       ? Promise.resolve(null)
-      : (import(historyLogPath) as Promise<typeof import("../history/log.ts")>)
-        .then(({ HistoryLog }) => new HistoryLog(this.stateDir, limit));
+      : loadHistoryLog().then(({ HistoryLog }) =>
+        new HistoryLog(this.stateDir, limit)
+      );
   }
 
   /** The notices gathered since the last result, emptied. */

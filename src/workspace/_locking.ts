@@ -7,6 +7,7 @@
  */
 import { basename, dirname, join } from "node:path";
 import { readdirSync } from "../_runtime/fs.ts";
+import { lazy } from "../_internal/lazy.ts";
 import type { EntryRecord } from "../history/types.ts";
 import type { Context } from "./_context.ts";
 import type { Target } from "../fs/confine.ts";
@@ -15,17 +16,15 @@ import { partsUnder } from "../fs/pin.ts";
 import type { RecoveryReport } from "../commit/recover.ts";
 
 // The lock and recovery steps load on first need: a read takes no lock, and
-// settles journals only when there are some. Their specifiers are held in a
-// variable, which Deno does not follow ahead of time, so a read does not
-// build their module graph either.
-const lazy = (path: string) => import(path);
-type LockModule = typeof import("../lock/lock.ts");
-let locking: Promise<LockModule> | undefined;
-const loadLock = (): Promise<LockModule> => locking ??= lazy("../lock/lock.ts");
-type RecoverModule = typeof import("../commit/recover.ts");
-let recovery: Promise<RecoverModule> | undefined;
-const loadRecover = (): Promise<RecoverModule> =>
-  recovery ??= lazy("../commit/recover.ts");
+// settles journals only when there are some.
+const loadLock = lazy<typeof import("../lock/lock.ts")>(
+  import.meta.url,
+  "../lock/lock.ts",
+);
+const loadRecover = lazy<typeof import("../commit/recover.ts")>(
+  import.meta.url,
+  "../commit/recover.ts",
+);
 
 /**
  * Whether the journal folder may hold a commit to settle: it lists

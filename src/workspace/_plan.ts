@@ -16,13 +16,13 @@ import type { PatchOp, PlannedEdit } from "../patch/types.ts";
 import type { Context } from "./_context.ts";
 import type { Target } from "../fs/confine.ts";
 import { loadWhole } from "./_load.ts";
-import { rewrite, scanForPatch } from "../stream/patch.ts";
+import { rewrite, scanForPatch } from "./_stream_patch.ts";
+import * as editing from "./_editing.ts";
 
-type Editing = typeof import("./_editing.ts");
-let editing: Promise<Editing> | undefined;
-/** What only patches and writes need, loaded on first use so a read starts fast. */
+type Editing = typeof editing;
+/** What only patches and writes need (this module loads with them, never with a read). */
 export function loadEditing(): Promise<Editing> {
-  return editing ??= import("./_editing.ts");
+  return Promise.resolve(editing);
 }
 
 const encoder = new TextEncoder();

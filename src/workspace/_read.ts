@@ -6,6 +6,7 @@
  * @module
  */
 import { checkSession } from "../_internal/session.ts";
+import { lazy } from "../_internal/lazy.ts";
 import { formatLine, readWindow } from "../anchor/format.ts";
 import { splitLines } from "../anchor/split.ts";
 import { NotFoundError } from "../errors.ts";
@@ -26,14 +27,11 @@ import type {
 } from "./types.ts";
 
 // The streamed path (files past 1 MiB) and its scanners, the Wasm one
-// included, load with the first such read: a specifier in a variable, which
-// Deno does not follow ahead of time, so a small read never builds their
-// module graph either.
-type StreamRead = typeof import("../stream/read.ts");
-const streamReadPath = "../stream/read.ts";
-let streaming: Promise<StreamRead> | undefined;
-const loadStreamRead = (): Promise<StreamRead> =>
-  streaming ??= import(streamReadPath);
+// included, load with the first such read.
+const loadStreamRead = lazy<typeof import("../stream/read.ts")>(
+  import.meta.url,
+  "../stream/read.ts",
+);
 
 /** Reads a window of a file and records its lines for the session. */
 export async function readFile(

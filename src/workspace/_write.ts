@@ -30,7 +30,7 @@ import { stat } from "./_read.ts";
 import { recordWhole } from "./_record.ts";
 import { resolveTarget } from "./_resolve.ts";
 import { linkNote } from "./_result_notes.ts";
-import { firstStaleLine } from "../stream/patch.ts";
+import { firstStaleLine } from "./_stream_patch.ts";
 import type { WriteOptions, WriteResult } from "./types.ts";
 
 const encoder = new TextEncoder();

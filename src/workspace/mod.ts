@@ -37,7 +37,9 @@ export {
   type WriteOptions,
   type WriteResult,
 } from "./workspace.ts";
-// history: the types of ws.history / ws.entry / ws.undo
+// The syntax check's option and answer, which the options and results name.
+export type { CheckMode, SyntaxCheck, SyntaxIssue } from "../check/mod.ts";
+// The types of ws.history, ws.entry and ws.undo.
 export type {
   Door,
   EntryDetail,

@@ -20,6 +20,7 @@
  * @module
  */
 import { checkSession } from "../_internal/session.ts";
+import { lazy } from "../_internal/lazy.ts";
 import type { Patch } from "../patch/types.ts";
 import { Context } from "./_context.ts";
 import { recover } from "./_locking.ts";
@@ -48,23 +49,34 @@ import type {
 export type * from "./types.ts";
 
 // Patches, writes and the history load their steps on first use, so a
-// read starts fast. The specifier is held in a variable, which Deno does not
-// follow ahead of time, so a read does not even build their module graph;
-// the `typeof import` types keep them in the type check and the npm build.
-const lazy = (path: string) => import(path);
+// read starts fast.
 type Writing = typeof import("./_patch.ts") & typeof import("./_write.ts");
+const loadPatch = lazy<typeof import("./_patch.ts")>(
+  import.meta.url,
+  "./_patch.ts",
+);
+const loadWrite = lazy<typeof import("./_write.ts")>(
+  import.meta.url,
+  "./_write.ts",
+);
 let writing: Promise<Writing> | undefined;
 function loadWriting(): Promise<Writing> {
-  return writing ??= Promise.all([lazy("./_patch.ts"), lazy("./_write.ts")])
+  return writing ??= Promise.all([loadPatch(), loadWrite()])
     .then(([p, w]) => ({ ...p, ...w }));
 }
 type History = typeof import("./_history.ts") & typeof import("./_undo.ts");
+const loadHistorySteps = lazy<typeof import("./_history.ts")>(
+  import.meta.url,
+  "./_history.ts",
+);
+const loadUndo = lazy<typeof import("./_undo.ts")>(
+  import.meta.url,
+  "./_undo.ts",
+);
 let historySteps: Promise<History> | undefined;
 function loadHistory(): Promise<History> {
-  return historySteps ??= Promise.all([
-    lazy("./_history.ts"),
-    lazy("./_undo.ts"),
-  ]).then(([h, u]) => ({ ...h, ...u }));
+  return historySteps ??= Promise.all([loadHistorySteps(), loadUndo()])
+    .then(([h, u]) => ({ ...h, ...u }));
 }
 
 class FileWorkspace implements Workspace {

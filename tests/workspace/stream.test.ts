@@ -13,7 +13,7 @@ import { memoryFromHashes } from "../../src/patch/memory.ts";
 import { planOps } from "../../src/patch/plan.ts";
 import { validateOps } from "../../src/patch/validate.ts";
 import { Confinement } from "../../src/fs/confine.ts";
-import { rewrite, scanForPatch } from "../../src/stream/patch.ts";
+import { rewrite, scanForPatch } from "../../src/workspace/_stream_patch.ts";
 import { streamRead } from "../../src/stream/read.ts";
 import { anchorOf, makeTree, type Tree } from "./_helpers.ts";
 

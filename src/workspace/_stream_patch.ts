@@ -12,7 +12,7 @@ import { readSync } from "../_runtime/fs.ts";
 import type { LineBatch } from "../hash/types.ts";
 import { createLineScanner } from "../hash/mod.ts";
 import { linesNeeded } from "../patch/lookup.ts";
-import { changedError } from "../patch/problems.ts";
+import { changedError } from "../errors.ts";
 import type {
   LineLookup,
   PatchOp,
@@ -28,8 +28,8 @@ import {
   readRange,
   returnBuffer,
 } from "../fs/io.ts";
-import type { Engine } from "./read.ts";
-import { TailWriter } from "./tail_writer.ts";
+import type { Engine } from "../stream/read.ts";
+import { TailWriter } from "../stream/tail_writer.ts";
 import { checkNul, notText, NUL_WINDOW, windowLines } from "../fs/text.ts";
 
 /** Largest range whose every old line is collected for the diff of a streamed patch. */
