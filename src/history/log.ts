@@ -30,6 +30,7 @@ import {
   fstatSync,
   fsyncSync,
   mkdirSync,
+  open,
   openSync,
   readFileSync,
   readSync,
@@ -205,6 +206,12 @@ export class HistoryLog {
    * enough.
    */
   private tailChecked = false;
+  /** Records appended without a flush, and how many a flush covers. */
+  private appended = 0;
+  private flushedSeq = 0;
+  private draining = false;
+  private afterFlush: { seq: number; then: () => void }[] = [];
+  private waiting: { seq: number; resolve: () => void }[] = [];
 
   /**
    * @param stateDir The workspace's state folder.
@@ -415,7 +422,7 @@ export class HistoryLog {
    * `once`, a record whose id the log already holds is not appended again
    * (a recovery finishing a commit that a crash cut short after the append).
    */
-  async append(record: EntryRecord, once = false): Promise<void> {
+  async append(record: EntryRecord, once = false, flush = true): Promise<void> {
     const release = await this.lock();
     try {
       if (once && this.locate(record.id) !== undefined) return;
@@ -433,7 +440,7 @@ export class HistoryLog {
         }
         const bytes = encoder.encode(prefix + line);
         writeAllSync(fd, bytes);
-        fsyncSync(fd);
+        if (flush) fsyncSync(fd);
         written = bytes.length;
       } finally {
         closeSync(fd);
@@ -454,6 +461,69 @@ export class HistoryLog {
     } finally {
       release();
     }
+  }
+
+  /**
+   * Appends a record as part of a commit whose journal already holds it,
+   * without waiting for a flush: the flush comes after, shared by every
+   * commit appended meanwhile (outside the files' locks), and `then` runs
+   * once it covers this record (the commit removes its journal there). If
+   * a flush fails, `then` never runs: the journal stays, and recovery
+   * finishes the append from it.
+   */
+  async appendDeferred(record: EntryRecord, then: () => void): Promise<void> {
+    await this.append(record, false, false);
+    this.afterFlush.push({ seq: ++this.appended, then });
+    this.kick();
+  }
+
+  /** Resolves once a flush covers every record appended so far (never rejects). */
+  settled(): Promise<void> {
+    const seq = this.appended;
+    if (this.flushedSeq >= seq) return Promise.resolve();
+    return new Promise((resolve) => this.waiting.push({ seq, resolve }));
+  }
+
+  private kick(): void {
+    if (this.draining) return;
+    this.draining = true;
+    void this.drain();
+  }
+
+  private async drain(): Promise<void> {
+    while (this.flushedSeq < this.appended) {
+      const upTo = this.appended;
+      let ok = true;
+      try {
+        const h = await open(
+          this.file,
+          constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+        );
+        try {
+          await h.sync();
+        } finally {
+          await h.close();
+        }
+      } catch {
+        ok = false;
+      }
+      this.flushedSeq = upTo;
+      const due = this.afterFlush.filter((a) => a.seq <= upTo);
+      this.afterFlush = this.afterFlush.filter((a) => a.seq > upTo);
+      if (ok) {
+        for (const a of due) {
+          try {
+            a.then();
+          } catch {
+            // A journal that cannot go is settled by recovery.
+          }
+        }
+      }
+      const woken = this.waiting.filter((w) => w.seq <= upTo);
+      this.waiting = this.waiting.filter((w) => w.seq > upTo);
+      for (const w of woken) w.resolve();
+    }
+    this.draining = false;
   }
 
   /**

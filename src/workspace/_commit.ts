@@ -87,6 +87,12 @@ export interface CommitRecord {
   record: unknown;
   /** Appends it to the log. */
   append(record: unknown): Promise<void>;
+  /**
+   * Appends it without waiting for its flush; `then` runs once a flush
+   * covers it (the commit's journal, which holds the record flushed, is
+   * removed only then).
+   */
+  appendDeferred?(record: unknown, then: () => void): Promise<void>;
 }
 
 /**
@@ -244,7 +250,7 @@ async function commitOneRecorded(
     checkIdentity(s);
     install(s);
     await step("rename-0");
-    await history.append(history.record);
+    await appendEntry(history, jfile);
     await step("history");
   } catch (error) {
     await rollBack(jfile, journal, [s], step);
@@ -253,8 +259,22 @@ async function commitOneRecorded(
   s.pin.sync(fsyncSync);
   removeQuietly(s.pin, s.backup);
   await step("cleaned");
-  removeJournal(jfile);
+  if (!history.appendDeferred) removeJournal(jfile);
   await step("done");
+}
+
+/**
+ * Appends a commit's entry after its renames. Deferred where the log can:
+ * the journal holds the record flushed, so the log's own flush runs beside
+ * the folder's (and is shared by the commits in flight), and the journal
+ * goes once it is done.
+ */
+async function appendEntry(
+  history: CommitRecord,
+  jfile: string,
+): Promise<void> {
+  if (!history.appendDeferred) return await history.append(history.record);
+  await history.appendDeferred(history.record, () => removeJournal(jfile));
 }
 
 /** Removes the temporary and the backup of each staged file. */
@@ -365,7 +385,7 @@ async function commitMany(
       await step(`rename-${i}`);
     }
     if (history) {
-      await history.append(history.record);
+      await appendEntry(history, jfile);
       await step("history");
     }
   } catch (error) {
@@ -376,6 +396,6 @@ async function commitMany(
   for (const s of staged) s.pin.sync(fsyncSync);
   for (const s of staged) removeQuietly(s.pin, s.backup);
   await step("cleaned");
-  removeJournal(jfile);
+  if (!history?.appendDeferred) removeJournal(jfile);
   await step("done");
 }

@@ -41,7 +41,18 @@ export async function recordOf(
     id: record.id,
     record,
     append: (r) => log.append(r as EntryRecord),
+    appendDeferred: (r, then) => log.appendDeferred(r as EntryRecord, then),
   };
+}
+
+/**
+ * Waits until a flush of the log covers every entry appended so far (the
+ * commits append them without waiting, after the renames); call it once
+ * the files' locks are released, before answering.
+ */
+export async function historySettled(ctx: Context): Promise<void> {
+  const log = await ctx.log();
+  await log?.settled();
 }
 
 /**

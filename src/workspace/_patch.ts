@@ -22,7 +22,7 @@ import { commitFiles } from "./_commit.ts";
 import type { Context } from "./_context.ts";
 import { lockTargets, start } from "./_locking.ts";
 import { loadEditing, prepare, type Prepared } from "./_plan.ts";
-import { recordOf } from "./_history.ts";
+import { historySettled, recordOf } from "./_history.ts";
 import { recordCommit, recordRefusal } from "./_record.ts";
 import { type Group, groupsOf, resolveTarget } from "./_resolve.ts";
 import { editHead, linkNote, resultShare } from "./_result_notes.ts";
@@ -81,6 +81,8 @@ export async function patchFiles(
     );
   } finally {
     release();
+    // The entry's flush, shared with the commits in flight, outside the locks.
+    if (!dryRun) await historySettled(ctx);
   }
 }
 

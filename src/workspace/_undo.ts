@@ -21,7 +21,7 @@ import { type Problem, refusal } from "../patch/problems.ts";
 import { commitFiles, type StageEntry } from "./_commit.ts";
 import type { Target } from "../fs/confine.ts";
 import type { Context } from "./_context.ts";
-import { logged, recordOf } from "./_history.ts";
+import { historySettled, logged, recordOf } from "./_history.ts";
 import { loadWhole } from "./_load.ts";
 import { lockTargets, start } from "./_locking.ts";
 import { resolveTarget } from "./_resolve.ts";
@@ -58,6 +58,8 @@ export async function undo(
     return await undoLocked(ctx, session, entry.id, entry.files, dryRun);
   } finally {
     release();
+    // The entry's flush, shared with the commits in flight, outside the locks.
+    if (!dryRun) await historySettled(ctx);
   }
 }
 
