@@ -31,7 +31,8 @@
  * @module
  */
 import { basename, join } from "node:path";
-import { fsyncSync } from "../_runtime/fs.ts";
+import { fsync, fsyncSync } from "../_runtime/fs.ts";
+import { closeQuietly } from "../lock/lock_file.ts";
 import { processId } from "../_runtime/process.ts";
 import { mapFsError } from "../_internal/errno.ts";
 import type { Confinement } from "../fs/confine.ts";
@@ -56,6 +57,7 @@ import {
   removeQuietly,
   sideName,
   stage,
+  stageBytesOpen,
   type Staged,
   type StageEntry,
 } from "../commit/stage.ts";
@@ -212,13 +214,30 @@ async function commitOneRecorded(
 ): Promise<void> {
   const display = s.entry.target.display;
   let newIno: number | null = null;
+  // Content held in memory is written at once and flushed beside the
+  // journal's own flushes (both before any rename): one wait, not two.
+  let temp: { fd: number; flushed: Promise<void> } | null = null;
+  const closeTemp = async (): Promise<void> => {
+    if (!temp) return;
+    await temp.flushed.catch(() => {});
+    closeQuietly(temp.fd);
+    temp = null;
+  };
   try {
-    if (!s.entry.remove) newIno = await stage(s);
+    if (s.entry.bytes && !s.entry.remove) {
+      const open = stageBytesOpen(s, s.entry.bytes, false);
+      newIno = open.ino;
+      const flushed = flushFd(open.fd);
+      // Awaited below; handled now, so a failure is never an unhandled rejection.
+      flushed.catch(() => {});
+      temp = { fd: open.fd, flushed };
+    } else if (!s.entry.remove) newIno = await stage(s);
     await step("temp-0");
     await step("staged");
     await recheck(s);
     await step("checked");
   } catch (error) {
+    await closeTemp();
     removeQuietly(s.pin, s.temp);
     throw mapFsError(error, `Cannot write "${display}"`);
   }
@@ -232,7 +251,12 @@ async function commitOneRecorded(
   );
   try {
     writeJournal(jfile, journal);
+    if (temp) {
+      const { flushed } = temp as { flushed: Promise<void> };
+      await flushed;
+    }
   } catch (error) {
+    await closeTemp();
     removeQuietly(s.pin, s.temp);
     try {
       removeJournal(jfile);
@@ -241,6 +265,7 @@ async function commitOneRecorded(
     }
     throw mapFsError(error, `Cannot write "${display}"`);
   }
+  await closeTemp();
   await step("journal-committing");
   try {
     if (s.backup) {
@@ -275,6 +300,13 @@ async function appendEntry(
 ): Promise<void> {
   if (!history.appendDeferred) return await history.append(history.record);
   await history.appendDeferred(history.record, () => removeJournal(jfile));
+}
+
+/** Flushes an open file in the runtime's worker pool, while this thread goes on. */
+function flushFd(fd: number): Promise<void> {
+  return new Promise((resolve, reject) =>
+    fsync(fd, (error) => error ? reject(error) : resolve())
+  );
 }
 
 /** Removes the temporary and the backup of each staged file. */
