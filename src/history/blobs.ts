@@ -246,6 +246,25 @@ export function blobsOf(record: EntryRecord): string[] {
   return out;
 }
 
+/**
+ * Gives a hunk whose `new` came from a blob its `hashes`, computed on first
+ * use: an undo needs them, a view of a large change does not.
+ */
+function lazyHashes(h: Hunk): void {
+  let cached: number[] | undefined;
+  Object.defineProperty(h, "hashes", {
+    enumerable: true,
+    configurable: true,
+    get: () =>
+      cached ??= h.new === ""
+        ? []
+        : segments(h.new).map((s, k) => lineHash32(bare(s, h.newAt + k === 1))),
+    set: (v: number[]) => {
+      cached = v;
+    },
+  });
+}
+
 /** The record with every blob's text back in place (and the hashes of `new`). */
 export async function internalize(
   blobs: Blobs,
@@ -265,14 +284,8 @@ export async function internalize(
         const sha = stored.blobs[k];
         if (sha !== undefined) h[k] = await blobs.get(sha);
       }
-      if (stored.blobs.new !== undefined) {
-        h.hashes = h.new === ""
-          ? []
-          : segments(h.new).map((s, k) =>
-            lineHash32(bare(s, h.newAt + k === 1))
-          );
-      }
       delete h.blobs;
+      if (stored.blobs.new !== undefined) lazyHashes(h as Hunk);
       hunks.push(h as Hunk);
     }
     files.push({ ...f, hunks });
