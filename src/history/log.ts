@@ -76,6 +76,17 @@ export function frameRecord(record: EntryRecord): string {
   return `${bytes.length} ${crc32(bytes).toString(16)} ${json}\n`;
 }
 
+const lines = new WeakMap<EntryRecord, string>();
+/** Records built by {@link HistoryLog.begin}, already counted in the counter. */
+const begun = new WeakSet<EntryRecord>();
+
+/** A record's framed line, made once per record object (a commit frames it to count it, then to append it). */
+function framed(record: EntryRecord): string {
+  let line = lines.get(record);
+  if (line === undefined) lines.set(record, line = frameRecord(record));
+  return line;
+}
+
 /** The records of a log's text, in file order; torn or damaged lines are skipped. */
 export function parseLog(text: string): EntryRecord[] {
   const out: EntryRecord[] = [];
@@ -403,13 +414,28 @@ export class HistoryLog {
   async begin(build: (id: string) => EntryRecord): Promise<EntryRecord> {
     const release = await this.lock();
     try {
-      const n = this.take();
-      const { record, added } = await externalize(this.blobs, build(`h_${n}`));
-      if (added > 0) {
-        const c = this.counterNow();
-        this.writeCounter({ ...c, bytes: c.bytes + added });
+      const c = this.counterNow();
+      const n = this.tailChecked
+        ? c.next
+        : Math.max(c.next, this.tailMax() + 1);
+      this.tailChecked = true;
+      let added = 0;
+      let line = 0;
+      try {
+        const stored = await externalize(this.blobs, build(`h_${n}`));
+        added = stored.added;
+        line = encoder.encode(framed(stored.record)).length;
+        begun.add(stored.record);
+        return stored.record;
+      } finally {
+        // The id is taken even when the record could not be built; the
+        // entry is counted now, so its append need not write the counter.
+        this.writeCounter({
+          next: n + 1,
+          count: c.count + (line > 0 ? 1 : 0),
+          bytes: c.bytes + added + line,
+        });
       }
-      return record;
     } catch (error) {
       throw this.refuse(error, this.blobs.dir, "Cannot keep the edit history");
     } finally {
@@ -422,11 +448,18 @@ export class HistoryLog {
    * `once`, a record whose id the log already holds is not appended again
    * (a recovery finishing a commit that a crash cut short after the append).
    */
-  async append(record: EntryRecord, once = false, flush = true): Promise<void> {
+  async append(
+    record: EntryRecord,
+    once = false,
+    flush = true,
+  ): Promise<void> {
+    // Counted when it was built: by begin here, or (recovered from a
+    // journal) by the process that began it.
+    const counted = once || begun.has(record);
     const release = await this.lock();
     try {
       if (once && this.locate(record.id) !== undefined) return;
-      const line = frameRecord(record);
+      const line = framed(record);
       const fd = this.openLog(true)!;
       let written = 0;
       try {
@@ -448,14 +481,16 @@ export class HistoryLog {
       const c = this.counterNow();
       const n = idNumber(record.id);
       const next = Math.max(c.next, Number.isNaN(n) ? 0 : n + 1);
-      const count = c.count + 1;
-      const bytes = c.bytes + written;
+      const count = counted ? c.count : c.count + 1;
+      const bytes = counted ? c.bytes : c.bytes + written;
       if (
         count > this.limit + Math.max(16, Math.floor(this.limit / 10)) ||
         bytes > this.maxBytes
       ) {
         this.writeCounter({ next, ...this.prune() });
-      } else this.writeCounter({ next, count, bytes });
+      } else if (!counted || next !== c.next) {
+        this.writeCounter({ next, count, bytes });
+      }
     } catch (error) {
       throw this.refuse(error, this.file, "Cannot keep the edit history");
     } finally {
