@@ -317,7 +317,21 @@ export class HistoryLog {
 
   private readCounter(): Counter | null {
     try {
-      const v = JSON.parse(decoder.decode(readFileSync(this.counter)));
+      const fd = openSync(
+        this.counter,
+        constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+      );
+      let bytes: Uint8Array;
+      try {
+        // Anything but a small regular file is rebuilt from the log.
+        const st = fstatSync(fd);
+        if (!st.isFile() || st.size > 4096) return null;
+        bytes = new Uint8Array(st.size);
+        readFull(fd, bytes, 0, bytes.length, 0);
+      } finally {
+        closeSync(fd);
+      }
+      const v = JSON.parse(decoder.decode(bytes));
       if (
         Number.isSafeInteger(v.next) && Number.isSafeInteger(v.count) &&
         Number.isSafeInteger(v.bytes)
