@@ -32,7 +32,6 @@ import {
   mkdirSync,
   open,
   openSync,
-  readFileSync,
   readSync,
   renameSync,
   statSync,
