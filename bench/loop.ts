@@ -62,6 +62,17 @@ const steps: { title: string; cmd: string; args: string[] }[] = [
     ],
   },
   {
+    title:
+      "history bounds: log --limit 1 on 2,000 vs 200,000 entries; delete-then-undo cycles of a 20 MB file",
+    cmd: DENO,
+    args: [
+      "run",
+      "-A",
+      "bench/history_bounds.ts",
+      ...(quick ? ["--cycles=2", "--runs=3"] : []),
+    ],
+  },
+  {
     title: "one-line patch of a 1 GiB file vs the write floor (copy + flush)",
     cmd: DENO,
     args: [
