@@ -21,7 +21,8 @@ const DENO = `${REPO}node_modules/.bin/deno`;
 
 const steps: { title: string; cmd: string; args: string[] }[] = [
   {
-    title: "MCP stdio round trip (read + one-line edit) vs server-filesystem",
+    title:
+      "MCP stdio round trip (read + one-line edit, history on) vs server-filesystem",
     cmd: DENO,
     args: ["run", "-A", "bench/mcp_roundtrip.ts", quick ? "15" : "40"],
   },
@@ -46,7 +47,7 @@ const steps: { title: string; cmd: string; args: string[] }[] = [
     args: ["run", "-A", "bench/http_bench.ts"],
   },
   {
-    title: "10 connections appending to one file",
+    title: "10 connections appending to one file, history on vs off",
     cmd: "node",
     args: [
       "--import",
@@ -56,6 +57,19 @@ const steps: { title: string; cmd: string; args: string[] }[] = [
       quick ? "3" : "10",
       "--connections",
       "10",
+      "--history",
+      "both",
+    ],
+  },
+  {
+    title:
+      "history bounds: log --limit 1 on 2,000 vs 200,000 entries; delete-then-undo cycles of a 20 MB file",
+    cmd: DENO,
+    args: [
+      "run",
+      "-A",
+      "bench/history_bounds.ts",
+      ...(quick ? ["--cycles=2", "--runs=3"] : []),
     ],
   },
   {

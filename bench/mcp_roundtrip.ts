@@ -197,6 +197,11 @@ try {
       loadedMs.toFixed(2)
     } ms (${(loadedMs / freshMs).toFixed(2)}× fresh)`,
   );
+  console.log(
+    `history on: ${
+      (freshMs / refMs).toFixed(2)
+    }× the reference server (target ≤ 1.50×, aim 1.20×)`,
+  );
   printSummary("mcp", {
     runtime: underNode ? "node" : "deno",
     lines: LINES,

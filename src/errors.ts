@@ -83,6 +83,8 @@ export const ERROR_ADVICE = {
     "The request was too slow to arrive: send it again, in one go.",
   NOT_AVAILABLE:
     "This app cannot serve the route here (no disk): use the stateless routes, or the full app where there is a disk.",
+  HISTORY:
+    "The edit history's state (the file the message names) could not be read or kept: make it a regular file again (or move it aside), then retry.",
   INTERNAL: "Something unexpected failed: retry once, then report the message.",
 } as const;
 

@@ -17,6 +17,7 @@ export {
   fchmodSync,
   fchownSync,
   fstatSync,
+  fsync,
   fsyncSync,
   linkSync,
   lstatSync,

@@ -66,9 +66,18 @@ export async function run(ctx: CliContext): Promise<number> {
         path: path === undefined ? undefined : ctx.path(path),
         limit: intFlag(ctx, "limit"),
       });
-      if (ctx.json) await ctx.out(safeJson({ ok: true, entries }));
-      else if (entries.length === 0) await ctx.err("(no entries)");
+      const warnings = entries.warnings;
+      if (ctx.json) {
+        await ctx.out(
+          safeJson({
+            ok: true,
+            entries,
+            ...(warnings ? { warnings } : {}),
+          }),
+        );
+      } else if (entries.length === 0) await ctx.err("(no entries)");
       else await ctx.out(entries.map(logLine).join("\n"));
+      if (warnings && !ctx.json) await ctx.err(warnings.join("\n"));
       return EXIT_OK;
     }
     const [id] = ctx.args;

@@ -186,6 +186,21 @@ export async function stage(s: Staged): Promise<number> {
 }
 
 export function stageBytes(s: Staged, bytes: Uint8Array): number {
+  const { fd, ino } = stageBytesOpen(s, bytes, true);
+  closeSync(fd);
+  return ino;
+}
+
+/**
+ * Writes the temporary of one entry held in memory and leaves it open:
+ * flushed here with `flush`, else the caller flushes it (so that flush can
+ * run beside other work) and closes it.
+ */
+export function stageBytesOpen(
+  s: Staged,
+  bytes: Uint8Array,
+  flush: boolean,
+): { fd: number; ino: number } {
   const { target } = s.entry;
   let fd: number;
   try {
@@ -212,15 +227,12 @@ export function stageBytes(s: Staged, bytes: Uint8Array): number {
     } else if (s.entry.mode !== undefined) {
       fchmodSync(fd, s.entry.mode & 0o7777);
     }
-    fsyncSync(fd);
-    return st.ino;
+    if (flush) fsyncSync(fd);
+    return { fd, ino: st.ino };
   } catch (error) {
     closeSync(fd);
-    fd = -1;
     removeQuietly(s.pin, s.temp);
     throw mapFsError(error, `Cannot write "${target.display}"`);
-  } finally {
-    if (fd >= 0) closeSync(fd);
   }
 }
 

@@ -129,10 +129,13 @@ function applyHunks(oldSegs: string[], hunks: Hunk[]): string {
     const n = segments(h.old).length;
     const o = h.at - 1;
     if (o < at || o + n > oldSegs.length) return "\0";
-    parts.push(...oldSegs.slice(at, o), h.new);
+    // Line by line, never spread: a file may hold more lines than an
+    // argument list can.
+    for (let k = at; k < o; k++) parts.push(oldSegs[k]);
+    parts.push(h.new);
     at = o + n;
   }
-  parts.push(...oldSegs.slice(at));
+  for (let k = at; k < oldSegs.length; k++) parts.push(oldSegs[k]);
   return parts.join("");
 }
 

@@ -13,6 +13,7 @@ export type {
   EntryFile,
   EntryRecord,
   HistoryEntry,
+  HistoryList,
   HistoryQuery,
   Hunk,
   RecordFile,
@@ -21,7 +22,18 @@ export type {
 } from "./types.ts";
 export { DOORS } from "./types.ts";
 export { bare, hunksOf, lineCount, renderDiff, segments } from "./hunks.ts";
-export { crc32, frameRecord, HistoryLog, idNumber, parseLog } from "./log.ts";
+export {
+  crc32,
+  frameRecord,
+  HistoryLog,
+  type HistoryLogOptions,
+  idNumber,
+  type LogFilter,
+  type LogListing,
+  parseLog,
+} from "./log.ts";
+export { recordProblem } from "./check.ts";
+export { INLINE_MAX, type StoredHunk } from "./blobs.ts";
 export { planUndo, type UndoPlan, type UndoStep } from "./undo.ts";
 export {
   checkQuery,

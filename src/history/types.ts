@@ -96,6 +96,12 @@ export interface HistoryQuery {
   limit?: number;
 }
 
+/**
+ * Entries as listed, newest first; `warnings` names the malformed records
+ * the listing met and skipped (set only when there were some).
+ */
+export type HistoryList = HistoryEntry[] & { warnings?: string[] };
+
 /** An entry with each file's diff. */
 export interface EntryDetail extends HistoryEntry {
   /** The files, each with a unified diff. */

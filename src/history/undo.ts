@@ -229,8 +229,13 @@ export function planUndo(
   let at = 0;
   let added = 0;
   let removed = 0;
+  // Line by line, never spread: a file may hold more lines than an
+  // argument list can.
+  const keep = (from: number, to: number) => {
+    for (let k = from; k < to; k++) parts.push(cur[k]);
+  };
   for (const { q, h, m } of located) {
-    parts.push(...cur.slice(at, q));
+    keep(at, q);
     let put = h.old;
     if (m > 0 && put !== "") {
       const want = segments(h.new);
@@ -251,7 +256,7 @@ export function planUndo(
     removed += m;
     at = q + m;
   }
-  parts.push(...cur.slice(at));
+  keep(at, cur.length);
   const text = parts.join("");
   return {
     ok: true,

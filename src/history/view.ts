@@ -202,8 +202,9 @@ function diffWithContext(
       `@@ -${oldLen === 0 ? oldStart - 1 : oldStart},${oldLen} +${
         newLen === 0 ? newStart - 1 : newStart
       },${newLen} @@`,
-      ...body,
     );
+    // One push per line: a hunk may hold millions, past any argument list.
+    for (const line of body) out.push(line);
     i = j + 1;
   }
   return out.join("\n");

@@ -42,7 +42,8 @@ export function historyRoutes(options: HistoryRouteOptions): Hono<HttpEnv> {
       path: c.req.query("path") || undefined,
       limit: limitOf(c.req.query("limit")),
     });
-    return json({ ok: true, entries });
+    const warnings = entries.warnings;
+    return json({ ok: true, entries, ...(warnings ? { warnings } : {}) });
   });
   app.get("/v1/history/:id", async (c) => {
     const entry = await (await options.workspace()).entry(c.req.param("id"));

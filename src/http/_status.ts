@@ -50,6 +50,7 @@ export const STATUS: { readonly [C in ErrorCode]: number } = {
   METHOD_NOT_ALLOWED: 405,
   REQUEST_TIMEOUT: 408,
   NOT_AVAILABLE: 501,
+  HISTORY: 500,
   INTERNAL: 500,
 };
 

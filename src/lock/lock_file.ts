@@ -61,13 +61,19 @@ export interface Holder {
 export function readHolder(path: string): Holder | null {
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+    // Never waiting on a FIFO put in a lock's place.
+    fd = openSync(
+      path,
+      constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+    );
   } catch (error) {
     if (errnoOf(error) === "ENOENT") return null;
     throw error;
   }
   try {
     const st = fstatSync(fd);
+    // Not a lock this code made: judged as one whose holder never wrote.
+    if (!st.isFile()) return { named: null, ino: st.ino, mtimeMs: st.mtimeMs };
     const buf = new Uint8Array(256);
     const n = readSync(fd, buf, 0, buf.length, 0);
     const named = parseHolder(new TextDecoder().decode(buf.subarray(0, n)));

@@ -47,6 +47,9 @@ const entry = z.object({
 const HistoryOutput = z.object({
   entries: z.array(entry).optional().describe("Newest first (without id)."),
   entry: entry.optional().describe("The entry with diffs (with id)."),
+  warnings: z.array(z.string()).optional().describe(
+    "Malformed history records skipped, each named.",
+  ),
 });
 
 const UndoOutput = z.object({
@@ -93,7 +96,11 @@ export function historyTools(options: HistoryToolOptions): ToolDefinition[] {
           e.files.map((f) => `${f.path} +${f.added} -${f.removed}`).join(", ")
         }${e.undoOf ? ` (undo of ${e.undoOf})` : ""}`
       ).join("\n");
-      return { text: text || "(no entries)", data: { entries } };
+      const warnings = entries.warnings;
+      return {
+        text: [text || "(no entries)", ...(warnings ?? [])].join("\n"),
+        data: { entries, ...(warnings ? { warnings } : {}) },
+      };
     },
   }, sessionOf);
   const undo = defineTool({

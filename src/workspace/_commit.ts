@@ -31,7 +31,8 @@
  * @module
  */
 import { basename, join } from "node:path";
-import { fsyncSync } from "../_runtime/fs.ts";
+import { fsync, fsyncSync } from "../_runtime/fs.ts";
+import { closeQuietly } from "../lock/lock_file.ts";
 import { processId } from "../_runtime/process.ts";
 import { mapFsError } from "../_internal/errno.ts";
 import type { Confinement } from "../fs/confine.ts";
@@ -58,6 +59,7 @@ import {
   removeQuietly,
   sideName,
   stage,
+  stageBytesOpen,
   type Staged,
   type StageEntry,
 } from "../commit/stage.ts";
@@ -89,6 +91,12 @@ export interface CommitRecord {
   record: unknown;
   /** Appends it to the log. */
   append(record: unknown): Promise<void>;
+  /**
+   * Appends it without waiting for its flush; `then` runs once a flush
+   * covers it (the commit's journal, which holds the record flushed, is
+   * removed only then).
+   */
+  appendDeferred?(record: unknown, then: () => void): Promise<void>;
 }
 
 /**
@@ -215,13 +223,30 @@ async function commitOneRecorded(
 ): Promise<void> {
   const display = s.entry.target.display;
   let newIno: number | null = null;
+  // Content held in memory is written at once and flushed beside the
+  // journal's own flushes (both before any rename): one wait, not two.
+  let temp: { fd: number; flushed: Promise<void> } | null = null;
+  const closeTemp = async (): Promise<void> => {
+    if (!temp) return;
+    await temp.flushed.catch(() => {});
+    closeQuietly(temp.fd);
+    temp = null;
+  };
   try {
-    if (!s.entry.remove) newIno = await stage(s);
+    if (s.entry.bytes && !s.entry.remove) {
+      const open = stageBytesOpen(s, s.entry.bytes, false);
+      newIno = open.ino;
+      const flushed = flushFd(open.fd);
+      // Awaited below; handled now, so a failure is never an unhandled rejection.
+      flushed.catch(() => {});
+      temp = { fd: open.fd, flushed };
+    } else if (!s.entry.remove) newIno = await stage(s);
     await step("temp-0");
     await step("staged");
     await recheck(s);
     await step("checked");
   } catch (error) {
+    await closeTemp();
     removeQuietly(s.pin, s.temp);
     throw mapFsError(error, `Cannot write "${display}"`);
   }
@@ -235,7 +260,12 @@ async function commitOneRecorded(
   );
   try {
     writeJournal(jfile, journal);
+    if (temp) {
+      const { flushed } = temp as { flushed: Promise<void> };
+      await flushed;
+    }
   } catch (error) {
+    await closeTemp();
     removeQuietly(s.pin, s.temp);
     try {
       removeJournal(jfile);
@@ -244,6 +274,7 @@ async function commitOneRecorded(
     }
     throw mapFsError(error, `Cannot write "${display}"`);
   }
+  await closeTemp();
   await step("journal-committing");
   try {
     if (s.backup) {
@@ -253,7 +284,7 @@ async function commitOneRecorded(
     checkIdentity(s);
     install(s);
     await step("rename-0");
-    await history.append(history.record);
+    await appendEntry(history, jfile);
     await step("history");
   } catch (error) {
     await rollBack(root, jfile, journal, [s], step);
@@ -262,8 +293,29 @@ async function commitOneRecorded(
   s.pin.sync(fsyncSync);
   removeQuietly(s.pin, s.backup);
   await step("cleaned");
-  removeJournal(jfile);
+  if (!history.appendDeferred) removeJournal(jfile);
   await step("done");
+}
+
+/**
+ * Appends a commit's entry after its renames. Deferred where the log can:
+ * the journal holds the record flushed, so the log's own flush runs beside
+ * the folder's (and is shared by the commits in flight), and the journal
+ * goes once it is done.
+ */
+async function appendEntry(
+  history: CommitRecord,
+  jfile: string,
+): Promise<void> {
+  if (!history.appendDeferred) return await history.append(history.record);
+  await history.appendDeferred(history.record, () => removeJournal(jfile));
+}
+
+/** Flushes an open file in the runtime's worker pool, while this thread goes on. */
+function flushFd(fd: number): Promise<void> {
+  return new Promise((resolve, reject) =>
+    fsync(fd, (error) => error ? reject(error) : resolve())
+  );
 }
 
 /** Removes the temporary and the backup of each staged file. */
@@ -384,7 +436,7 @@ async function commitMany(
       await step(`rename-${i}`);
     }
     if (history) {
-      await history.append(history.record);
+      await appendEntry(history, jfile);
       await step("history");
     }
   } catch (error) {
@@ -395,6 +447,6 @@ async function commitMany(
   for (const s of staged) s.pin.sync(fsyncSync);
   for (const s of staged) removeQuietly(s.pin, s.backup);
   await step("cleaned");
-  removeJournal(jfile);
+  if (!history?.appendDeferred) removeJournal(jfile);
   await step("done");
 }

@@ -96,6 +96,8 @@ export class Context {
   readonly hooks: CommitHooks;
   /** Entries the edit history keeps, or null with history off. */
   private readonly historyLimit: number | null;
+  /** Bytes of history state kept (the log and its blobs). */
+  private readonly historyMaxBytes: number;
   private history?: Promise<HistoryLog | null>;
   /** The door changes are recorded as coming through. */
   readonly door: Door;
@@ -197,6 +199,9 @@ export class Context {
     this.historyLimit = options.history === false || limit === 0
       ? null
       : Math.floor(limit);
+    this.historyMaxBytes = Math.floor(
+      positive("historyMaxBytes", options.historyMaxBytes, 256 * 1024 * 1024),
+    );
   }
 
   /** The edit history, or null with history off (loaded on first use). */
@@ -205,7 +210,10 @@ export class Context {
     return this.history ??= limit === null
       ? Promise.resolve(null)
       : loadHistoryLog().then(({ HistoryLog }) =>
-        new HistoryLog(this.stateDir, limit)
+        new HistoryLog(this.stateDir, {
+          limit,
+          maxBytes: this.historyMaxBytes,
+        })
       );
   }
 

@@ -11,7 +11,7 @@ import {
   type Door,
   type EntryDetail,
   type EntryRecord,
-  type HistoryEntry,
+  type HistoryList,
   type HistoryQuery,
   listEntries,
   makeRecord,
@@ -37,19 +37,25 @@ export async function recordOf(
 ): Promise<(CommitRecord & { id: string }) | undefined> {
   const log = await ctx.log();
   if (!log) return undefined;
-  const id = await log.allocate();
+  const record = await log.begin((id) =>
+    makeRecord({ id, session, door, summary, files, undoOf })
+  );
   return {
-    id,
-    record: makeRecord({
-      id,
-      session,
-      door,
-      summary,
-      files,
-      undoOf,
-    }),
+    id: record.id,
+    record,
     append: (r) => log.append(r as EntryRecord),
+    appendDeferred: (r, then) => log.appendDeferred(r as EntryRecord, then),
   };
+}
+
+/**
+ * Waits until a flush of the log covers every entry appended so far (the
+ * commits append them without waiting, after the renames); call it once
+ * the files' locks are released, before answering.
+ */
+export async function historySettled(ctx: Context): Promise<void> {
+  const log = await ctx.log();
+  await log?.settled();
 }
 
 /**
@@ -68,7 +74,7 @@ export async function logged(
     );
   }
   const log = await ctx.log();
-  const r = log?.get(id);
+  const r = await log?.get(id);
   if (!r) {
     throw new NotFoundError(
       log
@@ -79,11 +85,15 @@ export async function logged(
   return r;
 }
 
-/** The history's entries, newest first, filtered by `query`. */
+/**
+ * The history's entries, newest first, filtered by `query`, read from the
+ * log's end. Malformed records met are skipped and named in a `warnings`
+ * property of the list (set only when there are some).
+ */
 export async function history(
   ctx: Context,
   query: HistoryQuery = {},
-): Promise<HistoryEntry[]> {
+): Promise<HistoryList> {
   await start(ctx);
   const q = checkQuery(query);
   const log = await ctx.log();
@@ -91,7 +101,13 @@ export async function history(
   const path = q.path === undefined
     ? undefined
     : (await ctx.conf.resolve(q.path)).display;
-  return listEntries(log.records(), { ...q, path });
+  const found = log.list({ ...q, path });
+  const out: HistoryList = listEntries(
+    found.records,
+    { ...q, path },
+  );
+  if (found.warnings.length > 0) out.warnings = found.warnings;
+  return out;
 }
 
 /** Files a view loads for context lines: past this size it shows the kept line on each side only. */

@@ -23,7 +23,7 @@ import { hasFileOps, patchFileOps } from "./_file_ops.ts";
 import type { Context } from "./_context.ts";
 import { lockTargets, start } from "./_locking.ts";
 import { loadEditing, prepare, type Prepared } from "./_plan.ts";
-import { recordOf } from "./_history.ts";
+import { historySettled, recordOf } from "./_history.ts";
 import { recordCommit, recordRefusal } from "./_record.ts";
 import { type Group, groupsOf, resolveTarget } from "./_resolve.ts";
 import { editHead, linkNote, resultShare } from "./_result_notes.ts";
@@ -85,6 +85,8 @@ export async function patchFiles(
     );
   } finally {
     release();
+    // The entry's flush, shared with the commits in flight, outside the locks.
+    if (!dryRun) await historySettled(ctx);
   }
 }
 

@@ -33,7 +33,7 @@ import { removeEmptyFolders } from "../commit/stage.ts";
 import { join } from "node:path";
 import type { Target } from "../fs/confine.ts";
 import type { Context } from "./_context.ts";
-import { logged, recordOf } from "./_history.ts";
+import { historySettled, logged, recordOf } from "./_history.ts";
 import { loadWhole } from "./_load.ts";
 import { lockTargets, start } from "./_locking.ts";
 import { remember } from "./_record.ts";
@@ -92,6 +92,8 @@ export async function undo(
     }, made);
   } finally {
     release();
+    // The entry's flush, shared with the commits in flight, outside the locks.
+    if (!dryRun) await historySettled(ctx);
     if (made.length > 0) removeEmptyFolders(ctx.conf.rootRef, made);
   }
 }

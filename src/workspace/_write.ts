@@ -22,7 +22,7 @@ import { recordFile, sha256Hex } from "../history/record.ts";
 import { commitFiles } from "./_commit.ts";
 import type { Target } from "../fs/confine.ts";
 import type { Context } from "./_context.ts";
-import { recordOf } from "./_history.ts";
+import { historySettled, recordOf } from "./_history.ts";
 import { loadWhole } from "./_load.ts";
 import { lockTargets, start } from "./_locking.ts";
 import { loadEditing } from "./_plan.ts";
@@ -217,6 +217,8 @@ export async function writeFile(
     };
   } finally {
     release();
+    // The entry's flush, shared with the commits in flight, outside the locks.
+    await historySettled(ctx);
   }
 }
 

@@ -11,7 +11,7 @@ import type { RecoveryReport } from "../commit/recover.ts";
 import type {
   Door,
   EntryDetail,
-  HistoryEntry,
+  HistoryList,
   HistoryQuery,
   UndoOptions,
   UndoResult,
@@ -70,6 +70,8 @@ export interface WorkspaceOptions {
   history?: boolean;
   /** Entries the history keeps, the newest (default 10,000). */
   historyLimit?: number;
+  /** Bytes of history state kept, the log and its blobs (default 256 MiB); the oldest entries go first, the newest never. */
+  historyMaxBytes?: number;
   /** The door changes are recorded as coming through (default `"library"`). */
   door?: Door;
 }
@@ -251,7 +253,7 @@ export interface Workspace {
   /** Finishes or undoes commits that a crashed process left half done (also run before each write). */
   recover(): Promise<RecoveryReport>;
   /** The history's entries, newest first (filters: session, root-relative path, limit, default 50). */
-  history(query?: HistoryQuery): Promise<HistoryEntry[]>;
+  history(query?: HistoryQuery): Promise<HistoryList>;
   /** One entry with each file's diff; `NOT_FOUND` when the log does not hold it. */
   entry(id: string): Promise<EntryDetail>;
   /**

@@ -27,7 +27,7 @@ import { recover } from "./_locking.ts";
 import { readFile, readText, stat } from "./_read.ts";
 import type {
   EntryDetail,
-  HistoryEntry,
+  HistoryList,
   HistoryQuery,
   UndoOptions,
   UndoResult,
@@ -147,7 +147,7 @@ class FileWorkspace implements Workspace {
     return recover(this.ctx);
   }
 
-  async history(query?: HistoryQuery): Promise<HistoryEntry[]> {
+  async history(query?: HistoryQuery): Promise<HistoryList> {
     return (await loadHistory()).history(this.ctx, query);
   }
 

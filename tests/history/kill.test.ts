@@ -63,8 +63,16 @@ describe("SIGKILL during patches leaves a consistent history", () => {
           const names = r % 2 === 0 ? ["a.txt", "b.txt"] : ["a.txt"];
           const STEPS = commitSteps(names.map(() => true), true);
           // The first rounds aim at the moments around the append: after the
-          // last rename (entry not yet written) and right after it.
-          const aimed = ["rename-1", "rename-0", "history", "history"];
+          // last rename (entry not yet written), right after it, and once the
+          // commit is done while its journal may wait for the log's flush.
+          const aimed = [
+            "rename-1",
+            "rename-0",
+            "history",
+            "history",
+            "done",
+            "done",
+          ];
           const killStep = outside
             ? -1
             : r < aimed.length

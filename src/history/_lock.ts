@@ -1,0 +1,138 @@
+/**
+ * The history's lock (`<state>/history/lock`): the same lock file as the
+ * file locks (`src/lock/`), naming its holder (pid, host boot id, PID
+ * namespace) and a lease refreshed while held, so a writer in another PID
+ * namespace sharing the state folder is never judged dead by its pid alone.
+ * Inside one process, takers queue on a promise chain and never poll.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { setInterval } from "node:timers";
+import { touchHandle } from "../_runtime/host.ts";
+import { processId } from "../_runtime/process.ts";
+import { HashlineError } from "../errors.ts";
+import {
+  holderLine,
+  LEASE_MS,
+  local,
+  provablyDead,
+  REFRESH_MS,
+} from "../lock/holder.ts";
+import {
+  clearDeadBreaker,
+  closeQuietly,
+  createExclusive,
+  EMPTY_STALE_MS,
+  type Holder,
+  readHolder,
+  takeOver,
+} from "../lock/lock_file.ts";
+import {
+  closeSync,
+  constants,
+  openSync,
+  readSync,
+  unlinkSync,
+} from "../_runtime/fs.ts";
+
+const chains = new Map<string, Promise<void>>();
+
+function stale(holder: Holder): boolean {
+  const age = Date.now() - holder.mtimeMs;
+  const named = holder.named;
+  if (named === null) return age > EMPTY_STALE_MS;
+  // This process never holds the history lock across a queue turn.
+  if (named.pid === processId() && local(named)) return age > LEASE_MS;
+  return provablyDead(named) || age > LEASE_MS;
+}
+
+function release(path: string, token: string): void {
+  try {
+    const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+    let mine = false;
+    try {
+      const buf = new Uint8Array(token.length + 1);
+      const n = readSync(fd, buf, 0, buf.length, 0);
+      mine = new TextDecoder().decode(buf.subarray(0, n)) === token;
+    } finally {
+      closeSync(fd);
+    }
+    if (mine) unlinkSync(path);
+  } catch {
+    // Taken over after its lease: nothing of ours is left to free.
+  }
+}
+
+async function acquire(
+  dir: string,
+  timeoutMs: number,
+): Promise<() => void> {
+  const folder = (n: string) => join(dir, n);
+  const path = folder("lock");
+  const token = holderLine(Math.random().toString(36).slice(2));
+  const deadline = Date.now() + timeoutMs;
+  for (let wait = 1;; wait = Math.min(wait * 2, 20)) {
+    const fd = createExclusive(path, token);
+    if (fd !== null) {
+      clearDeadBreaker(folder, "lock.break");
+      const lease = setInterval(() => touchHandle(fd), REFRESH_MS);
+      (lease as { unref?: () => void }).unref?.();
+      return () => {
+        clearInterval(lease);
+        closeQuietly(fd);
+        release(path, token);
+      };
+    }
+    const holder = readHolder(path);
+    if (holder === null) continue;
+    if (stale(holder)) {
+      takeOver(folder, "lock", holder, "lock");
+      continue;
+    }
+    if (Date.now() > deadline) {
+      throw new HashlineError(
+        "BUSY",
+        `Cannot keep the edit history: its lock (${path}) stayed taken for ${
+          Math.round(timeoutMs / 1000)
+        } s. Try again.`,
+      );
+    }
+    await new Promise((r) => setTimeout(r, wait));
+  }
+}
+
+/**
+ * Takes the history lock of a history folder, waiting behind this
+ * process's other takers first, then for other processes.
+ *
+ * @param dir The history folder (it must exist).
+ * @param timeoutMs How long to wait for another process.
+ * @returns A function that frees it.
+ * @throws {HashlineError} `BUSY` when it stays taken past the deadline.
+ */
+export async function lockHistory(
+  dir: string,
+  timeoutMs = 30_000,
+): Promise<() => void> {
+  const prev = chains.get(dir) ?? Promise.resolve();
+  let done!: () => void;
+  const mine = new Promise<void>((r) => (done = r));
+  const tail = prev.then(() => mine);
+  chains.set(dir, tail);
+  const finish = () => {
+    done();
+    if (chains.get(dir) === tail) chains.delete(dir);
+  };
+  await prev;
+  try {
+    const free = await acquire(dir, timeoutMs);
+    return () => {
+      free();
+      finish();
+    };
+  } catch (error) {
+    finish();
+    throw error;
+  }
+}

@@ -1,0 +1,294 @@
+/**
+ * Content-addressed blobs beside the history log (`<state>/history/blobs/`):
+ * the text an entry needs for undo beyond a small inline size is kept once
+ * under its sha-256, however many entries refer to it (a delete and its
+ * undo name the same content), so the log itself stays small.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeAllSync,
+} from "../_runtime/fs.ts";
+import { touchHandle } from "../_runtime/host.ts";
+import { processId } from "../_runtime/process.ts";
+import { errnoOf } from "../_internal/errno.ts";
+import { syncPath } from "../commit/journal.ts";
+import { HashlineError } from "../errors.ts";
+import { sha256Hex } from "./record.ts";
+import { lineHash32 } from "../hash/fnv.ts";
+import { bare, segments } from "./hunks.ts";
+import type { EntryRecord, Hunk } from "./types.ts";
+
+/** Text fields of a hunk longer than this (UTF-16 units) go to a blob. */
+export const INLINE_MAX = 4096;
+
+const BLOB_FIELDS = ["old", "new", "before", "after"] as const;
+type BlobField = typeof BLOB_FIELDS[number];
+
+/** A hunk as the log keeps it: long text fields named by their blob. */
+export interface StoredHunk extends Omit<Hunk, "hashes"> {
+  /** Omitted when `new` is in a blob (the hashes are computed from it). */
+  hashes?: number[];
+  /** sha-256 of each text field kept in a blob (the field itself is `""`). */
+  blobs?: Partial<Record<BlobField, string>>;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder("utf-8", { fatal: true });
+
+function fail(file: string, why: string): HashlineError {
+  return new HashlineError(
+    "HISTORY",
+    `Cannot read the edit history: ${file} ${why}.`,
+  );
+}
+
+/** The blobs of one history folder. */
+export class Blobs {
+  readonly dir: string;
+  private made = false;
+
+  /** @param historyDir The history folder. */
+  constructor(historyDir: string) {
+    this.dir = join(historyDir, "blobs");
+  }
+
+  /** The file of a blob. */
+  path(sha: string): string {
+    return join(this.dir, sha);
+  }
+
+  /**
+   * Keeps `text` as a blob (flushed) unless it is kept already (then its
+   * time is refreshed, so a prune's grace spares it).
+   *
+   * @returns Its sha-256 and the bytes newly written (0 when it was kept).
+   */
+  async put(text: string): Promise<{ sha: string; added: number }> {
+    const bytes = encoder.encode(text);
+    const sha = await sha256Hex(bytes);
+    const file = this.path(sha);
+    if (!this.made) {
+      mkdirSync(this.dir, { recursive: true });
+      this.made = true;
+    }
+    try {
+      const fd = openSync(
+        file,
+        constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+      );
+      try {
+        if (fstatSync(fd).isFile() && fstatSync(fd).size === bytes.length) {
+          touchHandle(fd);
+          return { sha, added: 0 };
+        }
+      } finally {
+        closeSync(fd);
+      }
+    } catch (error) {
+      if (errnoOf(error) !== "ENOENT" && errnoOf(error) !== "ELOOP") {
+        throw error;
+      }
+    }
+    const tmp = `${file}.${processId()}-${
+      Math.random().toString(16).slice(2, 10)
+    }.tmp`;
+    const fd = openSync(
+      tmp,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL |
+        constants.O_NOFOLLOW,
+      0o600,
+    );
+    try {
+      writeAllSync(fd, bytes);
+      fsyncSync(fd);
+    } catch (error) {
+      closeSync(fd);
+      try {
+        unlinkSync(tmp);
+      } catch {
+        // The write's own error is the one to report.
+      }
+      throw error;
+    }
+    closeSync(fd);
+    renameSync(tmp, file);
+    syncPath(this.dir);
+    return { sha, added: bytes.length };
+  }
+
+  /** The text of a blob, checked against its name. */
+  async get(sha: string): Promise<string> {
+    const file = this.path(sha);
+    let fd: number;
+    try {
+      fd = openSync(
+        file,
+        constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+      );
+    } catch (error) {
+      throw fail(
+        file,
+        errnoOf(error) === "ENOENT"
+          ? "is missing (an entry needs it)"
+          : `cannot be opened (${errnoOf(error) ?? "error"})`,
+      );
+    }
+    let bytes: Uint8Array;
+    try {
+      const st = fstatSync(fd);
+      if (!st.isFile()) throw fail(file, "is not a regular file");
+      bytes = new Uint8Array(st.size);
+      let at = 0;
+      while (at < bytes.length) {
+        const n = readSync(fd, bytes, at, bytes.length - at, at);
+        if (n === 0) break;
+        at += n;
+      }
+    } finally {
+      closeSync(fd);
+    }
+    if (await sha256Hex(bytes) !== sha) {
+      throw fail(file, "does not match its sha-256 (damaged)");
+    }
+    try {
+      return decoder.decode(bytes);
+    } catch {
+      throw fail(file, "is not UTF-8 (damaged)");
+    }
+  }
+
+  /** The blobs kept, with their sizes and times. */
+  list(): { sha: string; size: number; mtimeMs: number }[] {
+    let names: string[];
+    try {
+      names = readdirSync(this.dir);
+    } catch {
+      return [];
+    }
+    const out = [];
+    for (const name of names) {
+      if (!/^[0-9a-f]{64}$/.test(name)) continue;
+      try {
+        const st = statSync(join(this.dir, name));
+        out.push({ sha: name, size: st.size, mtimeMs: st.mtimeMs });
+      } catch {
+        // Removed meanwhile.
+      }
+    }
+    return out;
+  }
+
+  /** Removes a blob; one already gone is fine. */
+  remove(sha: string): void {
+    try {
+      unlinkSync(this.path(sha));
+    } catch {
+      // Gone already.
+    }
+  }
+}
+
+/**
+ * The record as the log keeps it: each hunk's text fields longer than
+ * {@link INLINE_MAX} moved to blobs.
+ *
+ * @returns The stored record and the bytes of blobs newly written.
+ */
+export async function externalize(
+  blobs: Blobs,
+  record: EntryRecord,
+): Promise<{ record: EntryRecord; added: number }> {
+  let added = 0;
+  const files = [];
+  for (const f of record.files) {
+    const hunks: StoredHunk[] = [];
+    for (const h of f.hunks) {
+      let out: StoredHunk | undefined;
+      for (const k of BLOB_FIELDS) {
+        const v = h[k];
+        if (typeof v !== "string" || v.length <= INLINE_MAX) continue;
+        out ??= { ...h };
+        const put = await blobs.put(v);
+        added += put.added;
+        (out.blobs ??= {})[k] = put.sha;
+        if (k === "before" || k === "after") out[k] = "";
+        else out[k] = "";
+        if (k === "new") delete out.hashes;
+      }
+      hunks.push(out ?? h);
+    }
+    files.push({ ...f, hunks: hunks as Hunk[] });
+  }
+  return { record: { ...record, files }, added };
+}
+
+/** The blobs a stored record names. */
+export function blobsOf(record: EntryRecord): string[] {
+  const out: string[] = [];
+  for (const f of record.files) {
+    for (const h of f.hunks as StoredHunk[]) {
+      if (h.blobs) out.push(...Object.values(h.blobs) as string[]);
+    }
+  }
+  return out;
+}
+
+/**
+ * Gives a hunk whose `new` came from a blob its `hashes`, computed on first
+ * use: an undo needs them, a view of a large change does not.
+ */
+function lazyHashes(h: Hunk): void {
+  let cached: number[] | undefined;
+  Object.defineProperty(h, "hashes", {
+    enumerable: true,
+    configurable: true,
+    get: () =>
+      cached ??= h.new === ""
+        ? []
+        : segments(h.new).map((s, k) => lineHash32(bare(s, h.newAt + k === 1))),
+    set: (v: number[]) => {
+      cached = v;
+    },
+  });
+}
+
+/** The record with every blob's text back in place (and the hashes of `new`). */
+export async function internalize(
+  blobs: Blobs,
+  record: EntryRecord,
+): Promise<EntryRecord> {
+  if (blobsOf(record).length === 0) return record;
+  const files = [];
+  for (const f of record.files) {
+    const hunks: Hunk[] = [];
+    for (const stored of f.hunks as StoredHunk[]) {
+      if (!stored.blobs) {
+        hunks.push(stored as Hunk);
+        continue;
+      }
+      const h = { ...stored } as StoredHunk;
+      for (const k of BLOB_FIELDS) {
+        const sha = stored.blobs[k];
+        if (sha !== undefined) h[k] = await blobs.get(sha);
+      }
+      delete h.blobs;
+      if (stored.blobs.new !== undefined) lazyHashes(h as Hunk);
+      hunks.push(h as Hunk);
+    }
+    files.push({ ...f, hunks });
+  }
+  return { ...record, files };
+}
