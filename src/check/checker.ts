@@ -14,7 +14,9 @@ import {
   loadGrammar,
   type ParsedTree,
   type RawError,
+  rootOf,
 } from "./_engine.ts";
+import type { BlockSource } from "../block/expand.ts";
 import { introducedErrors } from "./_introduced.ts";
 import { Receipts, sha256Hex } from "./_receipts.ts";
 
@@ -89,6 +91,16 @@ export interface Checker {
    * @returns The answer, or null when no grammar covers the file's extension.
    */
   check(input: CheckInput): Promise<SyntaxCheck | null>;
+  /**
+   * The syntax tree of a file's content, for block anchors and outlines; the
+   * parse is kept, so a check of an edit of this content parses only what
+   * changed. Optional: a checker without it resolves no blocks.
+   *
+   * @param path The file's path; its extension picks the grammar.
+   * @param text The content (a leading BOM is ignored).
+   * @returns The tree's root, or why there is none.
+   */
+  structure?(path: string, text: string): Promise<BlockSource>;
   /** Parses run so far (a receipt hit runs none). */
   readonly parses: number;
 }
@@ -236,6 +248,48 @@ class TreeSitterChecker implements Checker {
       if (a && a.errors.length === 0) return g;
     }
     return null;
+  }
+
+  async structure(path: string, text: string): Promise<BlockSource> {
+    const grammar = grammarFor(path);
+    if (!grammar) {
+      return {
+        kind: "none",
+        reason: "no grammar covers this kind of file",
+      };
+    }
+    if (utf8Length(text, this.maxBytes) > this.maxBytes) {
+      return {
+        kind: "none",
+        reason: `the file is over the ${
+          this.maxBytes / MiB
+        } MiB limit of syntax parsing`,
+      };
+    }
+    const loaded = await loadGrammar(grammar);
+    if (typeof loaded === "string") {
+      return {
+        kind: "none",
+        reason: `there is no ${grammar.language} grammar at hand (${
+          loaded.replace(/^not checked: /, "")
+        })`,
+      };
+    }
+    const body = text.startsWith(BOM) ? text.slice(1) : text;
+    let kept = this.find(loaded, body);
+    if (!kept) {
+      this.parses++;
+      const parsed = loaded.parse(body, this.timeoutMs);
+      if (parsed.kind !== "parsed") {
+        return {
+          kind: "none",
+          reason: `parsing took over ${this.timeoutMs} ms and was stopped`,
+        };
+      }
+      kept = { text: body, tree: parsed.tree, errors: parsed.errors };
+      this.keep(loaded, kept);
+    }
+    return { kind: "tree", root: rootOf(kept.tree) };
   }
 
   async check(input: CheckInput): Promise<SyntaxCheck | null> {

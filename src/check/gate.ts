@@ -7,6 +7,8 @@
  *
  * @module
  */
+import type { BlockSource } from "../block/expand.ts";
+import { isMarkdown } from "../block/markdown.ts";
 import { PatchRefusedError } from "../errors.ts";
 import type { Checker, CheckInput, SyntaxCheck } from "./checker.ts";
 import { type CheckMode, checkMode } from "./modes.ts";
@@ -53,6 +55,34 @@ export class SyntaxGate {
   /** The checker, created on first use. */
   private engine(module: CheckerModule): Checker {
     return this.checker ??= module.createChecker({ stateDir: this.stateDir });
+  }
+
+  /**
+   * The structure of a file's content, for block anchors and outlines:
+   * Markdown needs no grammar; other files are parsed by the checker (which
+   * keeps the tree for the check of the edit that follows).
+   *
+   * @param path The file's path; its extension picks the grammar.
+   * @param text The content.
+   * @returns The tree's root (`null` for Markdown), or why there is none.
+   */
+  async structure(path: string, text: string): Promise<BlockSource> {
+    if (isMarkdown(path)) return { kind: "tree", root: null };
+    const module = await loadChecker();
+    const engine = this.engine(module);
+    if (!engine.structure) {
+      return { kind: "none", reason: "the checker in use parses no trees" };
+    }
+    try {
+      return await engine.structure(path, text);
+    } catch (error) {
+      return {
+        kind: "none",
+        reason: `the parser failed (${
+          String((error as Error)?.message ?? error)
+        })`,
+      };
+    }
   }
 
   /**

@@ -27,6 +27,8 @@ export const STATUS: { readonly [C in ErrorCode]: number } = {
   PATCH_REFUSED: 409,
   MOVED_ON: 409,
   SYNTAX: 409,
+  NOT_A_BLOCK: 409,
+  UNCHECKED: 409,
   NO_MATCH: 409,
   MANY_MATCHES: 409,
   NO_CHANGE: 409,

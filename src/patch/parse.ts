@@ -253,9 +253,11 @@ function parseText(
 }
 
 function anchorAt(text: string, n: number): string {
+  // A block anchor (`12:a3*`) keeps its suffix; validation says where it may stand.
+  const block = text.endsWith("*");
   try {
-    const a = parseAnchor(text);
-    return formatAnchor(a.line, a.hash);
+    const a = parseAnchor(block ? text.slice(0, -1) : text);
+    return `${formatAnchor(a.line, a.hash)}${block ? "*" : ""}`;
   } catch {
     throw new SyntaxError(
       `Cannot parse patch line ${n}: ${

@@ -191,6 +191,8 @@ async function patchLocked(
       .filter((s) => s !== "")
       .join("\n")
   );
+  const blocks = prepared.flatMap((p) => p.blocks ?? []);
+  if (blocks.length > 0) parts.push(`Blocks: ${blocks.join("; ")}`);
   if (rebased.length > 0) parts.push(`Rebased: ${rebased.join("; ")}`);
   if (warnings.length > 0) {
     parts.push(...warnings.map((w) => `Warning: ${w}`));
@@ -201,6 +203,7 @@ async function patchLocked(
     files,
     summary: parts.join("\n\n"),
     rebased,
+    ...(blocks.length > 0 ? { blocks } : {}),
     warnings,
     checks: syntax.checks,
     ...(entryId ? { entry: entryId } : {}),

@@ -144,6 +144,8 @@ export interface PatchResult {
   summary: string;
   /** Ops applied where their lines moved to (`op 2: lines 40–42 → 43–45`), with rebase on. */
   rebased: string[];
+  /** One note per block anchor (`LINE:HH*`) resolved: `src/a.ts op 1: block 12–40`. */
+  blocks?: string[];
   /** Things that did not stop the commit but that the caller should know (a read record not saved). */
   warnings: string[];
   /** Syntax checks of the edited files (none with `check: "off"` or for files without a grammar). */
