@@ -199,7 +199,7 @@ export function expandBlocks(
         "NOT_A_BLOCK",
         `In ${label}, line ${a.line} opens no multi-line block (${found.reason}). ${
           hints.length > 0
-            ? `The nearest block openers are ${hints.join(" and ")}.`
+            ? `Nearest block openers: ${hints.join(", ")}.`
             : "No line near it opens a block; name the lines with a range instead."
         }`,
         a.line,
