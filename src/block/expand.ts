@@ -108,7 +108,7 @@ function runs(ns: number[]): string {
  * import assert from "node:assert/strict";
  * import { expandBlocks } from "./expand.ts";
  * const md = ["# A", "text", "# B"];
- * const out = expandBlocks([{ op: "delete", start: "1:24*" }], md, { kind: "tree", root: null });
+ * const out = expandBlocks([{ op: "delete", start: "1:c8*" }], md, { kind: "tree", root: null });
  * assert.deepEqual(out.problems, []);
  * assert.equal(out.notes[0], "op 1: block 1–2");
  * ```

@@ -26,7 +26,7 @@ const FENCE = /^ {0,3}(`{3,}|~{3,})/;
  * ```ts
  * import assert from "node:assert/strict";
  * import { markdownHeadings } from "./markdown.ts";
- * assert.deepEqual(markdownHeadings(["# A", "```", "# no", "```", "## B"]), [
+ * assert.deepEqual(markdownHeadings(["# A", "~~~", "# no", "~~~", "## B"]), [
  *   { line: 1, level: 1 },
  *   { line: 5, level: 2 },
  * ]);

@@ -237,3 +237,39 @@ describe("block anchors through openWorkspace().patch", () => {
     });
   });
 });
+
+describe("block anchors on content in memory", () => {
+  it(
+    "applyBlockPatch resolves by the path's grammar; POST /v1/apply too",
+    T,
+    async () => {
+      const { applyBlockPatch } = await import("../../src/patch/mod.ts");
+      const out = await applyBlockPatch(TS, `= ${at(TS, 14)}*\n~  put() {}`, {
+        path: "s.ts",
+      });
+      assert.equal(out, lines(TS, [14, 18], ["  put() {}"]));
+      await assert.rejects(
+        applyBlockPatch(TS, `- ${at(TS, 12)}*`, { path: "s.ts" }),
+        (e: unknown) =>
+          e instanceof PatchRefusedError &&
+          e.problems[0].code === "NOT_A_BLOCK",
+      );
+      const { createApp } = await import("../../src/http/app.ts");
+      const app = createApp();
+      const res = await app.fetch(
+        new Request("http://localhost/v1/apply", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({
+            content: PY,
+            path: "app.py",
+            patch: `- ${at(PY, 3)}*`,
+          }),
+        }),
+      );
+      const body = await res.json();
+      assert.equal(res.status, 200, JSON.stringify(body));
+      assert.equal(body.content, lines(PY, [3, 5]));
+    },
+  );
+});
