@@ -82,6 +82,13 @@ export interface ReadOptions {
   limit?: number;
   /** Session the read counts for (default the workspace's). */
   session?: string;
+  /**
+   * Show only the first line of each top-level declaration and of each
+   * member of a top-level class, interface, enum, module or object (every
+   * heading in Markdown); each hidden run becomes one `…13–40` line.
+   * Only the lines shown count as read.
+   */
+  outline?: boolean;
 }
 
 /** One window of an anchored read of a file. */
@@ -100,6 +107,10 @@ export interface FileRead {
   nextOffset: number | null;
   /** Present when something went wrong beside the read (its record could not be saved). */
   warnings?: string[];
+  /** Present on an outline read: `true` when the view is an outline. */
+  outline?: boolean;
+  /** Why an outline read fell back to the plain read (no grammar, too large, parse failed). */
+  note?: string;
 }
 
 /** Options of {@link Workspace.patch}. */
