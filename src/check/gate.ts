@@ -24,6 +24,9 @@ const checkerPath = "./checker.ts";
 const loadChecker = (): Promise<CheckerModule> =>
   checkerModule ??= import(checkerPath);
 
+/** How long the checks of one edit may take together, in milliseconds (DESIGN §11). */
+export const PATCH_CHECKS_MS = 2000;
+
 /** What a gate found: every check's answer and the warnings for the result. */
 export interface GateOutcome {
   /** One answer per checked file (files without a grammar are left out). */
@@ -100,10 +103,28 @@ export class SyntaxGate {
     if (m === "off" || inputs.length === 0) return { checks: [], warnings: [] };
     const module = await loadChecker();
     const { describeCheck, syntaxProblems } = module;
+    const { grammarFor } = await import("./languages.ts");
     const checks: SyntaxCheck[] = [];
+    const deadline = performance.now() + PATCH_CHECKS_MS;
     for (const input of inputs) {
+      if (performance.now() >= deadline) {
+        const grammar = grammarFor(input.path);
+        if (grammar) {
+          checks.push({
+            path: input.path,
+            language: grammar.language,
+            status: "skipped",
+            errors: [],
+            note: `not checked: the edit's checks together ran past ${
+              PATCH_CHECKS_MS / 1000
+            } s`,
+            reused: false,
+          });
+        }
+        continue;
+      }
       try {
-        const c = await this.engine(module).check(input);
+        const c = await this.engine(module).check({ ...input, deadline });
         if (c) checks.push(c);
       } catch (error) {
         checks.push({
@@ -119,7 +140,18 @@ export class SyntaxGate {
       }
     }
     if (m === "refuse") {
-      const problems = syntaxProblems(checks);
+      // Fails closed: a file with a grammar that could not be judged is refused too.
+      const problems = [
+        ...syntaxProblems(checks),
+        ...checks.filter((c) => c.status === "skipped").map((c) => ({
+          code: "UNCHECKED" as const,
+          path: c.path,
+          message:
+            `the edit could not be checked, so nothing was written (check is refuse): ${
+              (c.note ?? "not checked").replace(/^not checked: /, "")
+            }. Make the file checkable, or send the edit with check "warn" or "off".`,
+        })),
+      ];
       if (problems.length > 0) throw new PatchRefusedError(problems);
     }
     const warnings: string[] = [];
