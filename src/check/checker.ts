@@ -301,7 +301,10 @@ class TreeSitterChecker implements Checker {
     let kept = this.find(loaded, body);
     if (!kept) {
       this.parses++;
-      const parsed = loaded.parse(body, this.timeoutMs);
+      // The text parsed last (most often this file before its last edit)
+      // serves as the base of an incremental parse.
+      const last = this.kept.get(loaded.identity)?.[0];
+      const parsed = loaded.parse(body, this.timeoutMs, last);
       if (parsed.kind !== "parsed") {
         return {
           kind: "none",

@@ -61,6 +61,32 @@ export class SyntaxGate {
   }
 
   /**
+   * Starts loading the checker and the grammars of these files, so the load
+   * overlaps an edit's own reads and writes; the check that follows awaits
+   * the same promises. Does nothing under `off`.
+   *
+   * @param paths The files an edit names.
+   * @param mode This edit's mode (default the gate's).
+   */
+  warm(paths: readonly string[], mode?: unknown): void {
+    let m: CheckMode;
+    try {
+      m = checkMode(mode, this.mode);
+    } catch {
+      return;
+    }
+    if (m === "off" || paths.length === 0) return;
+    void (async () => {
+      const { grammarFor } = await import("./languages.ts");
+      const grammars = paths.map((p) => grammarFor(p)).filter((g) => g);
+      if (grammars.length === 0) return;
+      await loadChecker();
+      const { loadGrammar } = await import("./_engine.ts");
+      await Promise.all(grammars.map((g) => loadGrammar(g!)));
+    })().catch(() => {});
+  }
+
+  /**
    * The structure of a file's content, for block anchors and outlines:
    * Markdown needs no grammar; other files are parsed by the checker (which
    * keeps the tree for the check of the edit that follows).

@@ -55,6 +55,8 @@ export async function patchFiles(
       'Cannot patch: the patch names no files. Send { files: [{ path, ops }] } or the text form starting with "@@ PATH".',
     );
   }
+  // The grammars load while the files are resolved, locked and read.
+  ctx.syntax.warm(parsed.files.map((f) => f.path), options.check);
   const groups = await groupsOf(ctx, parsed);
   // Judged against what the session knew when it sent the patch, not what
   // a concurrent patch of the same session recorded while this one waited.
