@@ -58,6 +58,7 @@ const RANKS: Record<string, number> = {
   records: 2.4,
   stream: 2.4,
   commit: 2.6,
+  block: 2.8,
   workspace: 3,
   check: 3,
   history: 3,

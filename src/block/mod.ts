@@ -5,7 +5,6 @@
  *
  * @module
  */
-export { applyBlockPatch, structureOf } from "./apply.ts";
 export {
   BLOCK_SUFFIX,
   type BlockExpansion,

@@ -71,7 +71,7 @@ export function statelessRoutes(): Hono<HttpEnv> {
     // Block anchors need a grammar, loaded only when a patch names one.
     const content = typeof patch === "string" && !patch.includes("*")
       ? applyPatch(input.content, patch)
-      : await (await import("../block/apply.ts")).applyBlockPatch(
+      : await (await import("../check/apply_blocks.ts")).applyBlockPatch(
         input.content,
         patch,
         input.path === undefined ? {} : { path: input.path },

@@ -46,22 +46,6 @@ export {
 export { formatPatchText, type ParseOptions, parsePatch } from "./parse.ts";
 export { type Problem, validateOps, type ValidateOptions } from "./validate.ts";
 export { LineMemory } from "./memory.ts";
-export { applyBlockPatch } from "../block/apply.ts";
-export {
-  type BlockExpansion,
-  type BlockSource,
-  expandBlocks,
-  isBlockAnchor,
-} from "../block/expand.ts";
-export {
-  type BlockAnswer,
-  type BlockMiss,
-  type BlockSpan,
-  nearestOpeners,
-  resolveBlock,
-  type SyntaxNode,
-} from "../block/resolve.ts";
-export type { NodePoint } from "../block/_node.ts";
 export {
   applyStringEdits,
   findString,

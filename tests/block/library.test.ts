@@ -243,7 +243,7 @@ describe("block anchors on content in memory", () => {
     "applyBlockPatch resolves by the path's grammar; POST /v1/apply too",
     T,
     async () => {
-      const { applyBlockPatch } = await import("../../src/patch/mod.ts");
+      const { applyBlockPatch } = await import("../../mod.ts");
       const out = await applyBlockPatch(TS, `= ${at(TS, 14)}*\n~  put() {}`, {
         path: "s.ts",
       });

@@ -6,13 +6,17 @@
  * @module
  */
 import { splitLines } from "../anchor/split.ts";
-import type { Checker } from "../check/checker.ts";
+import type { Checker } from "./checker.ts";
 import { applyPatch, type EditOptions } from "../patch/apply.ts";
 import { parsePatch } from "../patch/parse.ts";
 import { refusal } from "../patch/problems.ts";
 import type { Patch, PatchOp } from "../patch/types.ts";
-import { type BlockSource, expandBlocks, hasBlockAnchors } from "./expand.ts";
-import { isMarkdown } from "./markdown.ts";
+import {
+  type BlockSource,
+  expandBlocks,
+  hasBlockAnchors,
+} from "../block/expand.ts";
+import { isMarkdown } from "../block/markdown.ts";
 
 let checker: Promise<Checker> | undefined;
 
@@ -30,9 +34,7 @@ export async function structureOf(
 ): Promise<BlockSource> {
   if (isMarkdown(path)) return { kind: "tree", root: null };
   const c =
-    await (checker ??= import("../check/checker.ts").then((m) =>
-      m.createChecker()
-    ));
+    await (checker ??= import("./checker.ts").then((m) => m.createChecker()));
   return c.structure
     ? await c.structure(path, content)
     : { kind: "none", reason: "the checker in use parses no trees" };
@@ -51,7 +53,7 @@ export async function structureOf(
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { applyBlockPatch } from "./apply.ts";
+ * import { applyBlockPatch } from "./apply_blocks.ts";
  * const md = "# A\nx\n# B\n";
  * assert.equal(await applyBlockPatch(md, "- 1:c8*", { path: "a.md" }), "# B\n");
  * ```
