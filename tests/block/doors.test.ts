@@ -130,6 +130,16 @@ describe("block anchors through MCP edit_file", () => {
           await readFile(join(t.dir, "package.json"), "utf8"),
           json.join("\n"),
         );
+        const now = md.join("\n");
+        const after = await mcp.tool("edit_file", {
+          patch: `@@ guide.md\n+ ${at(now, 3)}*\n~## Upgrade\n`,
+        });
+        assert.equal(after.isError, false, after.text);
+        md.splice(4, 0, "## Upgrade");
+        assert.equal(
+          await readFile(join(t.dir, "guide.md"), "utf8"),
+          md.join("\n"),
+        );
       } finally {
         await mcp.close();
         await t.cleanup();
