@@ -56,14 +56,23 @@ function unwrap(node: SyntaxNode): SyntaxNode {
   return at;
 }
 
+/** Statements whose members are shown only when they hold an object literal. */
+const VALUE_HOLDERS =
+  /^(?:lexical_declaration|variable_declaration|expression_statement)$/;
+/** Nodes whose insides are code, never members. */
+const CODE = /function|arrow|lambda|call|method|closure/;
+
 function bodyOf(node: SyntaxNode): SyntaxNode | null {
   if (BODIES.has(node.type)) return node;
   if (!CONTAINER.test(node.type)) return null;
+  const objectsOnly = VALUE_HOLDERS.test(node.type);
+  const fits = (n: SyntaxNode) =>
+    objectsOnly ? n.type === "object" : BODIES.has(n.type);
   let level = named(node);
   for (let depth = 0; depth < 4 && level.length > 0; depth++) {
-    const hit = level.find((n) => BODIES.has(n.type));
+    const hit = level.find(fits);
     if (hit) return hit;
-    level = level.flatMap(named);
+    level = level.filter((n) => !CODE.test(n.type)).flatMap(named);
   }
   return null;
 }
@@ -96,7 +105,9 @@ export function outlineLines(
     const body = bodyOf(inner);
     if (!body) continue;
     for (const member of named(body)) {
-      if (!isComment(member)) shown.add(member.startPosition.row + 1);
+      if (isComment(member)) continue;
+      shown.add(member.startPosition.row + 1);
+      shown.add(unwrap(member).startPosition.row + 1);
     }
   }
   return [...shown].filter((n) => n >= 1 && n <= lines.length).sort((a, b) =>

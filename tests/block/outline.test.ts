@@ -137,6 +137,51 @@ describe("outline reads", () => {
     },
   );
 
+  it(
+    "Python decorated methods show both lines; a function's statements are no members",
+    T,
+    async () => {
+      const py = [
+        "class K:", // 1
+        "    @property", // 2
+        "    def p(self):", // 3
+        "        return 2", // 4
+        "", // 5
+      ].join("\n");
+      const ts = [
+        "const run = () => {", // 1
+        "  const a = 1;", // 2
+        "  return a;", // 3
+        "};", // 4
+        "const table = {", // 5
+        "  a: 1,", // 6
+        "  b: () => {", // 7
+        "    return 2;", // 8
+        "  },", // 9
+        "};", // 10
+        "", // 11
+      ].join("\n");
+      const t = await tree({ "k.py": py, "r.ts": ts });
+      try {
+        const heads = async (name: string) =>
+          (await t.ws.read(name, { outline: true })).text.split("\n").map((r) =>
+            r.startsWith("…") ? r : r.split(":")[0]
+          );
+        assert.deepEqual(await heads("k.py"), ["1", "2", "3", "…4"]);
+        assert.deepEqual(await heads("r.ts"), [
+          "1",
+          "…2–4",
+          "5",
+          "6",
+          "7",
+          "…8–10",
+        ]);
+      } finally {
+        await t.cleanup();
+      }
+    },
+  );
+
   it("through MCP read_file and CLI read --outline", T, async () => {
     const t = await tree({ "s.ts": TS });
     const app = createApp({ root: t.dir, stateDir: join(t.dir, ".hashline") });
