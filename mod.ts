@@ -67,6 +67,19 @@ export {
   type ShapeResult,
   validateOps,
 } from "./src/patch/mod.ts";
+export { applyBlockPatch } from "./src/check/apply_blocks.ts";
+export {
+  type BlockAnswer,
+  type BlockExpansion,
+  type BlockMiss,
+  type BlockSource,
+  type BlockSpan,
+  expandBlocks,
+  isBlockAnchor,
+  type NodePoint,
+  resolveBlock,
+  type SyntaxNode,
+} from "./src/block/mod.ts";
 export {
   type FileRead,
   openWorkspace,

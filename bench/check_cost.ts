@@ -11,8 +11,13 @@
  * target is about, and a worst case (2,000 lines of 250 one-screen functions
  * side by side: an incremental parse steps over every top-level node).
  *
+ * Then the same as whole processes (`hashline patch --check off` against
+ * the check on, `--cli-runs=N`, default 20), printed beside the in-process
+ * ratio, and a block op (`= L:HH*`) against the same edit as a range on a
+ * 2,000-line file.
+ *
  * Usage:
- *   deno task bench:check [--runs=N]
+ *   deno task bench:check [--runs=N] [--cli-runs=N]
  *
  * @module
  */
@@ -129,15 +134,144 @@ async function measure(
   return ratio;
 }
 
+const cliRuns = Number(
+  process.argv.find((a) => a.startsWith("--cli-runs="))?.slice(11) ?? 20,
+);
+
+/**
+ * Whole processes: `hashline patch --check off` against the default check,
+ * alternated, each a one-line replace of line 1 of `text` (the session's
+ * record, kept in the workspace's state folder, carries the anchor from one
+ * patch to the next). Returns the ratio of the medians.
+ */
+async function measureCli(dir: string, text: string): Promise<number> {
+  const { spawnSync } = await import("node:child_process");
+  const deno = join(REPO, "node_modules/.bin/deno");
+  const main = join(REPO, "src/cli/main.ts");
+  const files = { off: "cli-off.ts", warn: "cli-warn.ts" } as const;
+  const lines: Record<string, string> = {};
+  for (const [mode, name] of Object.entries(files)) {
+    await writeFile(join(dir, name), text);
+    lines[mode] = text.slice(0, text.indexOf("\n"));
+    spawnSync(deno, ["run", "-A", main, "read", name, "--limit", "1"], {
+      cwd: dir,
+    });
+  }
+  const fold = (line: string) => foldHash(lineHash32(line));
+  const times: Record<"off" | "warn", number[]> = { off: [], warn: [] };
+  let n = 0;
+  const once = (mode: "off" | "warn") => {
+    const old = lines[mode];
+    let next: string;
+    do next = `${text.slice(0, text.indexOf("\n"))} // ${n++}`; while (
+      fold(next) === fold(old)
+    );
+    const hex = fold(old).toString(16).padStart(2, "0");
+    const patch = `@@ ${files[mode]}\n= 1:${hex}\n~${next}\n`;
+    const t0 = performance.now();
+    const r = spawnSync(
+      deno,
+      ["run", "-A", main, "patch", "--check", mode, "-"],
+      { cwd: dir, input: patch },
+    );
+    const ms = performance.now() - t0;
+    if (r.status !== 0) {
+      throw new Error(`hashline patch failed: ${r.stderr}`);
+    }
+    lines[mode] = next;
+    return ms;
+  };
+  once("off"), once("warn");
+  for (let i = 0; i < cliRuns; i++) {
+    const order: ("off" | "warn")[] = i % 2 === 0
+      ? ["off", "warn"]
+      : ["warn", "off"];
+    for (const m of order) times[m].push(once(m));
+  }
+  const off = median(times.off);
+  const warn = median(times.warn);
+  console.log(
+    `CLI, whole processes (${cliRuns} alternated runs): --check off median ${
+      off.toFixed(0)
+    } ms, check on ${warn.toFixed(0)} ms`,
+  );
+  return warn / off;
+}
+
+/**
+ * A block op against the same edit as a plain range, alternated, check off:
+ * what resolving the block (one parse, incremental after the first) costs.
+ */
+async function measureBlock(ws: Workspace, dir: string): Promise<void> {
+  const { outlineSample } = await import("./_outline_sample.ts");
+  const text = outlineSample().text;
+  const times: Record<"range" | "block", number[]> = { range: [], block: [] };
+  const names = { range: "range.ts", block: "block.ts" } as const;
+  for (const name of Object.values(names)) {
+    await writeFile(join(dir, name), text);
+    await ws.read(name);
+  }
+  // The method opening on `target` spans 21 lines; it is replaced by itself
+  // with one line changed, so the next round finds the same shape.
+  const all = text.split("\n");
+  const target = all.findIndex((l) => l.includes("async method2(")) + 1;
+  const end = target + 17;
+  const anchor = (n: number, l: string) => `${n}:${fold2(l)}`;
+  const fold2 = (l: string) =>
+    foldHash(lineHash32(l)).toString(16).padStart(2, "0");
+  const current = { range: all.slice(), block: all.slice() };
+  let n = 0;
+  const once = async (kind: "range" | "block") => {
+    const lines = current[kind];
+    const body = lines.slice(target - 1, end);
+    body[1] = `    const key = \`\${id}:${n++}\`;`;
+    const start = anchor(target, lines[target - 1]);
+    const op = kind === "block"
+      ? { op: "replace" as const, start: `${start}*`, lines: body }
+      : {
+        op: "replace" as const,
+        start,
+        end: anchor(end, lines[end - 1]),
+        lines: body,
+      };
+    const t0 = performance.now();
+    await ws.patch({ files: [{ path: names[kind], ops: [op] }] }, {
+      check: "off",
+    });
+    const ms = performance.now() - t0;
+    lines.splice(target - 1, body.length, ...body);
+    return ms;
+  };
+  for (let i = 0; i < 3; i++) await once("block"), await once("range");
+  for (let i = 0; i < Math.min(runs, 40); i++) {
+    const order: ("range" | "block")[] = i % 2 === 0
+      ? ["range", "block"]
+      : ["block", "range"];
+    for (const k of order) times[k].push(await once(k));
+  }
+  const r = median(times.range);
+  const b = median(times.block);
+  console.log(
+    `block op vs range op, 2,000-line TypeScript file, check off (${
+      Math.min(runs, 40)
+    } alternated runs): range median ${r.toFixed(2)} ms, block ${
+      b.toFixed(2)
+    } ms (${(b / r).toFixed(2)}×)`,
+  );
+}
+
 const dir = await mkdtemp(join(tmpdir(), "hashline-bench-check-"));
 try {
   const ws = openWorkspace(dir, { stateDir: join(dir, ".hashline") });
-  const real = await measure(ws, dir, "real code", await realSource());
+  const source = await realSource();
+  const real = await measure(ws, dir, "real code", source);
   await measure(ws, dir, "worst case", wideSource(2000));
+  await measureBlock(ws, dir);
+  const cli = await measureCli(dir, source);
   console.log(
-    `checked / unchecked patch of a 2,000-line TypeScript file: ${
+    `checked / unchecked patch of a 2,000-line TypeScript file: in process ${
       real.toFixed(2)
-    }× (target ≤ 1.5×) ${real <= 1.5 ? "ok" : "OVER"}`,
+    }×, CLI ${cli.toFixed(2)}× (target ≤ 1.5×) ${cli <= 1.5 ? "ok" : "OVER"}`,
   );
 } finally {
   await rm(dir, { recursive: true, force: true });

@@ -42,6 +42,35 @@ export interface ToolShape {
   inputSchema: unknown;
 }
 
+/** An outline of a generated 2,000-line TypeScript file against its full read (DESIGN §12: ≤ 15%). */
+export const OUTLINE_SHARE_BUDGET = 0.15;
+
+/**
+ * o200k tokens of an outline read and of the full read of the generated
+ * 2,000-line TypeScript file of `_outline_sample.ts`, through a workspace.
+ */
+export async function outlineShare(): Promise<
+  { outline: number; full: number; share: number; lines: number }
+> {
+  const { mkdtemp, rm, writeFile } = await import("node:fs/promises");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const { openWorkspace } = await import("../src/workspace/mod.ts");
+  const { outlineSample } = await import("./_outline_sample.ts");
+  const dir = await mkdtemp(join(tmpdir(), "hashline-outline-"));
+  try {
+    const sample = outlineSample();
+    await writeFile(join(dir, "big.ts"), sample.text);
+    const ws = openWorkspace(dir, { stateDir: join(dir, ".state") });
+    const outline = tokens((await ws.read("big.ts", { outline: true })).text);
+    const read = await ws.read("big.ts");
+    const full = tokens(read.text);
+    return { outline, full, share: outline / full, lines: read.totalLines };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 /** The budgets of DESIGN §6, in o200k tokens. */
 export const BUDGETS = {
   /** `edit_file` alone. */
@@ -444,6 +473,14 @@ async function main(): Promise<void> {
         ratio.r.peerOver === null ? "n/a" : `+${ratio.r.peerOver}`
       }   ratio ${f2(ratio.r.peer)}x${ratio.peerNote}`,
     );
+    const o = await outlineShare();
+    lines.push(
+      `outline read of a generated ${o.lines}-line TypeScript file: ${o.outline} tokens, full read ${o.full}: ${
+        (o.share * 100).toFixed(1)
+      }%   budget ${OUTLINE_SHARE_BUDGET * 100}%  ${
+        o.share <= OUTLINE_SHARE_BUDGET ? "ok" : "OVER"
+      }`,
+    );
     console.log(lines.join("\n"));
     if (process.argv.includes("--results")) {
       const { readFile, writeFile } = await import("node:fs/promises");
@@ -468,6 +505,7 @@ async function main(): Promise<void> {
       spawnSync(join(repo, "node_modules/.bin/deno"), ["fmt", "-q", path]);
     }
     printSummary("tools", {
+      outline: o,
       budgets: BUDGETS,
       hashline,
       strReplace,

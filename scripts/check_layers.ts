@@ -66,6 +66,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["tools"],
   ["workspace", "store"],
   ["check", "history", "records"],
+  ["block"],
   ["patch"],
   ["commit"],
   ["lock", "stream"],

@@ -40,10 +40,12 @@ export const ERROR_ADVICE = {
     "The file changed while the edit was being made and nothing was written: read it again and resend.",
   PATCH_REFUSED:
     "Fix every problem listed in problems (they have different codes) and resend the whole patch.",
-  NOT_A_BLOCK:
-    "Name the block by the line that opens it, or use a range START..END instead.",
   MOVED_ON:
     "The lines the entry wrote have changed since; undo by hand with a patch built from a fresh read.",
+  NOT_A_BLOCK:
+    "Anchor on a line that opens a block (one of the openers the message names), or name the lines with a range START..END.",
+  UNCHECKED:
+    "The edit could not be checked (the message says why) and check is refuse: make the file checkable, or send the edit with check warn or off.",
   SYNTAX:
     "Fix the syntax errors the message lists in the new content and resend, or send it with check off.",
   NO_MATCH:

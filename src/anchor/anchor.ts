@@ -94,6 +94,9 @@ export function formatAnchor(line: number, hash: string | number): string {
  * ```
  */
 export function readPrefixOf(line: string): string | null {
-  const m = READ_PREFIX.exec(line);
+  const m = READ_PREFIX.exec(line) ?? OUTLINE_MARKER.exec(line);
   return m ? m[0] : null;
 }
+
+/** The line an outline read puts for hidden lines (`…13–40`), refused like a read prefix. */
+const OUTLINE_MARKER = /^…\d+(?:–\d+)?$/;

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { SyntaxNode } from "../block/_node.ts";
 import type { Grammar } from "./languages.ts";
 
 /** One syntax error of a parse, as a receipt keeps it. */
@@ -45,6 +46,16 @@ export interface LoadedGrammar {
     timeoutMs: number,
     base?: { text: string; tree: ParsedTree },
   ): ParseAnswer;
+}
+
+/**
+ * The root node of a parsed tree, for the structure rules of `src/block/`.
+ *
+ * @param tree A tree from {@link LoadedGrammar.parse}.
+ * @returns Its root node.
+ */
+export function rootOf(tree: ParsedTree): SyntaxNode {
+  return (tree as unknown as { rootNode: SyntaxNode }).rootNode;
 }
 
 /** Most errors kept from one parse (the first ones, in text order). */

@@ -37,13 +37,19 @@ export async function sha256Hex(text: string): Promise<string> {
   return hex(await crypto.subtle.digest("SHA-256", encoder.encode(text)));
 }
 
+/** Most errors a parse keeps (a receipt listing more was not written by a checker). */
+const MAX_RECEIPT_ERRORS = 50;
+/** Largest receipt file read; a bigger one is not a receipt. */
+const MAX_RECEIPT_BYTES = 64 * 1024;
+
 function isErrors(value: unknown): value is RawError[] {
-  return Array.isArray(value) &&
+  return Array.isArray(value) && value.length <= MAX_RECEIPT_ERRORS &&
     value.every((e) =>
       e !== null && typeof e === "object" &&
-      Number.isSafeInteger(e.line) && Number.isSafeInteger(e.column) &&
+      Number.isSafeInteger(e.line) && e.line >= 1 &&
+      Number.isSafeInteger(e.column) && e.column >= 1 &&
       (e.kind === "missing" || e.kind === "unexpected") &&
-      typeof e.token === "string"
+      typeof e.token === "string" && e.token.length <= 200
     );
 }
 
@@ -88,11 +94,13 @@ export class Receipts {
     }
     if (!this.folder) return null;
     try {
-      const { readFile } = await import("../_runtime/fs.ts");
+      const { lstat, readFile } = await import("../_runtime/fs.ts");
       const { join } = await import("node:path");
-      const body = JSON.parse(
-        await readFile(join(this.folder, `${key}.json`), "utf8"),
-      );
+      const file = join(this.folder, `${key}.json`);
+      // Not a regular small file (a FIFO, a folder, a huge file): not a receipt.
+      const info = await lstat(file);
+      if (!info.isFile() || info.size > MAX_RECEIPT_BYTES) return null;
+      const body = JSON.parse(await readFile(file, "utf8"));
       if (body?.key !== key || !isErrors(body.errors)) return null;
       this.remember(key, body.errors);
       return body.errors;

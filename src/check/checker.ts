@@ -14,7 +14,9 @@ import {
   loadGrammar,
   type ParsedTree,
   type RawError,
+  rootOf,
 } from "./_engine.ts";
+import type { BlockSource } from "../block/expand.ts";
 import { introducedErrors } from "./_introduced.ts";
 import { Receipts, sha256Hex } from "./_receipts.ts";
 
@@ -79,6 +81,11 @@ export interface CheckInput {
    * one) parses without error.
    */
   sniff?: boolean;
+  /**
+   * When the checks this one belongs to must stop (`performance.now()`
+   * time): a parse gets at most the time left, and none is started after it.
+   */
+  deadline?: number;
 }
 
 /** Parses edited content and reports the syntax errors each edit introduced. */
@@ -89,6 +96,16 @@ export interface Checker {
    * @returns The answer, or null when no grammar covers the file's extension.
    */
   check(input: CheckInput): Promise<SyntaxCheck | null>;
+  /**
+   * The syntax tree of a file's content, for block anchors and outlines; the
+   * parse is kept, so a check of an edit of this content parses only what
+   * changed. Optional: a checker without it resolves no blocks.
+   *
+   * @param path The file's path; its extension picks the grammar.
+   * @param text The content (a leading BOM is ignored).
+   * @returns The tree's root, or why there is none.
+   */
+  structure?(path: string, text: string): Promise<BlockSource>;
   /** Parses run so far (a receipt hit runs none). */
   readonly parses: number;
 }
@@ -121,6 +138,18 @@ const BOM = "\uFEFF";
 function utf8Length(text: string, over: number): number {
   if (text.length * 3 <= over) return text.length;
   return new TextEncoder().encode(text).length;
+}
+
+/** Whether a receipt's errors could belong to `text` (each on a line it has). */
+function plausible(errors: readonly RawError[], text: string): boolean {
+  let last = 0;
+  for (const e of errors) last = Math.max(last, e.line);
+  let at = -1;
+  for (let line = 1; line < last; line++) {
+    at = text.indexOf("\n", at + 1);
+    if (at < 0) return false;
+  }
+  return true;
 }
 
 function messageOf(e: RawError): string {
@@ -202,6 +231,7 @@ class TreeSitterChecker implements Checker {
     grammar: LoadedGrammar,
     text: string,
     before?: string | null,
+    deadline = Infinity,
   ): Promise<{ errors: RawError[]; reused: boolean } | null> {
     const recalled = this.find(grammar, text);
     if (recalled) return { errors: recalled.errors, reused: true };
@@ -212,10 +242,14 @@ class TreeSitterChecker implements Checker {
     if (!base) {
       key = await this.keyOf(grammar, text);
       const stored = await this.receipts.get(key);
-      if (stored) return { errors: stored, reused: true };
+      if (stored && plausible(stored, text)) {
+        return { errors: stored, reused: true };
+      }
     }
+    const budget = Math.min(this.timeoutMs, deadline - performance.now());
+    if (budget <= 0) return null;
     this.parses++;
-    const parsed = grammar.parse(text, this.timeoutMs, base);
+    const parsed = grammar.parse(text, budget, base);
     if (parsed.kind !== "parsed") return null;
     const errors = parsed.errors;
     this.keep(grammar, { text, tree: parsed.tree, errors });
@@ -236,6 +270,51 @@ class TreeSitterChecker implements Checker {
       if (a && a.errors.length === 0) return g;
     }
     return null;
+  }
+
+  async structure(path: string, text: string): Promise<BlockSource> {
+    const grammar = grammarFor(path);
+    if (!grammar) {
+      return {
+        kind: "none",
+        reason: "no grammar covers this kind of file",
+      };
+    }
+    if (utf8Length(text, this.maxBytes) > this.maxBytes) {
+      return {
+        kind: "none",
+        reason: `the file is over the ${
+          this.maxBytes / MiB
+        } MiB limit of syntax parsing`,
+      };
+    }
+    const loaded = await loadGrammar(grammar);
+    if (typeof loaded === "string") {
+      return {
+        kind: "none",
+        reason: `there is no ${grammar.language} grammar at hand (${
+          loaded.replace(/^not checked: /, "")
+        })`,
+      };
+    }
+    const body = text.startsWith(BOM) ? text.slice(1) : text;
+    let kept = this.find(loaded, body);
+    if (!kept) {
+      this.parses++;
+      // The text parsed last (most often this file before its last edit)
+      // serves as the base of an incremental parse.
+      const last = this.kept.get(loaded.identity)?.[0];
+      const parsed = loaded.parse(body, this.timeoutMs, last);
+      if (parsed.kind !== "parsed") {
+        return {
+          kind: "none",
+          reason: `parsing took over ${this.timeoutMs} ms and was stopped`,
+        };
+      }
+      kept = { text: body, tree: parsed.tree, errors: parsed.errors };
+      this.keep(loaded, kept);
+    }
+    return { kind: "tree", root: rootOf(kept.tree) };
   }
 
   async check(input: CheckInput): Promise<SyntaxCheck | null> {
@@ -261,9 +340,11 @@ class TreeSitterChecker implements Checker {
       : utf8Length(input.after, this.maxBytes);
     if (input.after === null || size > this.maxBytes) {
       return result("skipped", {
-        note: `not checked: the file is over the ${
-          this.maxBytes / MiB
-        } MiB limit of syntax checks`,
+        note: size > this.maxBytes
+          ? `not checked: the file is over the ${
+            this.maxBytes / MiB
+          } MiB limit of syntax checks`
+          : "not checked: the file was edited as a stream, without its text in memory",
       });
     }
     const loaded = await loadGrammar(grammar);
@@ -274,11 +355,13 @@ class TreeSitterChecker implements Checker {
     const beforeText = input.before?.startsWith(BOM)
       ? input.before.slice(1)
       : input.before;
-    const now = await this.answer(loaded, after, beforeText);
+    const deadline = input.deadline ?? Infinity;
+    const now = await this.answer(loaded, after, beforeText, deadline);
     if (!now) {
       return result("skipped", {
-        note:
-          `not checked: parsing took over ${this.timeoutMs} ms and was stopped`,
+        note: performance.now() >= deadline
+          ? "not checked: the edit's checks ran out of their time"
+          : `not checked: parsing took over ${this.timeoutMs} ms and was stopped`,
       });
     }
     if (now.errors.length === 0) return result("ok", { reused: now.reused });
@@ -288,7 +371,9 @@ class TreeSitterChecker implements Checker {
       : input.before.startsWith(BOM)
       ? input.before.slice(1)
       : input.before;
-    const then = before === null ? null : await this.answer(loaded, before);
+    const then = before === null
+      ? null
+      : await this.answer(loaded, before, undefined, deadline);
     const afterLines = splitLines(after).lines;
     const found = introducedErrors(
       then && before !== null

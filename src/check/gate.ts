@@ -7,6 +7,8 @@
  *
  * @module
  */
+import type { BlockSource } from "../block/expand.ts";
+import { isMarkdown } from "../block/markdown.ts";
 import { PatchRefusedError } from "../errors.ts";
 import { lazy } from "../_internal/lazy.ts";
 import type { Checker, CheckInput, SyntaxCheck } from "./checker.ts";
@@ -19,6 +21,17 @@ const loadChecker = lazy<CheckerModule>(
   import.meta.url,
   "./checker.ts",
 );
+const loadLanguages = lazy<typeof import("./languages.ts")>(
+  import.meta.url,
+  "./languages.ts",
+);
+const loadEngine = lazy<typeof import("./_engine.ts")>(
+  import.meta.url,
+  "./_engine.ts",
+);
+
+/** How long the checks of one edit may take together, in milliseconds (DESIGN §11). */
+export const PATCH_CHECKS_MS = 2000;
 
 /** What a gate found: every check's answer and the warnings for the result. */
 export interface GateOutcome {
@@ -54,6 +67,60 @@ export class SyntaxGate {
   }
 
   /**
+   * Starts loading the checker and the grammars of these files, so the load
+   * overlaps an edit's own reads and writes; the check that follows awaits
+   * the same promises. Does nothing under `off`.
+   *
+   * @param paths The files an edit names.
+   * @param mode This edit's mode (default the gate's).
+   */
+  warm(paths: readonly string[], mode?: unknown): void {
+    let m: CheckMode;
+    try {
+      m = checkMode(mode, this.mode);
+    } catch {
+      return;
+    }
+    if (m === "off" || paths.length === 0) return;
+    void (async () => {
+      const { grammarFor } = await loadLanguages();
+      const grammars = paths.map((p) => grammarFor(p)).filter((g) => g);
+      if (grammars.length === 0) return;
+      await loadChecker();
+      const { loadGrammar } = await loadEngine();
+      await Promise.all(grammars.map((g) => loadGrammar(g!)));
+    })().catch(() => {});
+  }
+
+  /**
+   * The structure of a file's content, for block anchors and outlines:
+   * Markdown needs no grammar; other files are parsed by the checker (which
+   * keeps the tree for the check of the edit that follows).
+   *
+   * @param path The file's path; its extension picks the grammar.
+   * @param text The content.
+   * @returns The tree's root (`null` for Markdown), or why there is none.
+   */
+  async structure(path: string, text: string): Promise<BlockSource> {
+    if (isMarkdown(path)) return { kind: "tree", root: null };
+    const module = await loadChecker();
+    const engine = this.engine(module);
+    if (!engine.structure) {
+      return { kind: "none", reason: "the checker in use parses no trees" };
+    }
+    try {
+      return await engine.structure(path, text);
+    } catch (error) {
+      return {
+        kind: "none",
+        reason: `the parser failed (${
+          String((error as Error)?.message ?? error)
+        })`,
+      };
+    }
+  }
+
+  /**
    * Checks the files of one edit. Under `warn` it never rejects: a check
    * that fails is a note, never a failed edit.
    *
@@ -68,10 +135,28 @@ export class SyntaxGate {
     if (m === "off" || inputs.length === 0) return { checks: [], warnings: [] };
     const module = await loadChecker();
     const { describeCheck, syntaxProblems } = module;
+    const { grammarFor } = await loadLanguages();
     const checks: SyntaxCheck[] = [];
+    const deadline = performance.now() + PATCH_CHECKS_MS;
     for (const input of inputs) {
+      if (performance.now() >= deadline) {
+        const grammar = grammarFor(input.path);
+        if (grammar) {
+          checks.push({
+            path: input.path,
+            language: grammar.language,
+            status: "skipped",
+            errors: [],
+            note: `not checked: the edit's checks together ran past ${
+              PATCH_CHECKS_MS / 1000
+            } s`,
+            reused: false,
+          });
+        }
+        continue;
+      }
       try {
-        const c = await this.engine(module).check(input);
+        const c = await this.engine(module).check({ ...input, deadline });
         if (c) checks.push(c);
       } catch (error) {
         checks.push({
@@ -87,7 +172,18 @@ export class SyntaxGate {
       }
     }
     if (m === "refuse") {
-      const problems = syntaxProblems(checks);
+      // Fails closed: a file with a grammar that could not be judged is refused too.
+      const problems = [
+        ...syntaxProblems(checks),
+        ...checks.filter((c) => c.status === "skipped").map((c) => ({
+          code: "UNCHECKED" as const,
+          path: c.path,
+          message:
+            `the edit could not be checked, so nothing was written (check is refuse): ${
+              (c.note ?? "not checked").replace(/^not checked: /, "")
+            }. Make the file checkable, or send the edit with check "warn" or "off".`,
+        })),
+      ];
       if (problems.length > 0) throw new PatchRefusedError(problems);
     }
     const warnings: string[] = [];

@@ -81,6 +81,7 @@ async function read(ctx: CliContext, ws: Ws): Promise<number> {
   const window = {
     offset: intFlag(ctx, "offset"),
     limit: intFlag(ctx, "limit"),
+    ...(ctx.values.outline === true ? { outline: true } : {}),
   };
   let view: FileRead;
   try {
@@ -91,6 +92,7 @@ async function read(ctx: CliContext, ws: Ws): Promise<number> {
   if (ctx.json) {
     await ctx.out(JSON.stringify({ ok: true, ...view }));
   } else {
+    if (view.note) await ctx.err(`Note: ${view.note}.\n`);
     if (view.text !== "") await ctx.out(view.text);
     await ctx.err(readFooter(view));
     for (const w of view.warnings ?? []) await ctx.err(`Warning: ${w}\n`);

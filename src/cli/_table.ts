@@ -143,7 +143,14 @@ export const COMMANDS: readonly CommandSpec[] = [
     family: "files",
     summary: "show a file's lines as LINE:HH|content",
     args: [{ name: "PATH", help: "the file to read" }],
-    flags: { ...LINE_WINDOW },
+    flags: {
+      ...LINE_WINDOW,
+      outline: {
+        type: "boolean",
+        help:
+          "show only the first line of each declaration and class member (each Markdown heading); each hidden run becomes one …FIRST–LAST line",
+      },
+    },
     details:
       "The view goes to stdout and a footer such as (lines 1–200 of 5000; next: --offset 201) to stderr. The lines shown count as read for the session, so they can be patched next.",
   },

@@ -46,6 +46,7 @@ export function fileRoutes(options: FileRouteOptions): Hono<HttpEnv> {
       offset: input.offset,
       limit: input.limit,
       session,
+      ...(input.outline === true ? { outline: true } : {}),
     });
     return json({ ok: true, ...view });
   });

@@ -25,6 +25,7 @@ const FormatBody = z.object({
 });
 const ApplyBody = z.object({
   content: z.string(),
+  path: z.string().optional(),
   ops: z.array(PatchOpSchema).optional(),
   patch: z.unknown().optional(),
 });
@@ -64,12 +65,18 @@ export function statelessRoutes(): Hono<HttpEnv> {
     }));
   });
 
-  app.post("/v1/apply", jsonBody(), (c) => {
+  app.post("/v1/apply", jsonBody(), async (c) => {
     const input = parseInput(ApplyBody, c.var.body, "request body");
-    return json({
-      ok: true,
-      content: applyPatch(input.content, onePatch(input)),
-    });
+    const patch = onePatch(input);
+    // Block anchors need a grammar, loaded only when a patch names one.
+    const content = typeof patch === "string" && !patch.includes("*")
+      ? applyPatch(input.content, patch)
+      : await (await import("../check/apply_blocks.ts")).applyBlockPatch(
+        input.content,
+        patch,
+        input.path === undefined ? {} : { path: input.path },
+      );
+    return json({ ok: true, content });
   });
   return app;
 }

@@ -28,6 +28,7 @@ export const STATUS: { readonly [C in ErrorCode]: number } = {
   NOT_A_BLOCK: 409,
   MOVED_ON: 409,
   SYNTAX: 409,
+  UNCHECKED: 409,
   NO_MATCH: 409,
   MANY_MATCHES: 409,
   NO_CHANGE: 409,

@@ -188,7 +188,7 @@ const PATH_LINE = /^(.+):(\d+\*?)$/;
 /** A move line: `m A..B > C`, `m A..B < C`, `m A..B > PATH:C`, `m A..B > PATH` (`c` copies). */
 function moveAt(m: RegExpExecArray, n: number): MoveOp {
   const [, sym, source, side, dest] = m;
-  const [start, end] = range(source, n, true);
+  const [start, end] = range(source, n);
   const op: MoveOp = { op: sym === "m" ? "move" : "copy", start };
   if (end) op.end = end;
   if (!dest) {
@@ -206,7 +206,7 @@ function moveAt(m: RegExpExecArray, n: number): MoveOp {
   }
   if (path !== undefined) op.to = path;
   if (at !== undefined) {
-    op[side === ">" ? "after" : "before"] = anchorAt(at, n, true);
+    op[side === ">" ? "after" : "before"] = anchorAt(at, n);
   } else if (side === "<") {
     throw new SyntaxError(
       `Cannot parse patch line ${n}: "<" puts lines before an anchor; to append to an empty or new file write "> ${dest}".`,
@@ -217,7 +217,7 @@ function moveAt(m: RegExpExecArray, n: number): MoveOp {
 
 function isAnchor(text: string): boolean {
   try {
-    anchorAt(text, 0, true);
+    anchorAt(text, 0);
     return true;
   } catch {
     return false;
@@ -349,11 +349,12 @@ function parseText(
   return { files };
 }
 
-function anchorAt(text: string, n: number, block = false): string {
-  if (block && text.endsWith("*")) return `${anchorAt(text.slice(0, -1), n)}*`;
+function anchorAt(text: string, n: number): string {
+  // A block anchor (`12:a3*`) keeps its suffix; validation says where it may stand.
+  const block = text.endsWith("*");
   try {
-    const a = parseAnchor(text);
-    return formatAnchor(a.line, a.hash);
+    const a = parseAnchor(block ? text.slice(0, -1) : text);
+    return `${formatAnchor(a.line, a.hash)}${block ? "*" : ""}`;
   } catch {
     throw new SyntaxError(
       `Cannot parse patch line ${n}: ${
@@ -363,11 +364,7 @@ function anchorAt(text: string, n: number, block = false): string {
   }
 }
 
-function range(
-  text: string,
-  n: number,
-  block = false,
-): [string, string | undefined] {
+function range(text: string, n: number): [string, string | undefined] {
   const parts = text.split("..");
   if (parts.length > 2) {
     throw new SyntaxError(
@@ -377,7 +374,7 @@ function range(
     );
   }
   return [
-    anchorAt(parts[0], n, block && parts.length === 1),
+    anchorAt(parts[0], n),
     parts.length === 2 ? anchorAt(parts[1], n) : undefined,
   ];
 }

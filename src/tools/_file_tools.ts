@@ -58,11 +58,16 @@ export function fileTools(options: FileToolOptions): ToolDefinition[] {
         offset: input.offset,
         limit: input.limit,
         session,
+        ...(input.outline === true ? { outline: true } : {}),
       });
       const body = editFormat === "hashline"
         ? view.text
         : plainLines(view.text);
-      return { text: body + readFooter(view, "read_file"), data: view };
+      const head = view.note ? `(${view.note}.)\n` : "";
+      return {
+        text: head + body + readFooter(view, "read_file"),
+        data: view,
+      };
     },
   }, sessionOf);
 

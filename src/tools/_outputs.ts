@@ -52,7 +52,12 @@ const windowFields = {
 };
 
 /** `read_file` result. */
-export const ReadFileOutput = z.object({ path, ...windowFields });
+export const ReadFileOutput = z.object({
+  path,
+  ...windowFields,
+  outline: z.boolean().optional().describe("The view is an outline."),
+  note: z.string().optional().describe("Why an outline was read plainly."),
+});
 
 /** `edit_file` result in hashline mode. */
 export const PatchOutput = z.object({

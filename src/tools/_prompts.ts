@@ -9,7 +9,7 @@
 /** Descriptions of every tool, by edit format where they differ. */
 export const DESCRIPTIONS = {
   readHashline:
-    "Read a file. Each line comes back as LINE:HH|content; LINE:HH is its anchor for edit_file, the prefix is not in the file. Long files come in windows: pass offset to go on.",
+    "Read a file. Each line comes back as LINE:HH|content; LINE:HH is its anchor for edit_file, the prefix is not in the file. Long files come in windows: pass offset to go on. Big file: outline first, then read the block you need.",
   readPlain:
     "Read a file. Each line comes back as its number, a tab and the content; the number and tab are not in the file. Long files come in windows: pass offset to go on.",
   editHashline:
@@ -21,6 +21,7 @@ export const DESCRIPTIONS = {
 ~text one new line
 m A[..B] > C / < C move after / before C (c copies); > P:C into file P, > P appends
 @@+ P create, @@- P delete, @@ P -> Q rename
+A* (= 12:a3*) names the block opening on line A (function, class, section) for =, - and +; read all of it first.
 A stale anchor refuses the whole edit and shows fresh ones.`,
   editStrReplace:
     "Edit a file by exact string replacement: old_string, copied from read_file without line numbers, must occur once (or set replace_all); it becomes new_string. No unique match: nothing is written.",
@@ -43,7 +44,8 @@ export const PROMPT_HASHLINE =
   `Files are edited by anchor. read_file shows each line as LINE:HH|content; "LINE:HH" (e.g. 12:a3) is the line's anchor and the prefix is not part of the file.
 - Read a file before editing it; create new files with write_file.
 - edit_file names lines only by anchors from your latest read or edit result, all as the file was read; never shift line numbers yourself, never put a LINE:HH| prefix in new lines. Example: {"path":"a.ts","ops":[{"op":"replace","start":"12:a3","end":"14:0e","lines":["const x = 1;"]}]}
-- A stale anchor refuses the whole edit and shows the current lines with fresh anchors: resend with those. An edit result shows fresh anchors, so edits chain without reading again.`;
+- A stale anchor refuses the whole edit and shows the current lines with fresh anchors: resend with those. An edit result shows fresh anchors, so edits chain without reading again.
+- Big file: read_file with outline: true, read the one block you need (offset, limit), then edit it by its block anchor LINE:HH* (e.g. "= 12:a3*" replaces the function opening on line 12).`;
 
 /** The snippet for the str_replace format. */
 export const PROMPT_STR_REPLACE =

@@ -89,6 +89,7 @@ export interface ReadFileInput {
   path: string;
   offset?: number;
   limit?: number;
+  outline?: boolean;
 }
 /** `read_file` input schema. */
 export const ReadFileInputSchema: z.ZodType<ReadFileInput> = z.object({
@@ -97,6 +98,7 @@ export const ReadFileInputSchema: z.ZodType<ReadFileInput> = z.object({
   limit: lineLimit.optional().describe(
     `Lines to show (default 2000, max ${MAX_READ_LINES})`,
   ),
+  outline: z.boolean().optional().describe("Declarations only"),
 });
 
 /** `edit_file` input in hashline mode. */

@@ -56,6 +56,8 @@ export async function patchFiles(
       'Cannot patch: the patch names no files. Send { files: [{ path, ops }] } or the text form starting with "@@ PATH".',
     );
   }
+  // The grammars load while the files are resolved, locked and read.
+  ctx.syntax.warm(parsed.files.map((f) => f.path), options.check);
   if (hasFileOps(parsed)) {
     return await patchFileOps(ctx, session, parsed, dryRun, options.check);
   }
@@ -197,6 +199,8 @@ async function patchLocked(
       .filter((s) => s !== "")
       .join("\n")
   );
+  const blocks = prepared.flatMap((p) => p.blocks ?? []);
+  if (blocks.length > 0) parts.push(`Blocks: ${blocks.join("; ")}`);
   if (rebased.length > 0) parts.push(`Rebased: ${rebased.join("; ")}`);
   if (warnings.length > 0) {
     parts.push(...warnings.map((w) => `Warning: ${w}`));
@@ -207,6 +211,7 @@ async function patchLocked(
     files,
     summary: parts.join("\n\n"),
     rebased,
+    ...(blocks.length > 0 ? { blocks } : {}),
     warnings,
     checks: syntax.checks,
     ...(entryId ? { entry: entryId } : {}),

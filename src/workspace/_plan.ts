@@ -18,6 +18,40 @@ import type { Target } from "../fs/confine.ts";
 import { loadWhole } from "./_load.ts";
 import { rewrite, scanForPatch } from "./_stream_patch.ts";
 import * as editing from "./_editing.ts";
+import {
+  expandBlocks,
+  hasBlockAnchors,
+  tooLargeForBlocks,
+} from "../block/expand.ts";
+import { splitLines } from "../anchor/split.ts";
+
+/**
+ * Resolves the block anchors of one file's ops on the file as validated;
+ * problems go to `problems` (and null is returned).
+ */
+async function resolveBlocks(
+  ctx: Context,
+  display: string,
+  text: string,
+  ops: PatchOp[],
+  memory: LineMemory,
+  problems: Problem[],
+): Promise<{ ops: PatchOp[]; notes: string[] } | null> {
+  if (!hasBlockAnchors(ops)) return { ops, notes: [] };
+  const source = await ctx.syntax.structure(display, text);
+  const out = expandBlocks(
+    ops,
+    splitLines(text).lines,
+    source,
+    memory,
+    display,
+  );
+  if (out.problems.length > 0) {
+    problems.push(...out.problems);
+    return null;
+  }
+  return out;
+}
 
 type Editing = typeof editing;
 /** What only patches and writes need (this module loads with them, never with a read). */
@@ -47,6 +81,8 @@ export interface Prepared {
   old?: Uint8Array;
   /** The file before and after, for the syntax check. */
   syntax?: CheckInput;
+  /** One note per block anchor resolved: `PATH op 1: block 12–40`. */
+  blocks?: string[];
   /** The whole text before and after, when held in memory (for the history). */
   oldText?: string;
   newText?: string;
@@ -93,6 +129,10 @@ export async function prepare(
     problems.push(...readFirst(memory, display));
     return null;
   }
+  if (ctx.streams(target) && hasBlockAnchors(ops)) {
+    problems.push(tooLargeForBlocks(display));
+    return null;
+  }
   if (ctx.streams(target)) {
     const scanned = await scanForPatch(target, ops, memory, ctx.engine);
     const judged = planPatch(scanned.lookup, ops, {
@@ -122,6 +162,9 @@ export async function prepare(
     };
   }
   const { bytes, id, text } = await loadWhole(target);
+  const blocks = await resolveBlocks(ctx, display, text, ops, memory, problems);
+  if (!blocks) return null;
+  ops = blocks.ops;
   // One line-offset pass over the old text serves the edit, the checks
   // and the summary: the text is never split into lines here.
   const { outcome: out, old, plan } = editIndexed(text, ops, {
@@ -136,6 +179,7 @@ export async function prepare(
   return {
     target: read,
     plan,
+    blocks: blocks.notes.map((n) => `${display} ${n}`),
     oldCount: old.lineCount,
     oldLine: (n) => (n <= old.lineCount ? old.text(n) : undefined),
     bytes: next,

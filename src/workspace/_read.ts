@@ -15,7 +15,8 @@ import type { Context } from "./_context.ts";
 import { statTarget } from "../fs/io.ts";
 import { loadWhole } from "./_load.ts";
 import { start } from "./_locking.ts";
-import { recordRead, recordWhole } from "./_record.ts";
+import { recordRead, recordRuns, recordWhole } from "./_record.ts";
+import type { Target } from "../fs/confine.ts";
 import { resolveTarget } from "./_resolve.ts";
 import { withWarnings } from "./_result_notes.ts";
 import type {
@@ -31,6 +32,11 @@ import type {
 const loadStreamRead = lazy<typeof import("../stream/read.ts")>(
   import.meta.url,
   "../stream/read.ts",
+);
+// Outlines, with the grammars they parse with, load with the first outline.
+const loadOutline = lazy<typeof import("../block/outline.ts")>(
+  import.meta.url,
+  "../block/outline.ts",
 );
 
 /** Reads a window of a file and records its lines for the session. */
@@ -57,6 +63,12 @@ export async function readFile(
     throw new NotFoundError(
       `Cannot read "${target.display}": no such file in the workspace.`,
     );
+  }
+  let note: string | undefined;
+  if (window.outline === true) {
+    const outline = await outlineRead(ctx, session, target, options);
+    if ("text" in outline) return outline;
+    note = outline.note;
   }
   let view: Omit<FileRead, "path">;
   let hashes: number[];
@@ -97,7 +109,68 @@ export async function readFile(
     view.totalLines,
     warnings,
   );
-  return withWarnings({ path: target.display, ...view }, warnings);
+  const read = withWarnings({ path: target.display, ...view }, warnings);
+  return window.outline === true ? { ...read, outline: false, note } : read;
+}
+
+/** Largest file an outline parses (the syntax check's limit). */
+const OUTLINE_BYTES = 2 * 1024 * 1024;
+/**
+ * An outline window of a file, recorded for the session; or why the file
+ * gets its plain read instead.
+ */
+async function outlineRead(
+  ctx: Context,
+  session: string,
+  target: Target,
+  options: { offset?: number; limit?: number; maxLineChars?: number },
+): Promise<FileRead | { note: string }> {
+  const size = statTarget(target)?.size ?? Infinity;
+  if (size > OUTLINE_BYTES) {
+    return {
+      note:
+        "no outline: the file is over the 2 MiB limit of syntax parsing, so it is read plainly",
+    };
+  }
+  const { text } = await loadWhole(target);
+  const source = await ctx.syntax.structure(target.display, text);
+  if (source.kind === "none") {
+    return {
+      note: `no outline: ${source.reason}, so the file is read plainly`,
+    };
+  }
+  const { outlineLines, outlineMarker } = await loadOutline();
+  const { lines } = splitLines(text);
+  const win = readWindow(lines.length, options);
+  const shown = new Set(outlineLines(source.root, lines));
+  const out: string[] = [];
+  const runs: { start: number; hashes: number[] }[] = [];
+  let hidden = 0;
+  for (let n = win.startLine; n <= win.endLine; n++) {
+    if (!shown.has(n)) {
+      if (hidden === 0) hidden = n;
+      continue;
+    }
+    if (hidden > 0) out.push(outlineMarker(hidden, n - 1));
+    hidden = 0;
+    const h = lineHash32(lines[n - 1]);
+    out.push(formatLine(n, lines[n - 1], win.maxLineChars, foldHash(h)));
+    const last = runs[runs.length - 1];
+    if (last && last.start + last.hashes.length === n) last.hashes.push(h);
+    else runs.push({ start: n, hashes: [h] });
+  }
+  if (hidden > 0) out.push(outlineMarker(hidden, win.endLine));
+  const warnings: string[] = [];
+  await recordRuns(ctx, session, target.real, runs, lines.length, warnings);
+  return withWarnings({
+    path: target.display,
+    text: out.join("\n"),
+    totalLines: lines.length,
+    startLine: win.startLine,
+    endLine: win.endLine,
+    nextOffset: win.nextOffset,
+    outline: true,
+  }, warnings);
 }
 
 /** Reads a whole file as text and records every line for the session. */

@@ -56,6 +56,22 @@ export async function recordRead(
   await remember(ctx, session, real, mem, warnings, "The file was read");
 }
 
+/** Records the lines an outline showed: runs of lines, each from its start. */
+export async function recordRuns(
+  ctx: Context,
+  session: string,
+  real: string,
+  runs: readonly { start: number; hashes: number[] }[],
+  totalLines: number,
+  warnings: string[],
+): Promise<void> {
+  const mem = (await ctx.records.get(session, real)) ?? new LineMemory();
+  for (const run of runs) mem.see(run.start, run.hashes);
+  mem.forgetFrom(totalLines + 1);
+  mem.lineCount = totalLines;
+  await remember(ctx, session, real, mem, warnings, "The file was read");
+}
+
 /** Records a file seen whole (a whole read, or a whole write) as these lines. */
 export async function recordWhole(
   ctx: Context,

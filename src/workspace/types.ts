@@ -84,6 +84,13 @@ export interface ReadOptions {
   limit?: number;
   /** Session the read counts for (default the workspace's). */
   session?: string;
+  /**
+   * Show only the first line of each top-level declaration and of each
+   * member of a top-level class, interface, enum, module or object (every
+   * heading in Markdown); each hidden run becomes one `…13–40` line.
+   * Only the lines shown count as read.
+   */
+  outline?: boolean;
 }
 
 /** One window of an anchored read of a file. */
@@ -102,6 +109,10 @@ export interface FileRead {
   nextOffset: number | null;
   /** Present when something went wrong beside the read (its record could not be saved). */
   warnings?: string[];
+  /** Present on an outline read: `true` when the view is an outline. */
+  outline?: boolean;
+  /** Why an outline read fell back to the plain read (no grammar, too large, parse failed). */
+  note?: string;
 }
 
 /** Options of {@link Workspace.patch}. */
@@ -146,6 +157,8 @@ export interface PatchResult {
   summary: string;
   /** Ops applied where their lines moved to (`op 2: lines 40–42 → 43–45`), with rebase on. */
   rebased: string[];
+  /** One note per block anchor (`LINE:HH*`) resolved: `src/a.ts op 1: block 12–40`. */
+  blocks?: string[];
   /** Things that did not stop the commit but that the caller should know (a read record not saved). */
   warnings: string[];
   /** Syntax checks of the edited files (none with `check: "off"` or for files without a grammar). */

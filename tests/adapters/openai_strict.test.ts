@@ -209,6 +209,7 @@ describe("OpenAI strict mode", () => {
       path: "a.txt",
       offset: null,
       limit: null,
+      outline: null,
     });
     assert.match(read.content, /\|two$/m);
     const viaOps = await call("edit_file", {
@@ -232,11 +233,13 @@ describe("OpenAI strict mode", () => {
       path: "a.txt",
       offset: null,
       limit: null,
+      outline: null,
     });
     const b = await call("read_file", {
       path: "b.txt",
       offset: 1,
       limit: null,
+      outline: null,
     });
     const viaFiles = await call("edit_file", {
       path: null,
@@ -271,6 +274,7 @@ describe("OpenAI strict mode", () => {
       path: "a.txt",
       offset: null,
       limit: null,
+      outline: null,
     });
     const viaPatch = await call("edit_file", {
       path: null,

@@ -1,0 +1,31 @@
+/**
+ * Edits by structure (DESIGN §12): which block a block anchor (`12:a3*`)
+ * names, on a tree-sitter tree or a Markdown file's headings, and block
+ * anchors resolved in a patch's ops.
+ *
+ * @module
+ */
+export {
+  BLOCK_SUFFIX,
+  type BlockExpansion,
+  type BlockSource,
+  expandBlocks,
+  hasBlockAnchors,
+  isBlockAnchor,
+  tooLargeForBlocks,
+} from "./expand.ts";
+export {
+  type Heading,
+  isMarkdown,
+  markdownHeadings,
+  markdownSectionEnd,
+} from "./markdown.ts";
+export {
+  type BlockAnswer,
+  type BlockMiss,
+  type BlockSpan,
+  lastLineOf,
+  nearestOpeners,
+  resolveBlock,
+} from "./resolve.ts";
+export type { NodePoint, SyntaxNode } from "./_node.ts";
