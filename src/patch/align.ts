@@ -115,7 +115,7 @@ export function alignRecord(
     const kLo = lo0 - x;
     const kHi = hi0 + x;
     const width = kHi - kLo + 1;
-    if ((R + 1) * width > maxCells) {
+    if ((R + 1) * width > maxCells || wanted.size * width > maxCells / 8) {
       for (const i of wanted) placements.set(aLine[i - 1], { kind: "gone" });
       return { pairs: -1, placements };
     }

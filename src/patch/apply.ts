@@ -42,6 +42,12 @@ export interface EditOptions {
    * ambiguous.
    */
   replaced?: ReadonlyMap<number, number>;
+  /**
+   * The content is known unchanged since `memory` was recorded (same size
+   * and content hash): the drift alignment is skipped
+   * (docs/patch-format.md#drift).
+   */
+  unchanged?: boolean;
 }
 
 /** What an edit did to content. */

@@ -236,6 +236,25 @@ export class LineMemory implements ReadMemory {
     }
   }
 
+  /**
+   * Every remembered line as `[line, hash]` as first read (lines only a
+   * refusal showed fill the gaps), in line order.
+   */
+  *readEntries(): Generator<[number, number]> {
+    if (!this.shown) {
+      yield* this.entries();
+      return;
+    }
+    const out = new LineMemory(
+      this.shown.runs.map((r) => ({
+        start: r.start,
+        hashes: r.hashes.slice(),
+      })),
+    );
+    for (const r of this.runs) out.see(r.start, r.hashes);
+    yield* out.entries();
+  }
+
   /** The runs (as last shown) as JSON-ready pairs `[start, hashes]`. */
   toJSON(): [number, number[]][] {
     return this.merged().runs.map((r) => [r.start, r.hashes]);

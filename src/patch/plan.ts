@@ -10,6 +10,7 @@ import { parseAnchor } from "../anchor/anchor.ts";
 import { ambiguousAnchors } from "./ambiguous.ts";
 import { notRead, type Problem } from "./problems.ts";
 import { rebaseOps } from "./rebase.ts";
+import { placeRecord, regionLines } from "./_drift.ts";
 import type { LineLookup, PatchOp, PlannedEdit, ReadMemory } from "./types.ts";
 import { validateOps } from "./validate.ts";
 
@@ -23,6 +24,12 @@ export interface PlanOptions {
   rebase?: boolean;
   /** Lines the session's last commit replaced one for one, with the hash each replaced. */
   replaced?: ReadonlyMap<number, number>;
+  /**
+   * The file is known unchanged since the session's last read or commit of
+   * it (same size and content hash): its remembered lines stand at their own
+   * numbers, with no alignment.
+   */
+  unchanged?: boolean;
 }
 
 /** The verdict on one file's ops. */
@@ -62,11 +69,26 @@ export function planPatch(
   let checked = ops;
   let memory = options.memory;
   let rebased: string[] = [];
+  let placedOps: ReadonlySet<number> | undefined;
+  const place = memory
+    ? placeRecord(
+      now,
+      memory,
+      regionLines(ops, memory),
+      options.unchanged === true,
+    )
+    : undefined;
   if (options.rebase === true && memory) {
-    const moved = rebaseOps(checked, now, memory);
+    const moved = rebaseOps(checked, now, memory, { place });
     [checked, memory, rebased] = [moved.ops, moved.memory, moved.notes];
+    placedOps = moved.placed;
   }
-  const problems = validateOps(checked, now, { memory, path: options.path });
+  const problems = validateOps(checked, now, {
+    memory,
+    path: options.path,
+    place,
+    placedOps,
+  });
   if (problems.length === 0) {
     problems.push(
       ...ambiguousAnchors(checked, options.replaced, now, options.path),

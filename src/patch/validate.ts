@@ -30,6 +30,7 @@ import {
   problem,
 } from "./problems.ts";
 import type { Anchor, LineLookup, PatchOp, ReadMemory } from "./types.ts";
+import { type Place, whereText } from "./_drift.ts";
 
 export type { Problem };
 
@@ -39,6 +40,14 @@ export interface ValidateOptions {
   memory?: ReadMemory;
   /** Path put on each problem. */
   path?: string;
+  /**
+   * Where each remembered line of an op's region stands now, by the drift
+   * alignment (docs/patch-format.md#drift): an op applies in place only
+   * while every such line is placed at its own number.
+   */
+  place?: Place;
+  /** Ops already placed by rebase (their lines were checked there). */
+  placedOps?: ReadonlySet<number>;
 }
 
 /** Most bad new lines named per op. */
@@ -186,6 +195,15 @@ export function validateOps(
       if (usable && parsed[0]) points.push({ index, line: parsed[0].line });
     }
 
+    if (
+      usable && findings.length === 0 && options.place && memory &&
+      !options.placedOps?.has(index)
+    ) {
+      findings.push(
+        ...displaced(now, exists, memory, options.place, parsed, label),
+      );
+    }
+
     judge(now, parsed, label, findings, add);
 
     if ("lines" in op) {
@@ -203,6 +221,74 @@ export function validateOps(
 
   findOverlaps(ops, spans, points, add);
   return problems;
+}
+
+/**
+ * The in-place rule: every remembered line of the op's region must be
+ * placed at its own number; the op's anchors that are not, or else the
+ * first such line inside its range, become stale findings naming where
+ * their lines now stand.
+ */
+function displaced(
+  now: LineLookup,
+  exists: (n: number) => boolean,
+  memory: ReadMemory,
+  place: Place,
+  parsed: (Anchor | null)[],
+  label: string,
+): Finding[] {
+  if (parsed.length === 0 || parsed.some((a) => a === null)) return [];
+  const s = parsed[0]!.line;
+  const e = parsed[parsed.length - 1]!.line;
+  const off = (n: number) => {
+    const p = place(n);
+    return p && !(p.kind === "placed" && p.at === n) ? p : undefined;
+  };
+  const findingOf = (n: number, head: string): Finding => {
+    const p = off(n)!;
+    const at = p.kind === "gone" ? [n] : p.kind === "placed" ? [p.at] : p.at;
+    const listing: [number, number][] = [];
+    for (const m of at) {
+      const last = listing.length ? listing[listing.length - 1][0] : 0;
+      listing.push(
+        ...window(exists, now, Math.max(last + 1, m - CONTEXT), m + CONTEXT),
+      );
+    }
+    const why = p.kind === "placed"
+      ? " (lines were inserted or removed above it)"
+      : p.kind === "ambiguous"
+      ? "; the file now fits what was read in more than one place, so nothing is relocated"
+      : "";
+    return {
+      code: "STALE_ANCHOR",
+      anchor: parsed.some((a) => a!.line === n),
+      line: n,
+      head: `${head}: line ${n} → ${whereText(p)}${why}`,
+      listing: listing.slice(0, 40),
+      movedTo: p.kind === "placed" ? p.at : undefined,
+      movedHash: p.kind === "placed" ? memory.hash32(n) : undefined,
+    };
+  };
+  const out: Finding[] = [];
+  const seen = new Set<number>();
+  for (const a of parsed) {
+    if (seen.has(a!.line)) continue;
+    seen.add(a!.line);
+    if (off(a!.line)) {
+      out.push(findingOf(a!.line, `Anchor ${a!.line}:${a!.hash} is stale`));
+    }
+  }
+  if (out.length > 0) return out;
+  for (let n = s + 1; n < e; n++) {
+    if (memory.hash32(n) === undefined || !off(n)) continue;
+    return [
+      findingOf(
+        n,
+        `Line ${n} inside ${label} no longer stands where it was read`,
+      ),
+    ];
+  }
+  return [];
 }
 
 function checkNewLines(

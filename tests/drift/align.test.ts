@@ -2,52 +2,7 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { alignRecord, type Placement } from "../../src/patch/align.ts";
-
-/** Every best alignment, enumerated: the placement of each remembered line. */
-function oracle(
-  lines: number[],
-  hashes: number[],
-  now: number[],
-): Map<number, Placement> {
-  let best = 0;
-  let all: [number, number][][] = [];
-  const walk = (i: number, j: number, pairs: [number, number][]) => {
-    if (pairs.length + Math.min(lines.length - i, now.length - j) < best) {
-      return;
-    }
-    if (i === lines.length) {
-      if (pairs.length > best) [best, all] = [pairs.length, []];
-      if (pairs.length === best) all.push(pairs.slice());
-      return;
-    }
-    walk(i + 1, j, pairs);
-    for (let k = j; k < now.length; k++) {
-      if (now[k] !== hashes[i]) continue;
-      pairs.push([i, k]);
-      walk(i + 1, k + 1, pairs);
-      pairs.pop();
-    }
-  };
-  walk(0, 0, []);
-  const out = new Map<number, Placement>();
-  lines.forEach((line, i) => {
-    const partners = new Set<number>();
-    for (const a of all) {
-      const p = a.find(([r]) => r === i);
-      partners.add(p ? p[1] + 1 : -1);
-    }
-    const at = [...partners].filter((n) => n > 0).sort((p, q) => p - q);
-    out.set(
-      line,
-      partners.size === 1 && at.length === 1
-        ? { kind: "placed", at: at[0] }
-        : at.length === 0
-        ? { kind: "gone" }
-        : { kind: "ambiguous", at },
-    );
-  });
-  return out;
-}
+import { oracle, oracleTables } from "./_oracle.ts";
 
 const seq = (s: string): number[] => [...s].map((c) => c.charCodeAt(0));
 
@@ -142,6 +97,7 @@ describe("alignRecord", () => {
           const want = oracle(lines, hashes, now);
           const out = alignRecord(lines, hashes, now, lines, { maxCells: 1e6 });
           assert.deepEqual(out.placements, want);
+          assert.deepEqual(oracleTables(lines, hashes, now), want);
         },
       ),
       { numRuns: 1500 },
