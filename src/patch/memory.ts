@@ -31,6 +31,12 @@ export class LineMemory implements ReadMemory {
   /** Lines the file had when last seen whole-length (a read or a commit), if known. */
   lineCount?: number;
   /**
+   * The file's size and content hash at the session's last read or commit
+   * of it (`SIZE:HEX`), when known: a file that still has it needs no drift
+   * alignment.
+   */
+  stamp?: string;
+  /**
    * For lines this session's last commit of the file replaced: the full
    * hash of the line each replaced (kept in memory only). A later anchor of
    * such a line whose short hash matches the replaced line too may have been
@@ -83,6 +89,7 @@ export class LineMemory implements ReadMemory {
       this.runs.map((r) => ({ start: r.start, hashes: r.hashes.slice() })),
     );
     copy.lineCount = this.lineCount;
+    copy.stamp = this.stamp;
     if (this.replaced) copy.replaced = new Map(this.replaced);
     if (this.shown) copy.shown = this.shown.clone();
     return copy;

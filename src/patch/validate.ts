@@ -132,10 +132,21 @@ export function validateOps(
       const key = `${a.line}:${a.hash}`;
       if (reported.has(key)) continue;
       const remembered = memory?.hash32(a.line);
-      const moved = movedLine(now, exists, a, remembered);
-      const movedText = moved === undefined
-        ? ""
-        : `; the line you read moved to line ${moved} → ${moved}:${a.hash}`;
+      const placed = remembered === undefined
+        ? undefined
+        : options.place?.(a.line);
+      const moved = placed
+        ? (placed.kind === "placed" && placed.at !== a.line
+          ? placed.at
+          : undefined)
+        : movedLine(now, exists, a, remembered);
+      const movedText = moved !== undefined
+        ? `${
+          placed ? ` (line ${a.line} → ${moved})` : ""
+        }; the line you read moved to line ${moved} → ${moved}:${a.hash}`
+        : placed?.kind === "ambiguous"
+        ? `; line ${a.line} → ${whereText(placed)}, so nothing is relocated`
+        : "";
       if (!exists(a.line)) {
         reported.add(key);
         const n = now.lineCount;
@@ -247,15 +258,22 @@ function displaced(
   const findingOf = (n: number, head: string): Finding => {
     const p = off(n)!;
     const at = p.kind === "gone" ? [n] : p.kind === "placed" ? [p.at] : p.at;
-    const listing: [number, number][] = [];
-    for (const m of at) {
-      const last = listing.length ? listing[listing.length - 1][0] : 0;
-      listing.push(
-        ...window(exists, now, Math.max(last + 1, m - CONTEXT), m + CONTEXT),
-      );
+    const from = Math.min(n, ...at) - CONTEXT;
+    const to = Math.max(n, ...at) + CONTEXT;
+    let listing: [number, number][];
+    try {
+      // A streamed file holds only the lines collected around the op.
+      listing = to - from <= 4 * CONTEXT + 4
+        ? window(exists, now, from, to)
+        : window(exists, now, n - CONTEXT, n + CONTEXT);
+    } catch {
+      listing = window(exists, now, n - CONTEXT, n + CONTEXT);
     }
+    const moved = p.kind === "placed"
+      ? `${p.at}:${hex2(foldHash(memory.hash32(n)!))}`
+      : "";
     const why = p.kind === "placed"
-      ? " (lines were inserted or removed above it)"
+      ? ` (lines were inserted or removed above it; it now reads ${moved})`
       : p.kind === "ambiguous"
       ? "; the file now fits what was read in more than one place, so nothing is relocated"
       : "";
@@ -264,7 +282,7 @@ function displaced(
       anchor: parsed.some((a) => a!.line === n),
       line: n,
       head: `${head}: line ${n} → ${whereText(p)}${why}`,
-      listing: listing.slice(0, 40),
+      listing,
       movedTo: p.kind === "placed" ? p.at : undefined,
       movedHash: p.kind === "placed" ? memory.hash32(n) : undefined,
     };

@@ -16,6 +16,7 @@ import type { PatchOp, PlannedEdit } from "../patch/types.ts";
 import type { Context } from "./_context.ts";
 import type { Target } from "../fs/confine.ts";
 import { loadWhole } from "./_load.ts";
+import { contentStamp } from "../records/stamp.ts";
 import { rewrite, scanForPatch } from "../stream/patch.ts";
 
 type Editing = typeof import("./_editing.ts");
@@ -124,11 +125,14 @@ export async function prepare(
   const { bytes, id, text } = await loadWhole(target);
   // One line-offset pass over the old text serves the edit, the checks
   // and the summary: the text is never split into lines here.
+  const unchanged = memory.stamp !== undefined &&
+    memory.stamp === await contentStamp(bytes);
   const { outcome: out, old, plan } = editIndexed(text, ops, {
     memory,
     path: display,
     rebase: rebased !== null,
     replaced: memory.replaced,
+    unchanged,
   });
   if (rebased) rebased.push(...out.rebased.map((n) => `${display} ${n}`));
   const next = encoder.encode(out.content);

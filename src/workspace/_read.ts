@@ -15,6 +15,7 @@ import { statTarget } from "../fs/io.ts";
 import { loadWhole } from "./_load.ts";
 import { start } from "./_locking.ts";
 import { recordRead, recordWhole } from "./_record.ts";
+import { contentStamp } from "../records/stamp.ts";
 import { resolveTarget } from "./_resolve.ts";
 import { withWarnings } from "./_result_notes.ts";
 import type {
@@ -62,6 +63,7 @@ export async function readFile(
   }
   let view: Omit<FileRead, "path">;
   let hashes: number[];
+  let stamp: string | undefined;
   if (ctx.streamsRead(target)) {
     const { streamRead } = await loadStreamRead();
     ({ view, hashes } = await streamRead(
@@ -71,7 +73,9 @@ export async function readFile(
       ctx.indexes,
     ));
   } else {
-    const { lines } = splitLines((await loadWhole(target)).text);
+    const loaded = await loadWhole(target);
+    stamp = await contentStamp(loaded.bytes);
+    const { lines } = splitLines(loaded.text);
     const win = readWindow(lines.length, options);
     hashes = lines.slice(win.startLine - 1, win.endLine).map(lineHash32);
     view = {
@@ -98,6 +102,7 @@ export async function readFile(
     hashes,
     view.totalLines,
     warnings,
+    stamp,
   );
   return withWarnings({ path: target.display, ...view }, warnings);
 }
@@ -116,7 +121,7 @@ export async function readText(
       `Cannot read "${target.display}": no such file in the workspace.`,
     );
   }
-  const { text } = await loadWhole(target);
+  const { text, bytes } = await loadWhole(target);
   const { lines } = splitLines(text);
   const warnings: string[] = [];
   await recordWhole(
@@ -126,6 +131,7 @@ export async function readText(
     lines,
     warnings,
     "The file was read",
+    await contentStamp(bytes),
   );
   return withWarnings(
     { path: target.display, text, totalLines: lines.length },
