@@ -36,6 +36,8 @@ export class LineMemory implements ReadMemory {
    * alignment.
    */
   stamp?: string;
+  /** How the session last read the file: `"lean"` (`LINE|content`) or `"hash"`. */
+  form?: "hash" | "lean";
   /**
    * For lines this session's last commit of the file replaced: the full
    * hash of the line each replaced (kept in memory only). A later anchor of
@@ -90,6 +92,7 @@ export class LineMemory implements ReadMemory {
     );
     copy.lineCount = this.lineCount;
     copy.stamp = this.stamp;
+    copy.form = this.form;
     if (this.replaced) copy.replaced = new Map(this.replaced);
     if (this.shown) copy.shown = this.shown.clone();
     return copy;

@@ -11,6 +11,7 @@ import { ambiguousAnchors } from "./ambiguous.ts";
 import { notRead, type Problem } from "./problems.ts";
 import { rebaseOps } from "./rebase.ts";
 import { placeRecord, regionLines } from "./_drift.ts";
+import { resolveBare } from "./_bare.ts";
 import type { LineLookup, PatchOp, PlannedEdit, ReadMemory } from "./types.ts";
 import { validateOps } from "./validate.ts";
 
@@ -30,6 +31,12 @@ export interface PlanOptions {
    * numbers, with no alignment.
    */
   unchanged?: boolean;
+  /**
+   * Show fresh lines in problems as `LINE|content` and refuse pasted
+   * `N|` prefixes (the session last read the file in the lean form).
+   * Default: `memory.form === "lean"`.
+   */
+  lean?: boolean;
 }
 
 /** The verdict on one file's ops. */
@@ -66,15 +73,17 @@ export function planPatch(
   ops: PatchOp[],
   options: PlanOptions = {},
 ): FilePlan {
-  let checked = ops;
+  const bare = resolveBare(ops, options.memory, options.path);
+  let checked = bare.ops;
   let memory = options.memory;
+  const lean = options.lean ?? memory?.form === "lean";
   let rebased: string[] = [];
   let placedOps: ReadonlySet<number> | undefined;
   const place = memory
     ? placeRecord(
       now,
       memory,
-      regionLines(ops, memory),
+      regionLines(checked, memory),
       options.unchanged === true,
     )
     : undefined;
@@ -83,12 +92,18 @@ export function planPatch(
     [checked, memory, rebased] = [moved.ops, moved.memory, moved.notes];
     placedOps = moved.placed;
   }
-  const problems = validateOps(checked, now, {
-    memory,
-    path: options.path,
-    place,
-    placedOps,
-  });
+  const problems = [
+    ...bare.problems,
+    ...validateOps(checked, now, {
+      memory,
+      path: options.path,
+      place,
+      placedOps,
+      skip: bare.skip,
+      lean,
+      read: options.memory,
+    }),
+  ];
   if (problems.length === 0) {
     problems.push(
       ...ambiguousAnchors(checked, options.replaced, now, options.path),

@@ -155,6 +155,8 @@ export interface ReadMemory {
    * Optional: without it lines are asked of `read32`.
    */
   readEntries?(): Iterable<[number, number]>;
+  /** How the session last read the file (`"lean"`: `LINE|content`). */
+  readonly form?: "hash" | "lean";
 }
 
 /**

@@ -11,7 +11,8 @@
 
 import { readPrefixOf } from "../anchor/anchor.ts";
 import type { ErrorCode } from "../errors.ts";
-import { foldHash, hex2 } from "../hash/fnv.ts";
+import { foldHash, hex2, lineHash32 } from "../hash/fnv.ts";
+import { leanLines } from "../anchor/lean.ts";
 import { lineFault } from "./_line_fault.ts";
 import {
   type Add,
@@ -48,6 +49,16 @@ export interface ValidateOptions {
   place?: Place;
   /** Ops already placed by rebase (their lines were checked there). */
   placedOps?: ReadonlySet<number>;
+  /** Ops already refused (their problems are reported elsewhere). */
+  skip?: ReadonlySet<number>;
+  /**
+   * The session last read the file in the lean form: fresh lines are shown
+   * as `LINE|content`, and a new line `N|text` whose text is line N as read
+   * is refused as a pasted prefix.
+   */
+  lean?: boolean;
+  /** The record as read, for the lean pasted-prefix rule (default `memory`). */
+  read?: ReadMemory;
 }
 
 /** Most bad new lines named per op. */
@@ -103,8 +114,15 @@ export function validateOps(
 ): Problem[] {
   const { memory, path } = options;
   const problems: Problem[] = [];
+  const lean = options.lean === true;
   const add: Add = (code, message, line, shown) => {
-    problems.push(problem(code, message, { path, line, shown }));
+    problems.push(
+      problem(code, lean ? leanLines(message) : message, {
+        path,
+        line,
+        shown,
+      }),
+    );
   };
   const exists = existsIn(now);
   const reported = new Set<string>();
@@ -112,6 +130,7 @@ export function validateOps(
   const points: Point[] = [];
 
   ops.forEach((op, index) => {
+    if (options.skip?.has(index)) return;
     const label = opLabel(op, index);
     const parsed: (Anchor | null)[] = [];
     const findings: Finding[] = [];
@@ -226,7 +245,13 @@ export function validateOps(
           } has no lines to insert: give at least one line, or drop the op.`,
         );
       }
-      checkNewLines(op.lines, op.literal === true, label, add);
+      checkNewLines(
+        op.lines,
+        op.literal === true,
+        label,
+        add,
+        lean ? options.read ?? memory : undefined,
+      );
     }
   });
 
@@ -309,11 +334,25 @@ function displaced(
   return [];
 }
 
+const LEAN_PREFIX = /^(\d+)\|/;
+
+/** `N|` at the start of a line whose rest is line N as read (lean form), or null. */
+function leanPrefixOf(line: string, read?: ReadMemory): string | null {
+  if (!read) return null;
+  const m = LEAN_PREFIX.exec(line);
+  if (!m) return null;
+  const h = read.hash32(Number(m[1]));
+  return h !== undefined && h === lineHash32(line.slice(m[0].length))
+    ? m[0]
+    : null;
+}
+
 function checkNewLines(
   lines: readonly string[],
   literal: boolean,
   label: string,
   add: (code: ErrorCode, message: string) => void,
+  leanRead?: ReadMemory,
 ): void {
   let bad = 0;
   let pasted = false;
@@ -330,14 +369,16 @@ function checkNewLines(
       return;
     }
     if (literal || pasted) return;
-    const prefix = readPrefixOf(line);
+    const prefix = readPrefixOf(line) ?? leanPrefixOf(line, leanRead);
     if (prefix) {
       pasted = true;
       add(
         "PASTED_PREFIX",
         `New line ${
           i + 1
-        } of ${label} starts with the read prefix "${prefix}": new lines are written exactly as given, so send the line without its LINE:HH| prefix (or set "literal": true on the op if the file really holds such lines).`,
+        } of ${label} starts with the read prefix "${prefix}": new lines are written exactly as given, so send the line without its ${
+          prefix.includes(":") ? "LINE:HH|" : "LINE|"
+        } prefix (or set "literal": true on the op if the file really holds such lines).`,
       );
     }
   });

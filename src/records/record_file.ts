@@ -16,7 +16,7 @@ import {
 import { LineMemory } from "../patch/memory.ts";
 
 const MAGIC = 0x3152_4c48; // "HLR1" read little-endian
-const STAMP = 0x3154_5348; // "HST1": the file's stamp follows
+const STAMP = 0x3154_5348; // "HST1": flags (1: lean form, 2: stamp) and the file's stamp follow
 
 /**
  * Encodes one file's record: magic, path, line count, runs of (start,
@@ -28,14 +28,14 @@ export function encodeRecord(real: string, mem: LineMemory): Uint8Array {
   const { read, shown } = mem.layers();
   let words = 4 + Math.ceil(path.length / 4);
   for (const [, hashes] of read) words += 2 + hashes.length;
-  const stamp = mem.stamp === undefined
+  const stamp = mem.stamp === undefined && mem.form !== "lean"
     ? null
-    : new TextEncoder().encode(mem.stamp);
+    : new TextEncoder().encode(mem.stamp ?? "");
   if (shown.length > 0 || stamp) {
     words += 1;
     for (const [, hashes] of shown) words += 2 + hashes.length;
   }
-  if (stamp) words += 2 + Math.ceil(stamp.length / 4);
+  if (stamp) words += 3 + Math.ceil(stamp.length / 4);
   const out = new Uint32Array(words);
   out[0] = MAGIC;
   out[1] = path.length;
@@ -55,6 +55,8 @@ export function encodeRecord(real: string, mem: LineMemory): Uint8Array {
   if (shown.length > 0 || stamp) put(shown);
   if (stamp) {
     out[at++] = STAMP;
+    out[at++] = (mem.form === "lean" ? 1 : 0) |
+      (mem.stamp !== undefined ? 2 : 0);
     out[at++] = stamp.length;
     new Uint8Array(out.buffer).set(stamp, at * 4);
     at += Math.ceil(stamp.length / 4);
@@ -103,17 +105,22 @@ export function decodeRecord(
   const read = take();
   const shown = read !== null && at < words ? take() : [];
   let stamp: string | undefined;
-  if (shown !== null && at + 2 <= words && word(at) === STAMP) {
-    const len = word(at + 1);
-    const from = (at + 2) * 4;
+  let flags = 0;
+  if (shown !== null && at + 3 <= words && word(at) === STAMP) {
+    flags = word(at + 1);
+    const len = word(at + 2);
+    const from = (at + 3) * 4;
     if (from + len > bytes.length) return null;
-    stamp = new TextDecoder().decode(bytes.subarray(from, from + len));
-    at += 2 + Math.ceil(len / 4);
+    if (flags & 2) {
+      stamp = new TextDecoder().decode(bytes.subarray(from, from + len));
+    }
+    at += 3 + Math.ceil(len / 4);
   }
   if (read === null || shown === null || at !== words) return null;
   const mem = LineMemory.fromLayers(read, shown);
   if (lineCount > 0) mem.lineCount = lineCount - 1;
   if (stamp !== undefined) mem.stamp = stamp;
+  if (flags & 1) mem.form = "lean";
   return mem;
 }
 

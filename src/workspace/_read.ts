@@ -16,6 +16,7 @@ import { loadWhole } from "./_load.ts";
 import { start } from "./_locking.ts";
 import { recordRead, recordWhole } from "./_record.ts";
 import { contentStamp } from "../records/stamp.ts";
+import { anchorForm, leanLines } from "../anchor/lean.ts";
 import { resolveTarget } from "./_resolve.ts";
 import { withWarnings } from "./_result_notes.ts";
 import type {
@@ -49,6 +50,7 @@ export async function readFile(
     );
   }
   const session = checkSession(window.session ?? ctx.session);
+  const form = anchorForm(window.anchors);
   const options = {
     offset: window.offset,
     limit: window.limit,
@@ -93,6 +95,7 @@ export async function readFile(
       nextOffset: win.nextOffset,
     };
   }
+  if (form === "lean") view = { ...view, text: leanLines(view.text) };
   const warnings: string[] = [];
   await recordRead(
     ctx,
@@ -103,6 +106,7 @@ export async function readFile(
     view.totalLines,
     warnings,
     stamp,
+    form,
   );
   return withWarnings({ path: target.display, ...view }, warnings);
 }

@@ -49,6 +49,7 @@ export async function recordRead(
   totalLines: number,
   warnings: string[],
   stamp?: string,
+  form?: "hash" | "lean",
 ): Promise<void> {
   const mem = (await ctx.records.get(session, real)) ?? new LineMemory();
   mem.see(start, hashes);
@@ -56,6 +57,7 @@ export async function recordRead(
   mem.forgetFrom(totalLines + 1);
   mem.lineCount = totalLines;
   mem.stamp = stamp;
+  mem.form = form === "lean" ? "lean" : undefined;
   await remember(ctx, session, real, mem, warnings, "The file was read");
 }
 
