@@ -87,6 +87,7 @@ async function read(ctx: CliContext, ws: Ws): Promise<number> {
   const window = {
     offset: intFlag(ctx, "offset"),
     limit: intFlag(ctx, "limit"),
+    anchors: ctx.values.lean === true ? "lean" as const : undefined,
   };
   let view: FileRead;
   try {

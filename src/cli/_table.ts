@@ -119,6 +119,12 @@ const rebaseDefault: FlagSpec = {
     "edit_file applies an op whose read lines only moved where they now stand, unless a call says rebase: false",
 };
 
+const leanDefault: FlagSpec = {
+  type: "boolean",
+  help:
+    "read_file shows lines as LINE|content and edit_file takes line numbers, unless a call says anchors: hash",
+};
+
 const toolSets: FlagSpec = {
   type: "string",
   value: "SETS",
@@ -143,7 +149,14 @@ export const COMMANDS: readonly CommandSpec[] = [
     family: "files",
     summary: "show a file's lines as LINE:HH|content",
     args: [{ name: "PATH", help: "the file to read" }],
-    flags: { ...LINE_WINDOW },
+    flags: {
+      ...LINE_WINDOW,
+      lean: {
+        type: "boolean",
+        help:
+          "show LINE|content; patches may then name these lines by number alone (12, 12..14)",
+      },
+    },
     details:
       "The view goes to stdout and a footer such as (lines 1–200 of 5000; next: --offset 201) to stderr. The lines shown count as read for the session, so they can be patched next.",
   },
@@ -221,6 +234,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       },
       "edit-format": editFormat,
       rebase: rebaseDefault,
+      lean: leanDefault,
       tools: toolSets,
     },
   },
@@ -232,6 +246,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     flags: {
       "edit-format": editFormat,
       rebase: rebaseDefault,
+      lean: leanDefault,
       tools: toolSets,
     },
     details:

@@ -41,6 +41,8 @@ export interface McpStdioOptions {
   session?: string;
   /** Default of `edit_file`'s `rebase` (default false). */
   rebase?: boolean;
+  /** Default read form of `read_file` (`"lean"`: `LINE|content`; default `"hash"`). */
+  anchors?: "hash" | "lean";
 }
 
 /** A session name of its own for one stdio connection. */
@@ -88,6 +90,7 @@ export async function runMcpStdio(
       tools: options.tools,
       session,
       rebase: options.rebase,
+      anchors: options.anchors,
     });
   }
   const server = mcpServer(registry, () => session);

@@ -65,6 +65,8 @@ export interface ReadFileInput {
   path: string;
   offset?: number;
   limit?: number;
+  /** `"lean"`: lines as `LINE|content`, edited by number (default: the registry's). */
+  anchors?: "hash" | "lean";
 }
 /** `read_file` input schema. */
 export const ReadFileInputSchema: z.ZodType<ReadFileInput> = z.object({
@@ -72,6 +74,9 @@ export const ReadFileInputSchema: z.ZodType<ReadFileInput> = z.object({
   offset: z.number().int().min(1).optional().describe("First line (1-based)"),
   limit: lineLimit.optional().describe(
     `Lines to show (default 2000, max ${MAX_READ_LINES})`,
+  ),
+  anchors: z.enum(["hash", "lean"]).optional().describe(
+    "lean: LINE|content, edit by line number",
   ),
 });
 

@@ -78,7 +78,7 @@ describe(
       ]);
       assert.match(
         before.stdout,
-        /^Usage: hashline read PATH \[--offset N\] \[--limit N\]\n/,
+        /^Usage: hashline read PATH \[--offset N\] \[--limit N\] \[--lean\]\n/,
       );
       assert.match(help.stdout, /^Usage: hashline store put FILE\|-\n/);
       assert.equal(group.code, 0);
