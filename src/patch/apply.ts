@@ -133,6 +133,10 @@ export function editIndexed(
 /**
  * Applies a patch to content. Patch text may leave out the `@@ PATH` line
  * (it is parsed with `headerless: true`), since it addresses this content.
+ * Without `memory` (a session's read record) anchors are checked by their
+ * 2-hex fold only, and a line named by its number alone (`12`) is refused
+ * with `BAD_ANCHOR`; with `memory`, by the full hash and the drift alignment
+ * (docs/patch-format.md#drift).
  *
  * @param content The content the patch was addressed against.
  * @param patch An array of ops, a patch naming exactly one file (its path
