@@ -81,14 +81,52 @@ export function placeRecord(
       n === i + 1 && record.hashes[i] === hashesNow[i]
     )
   ) return own;
+  // Each queried line with a few remembered neighbours either side, which
+  // settle a tie that a changed neighbour of the same text leaves.
+  const index = new Map<number, number>();
+  record.lines.forEach((n, i) => index.set(n, i));
+  const asked = new Set<number>();
+  for (const n of query) {
+    const i = index.get(n);
+    if (i === undefined) continue;
+    for (
+      let k = Math.max(0, i - NEIGHBOURS);
+      k <= Math.min(record.lines.length - 1, i + NEIGHBOURS);
+      k++
+    ) asked.add(record.lines[k]);
+  }
   const { placements } = alignRecord(
     record.lines,
     record.hashes,
     hashesNow,
-    query,
+    [...asked].sort((a, b) => a - b),
   );
-  return (n) => placements.get(n);
+  return (n) => {
+    const p = placements.get(n);
+    const i = index.get(n);
+    if (p?.kind !== "ambiguous" || p.at.length !== 1 || i === undefined) {
+      return p;
+    }
+    // Best alignments either pair it with line m or leave it unpaired (a
+    // neighbour of the same text was changed, and could be either): it is
+    // placed at m when the nearest placed lines on both sides moved by as
+    // much as it would.
+    const shift = p.at[0] - n;
+    const agrees = (step: number): boolean => {
+      for (let k = 1; k <= NEIGHBOURS; k++) {
+        const j = i + step * k;
+        if (j < 0 || j >= record.lines.length) return false;
+        const q = placements.get(record.lines[j]);
+        if (q?.kind === "placed") return q.at - record.lines[j] === shift;
+      }
+      return false;
+    };
+    return agrees(-1) && agrees(1) ? { kind: "placed", at: p.at[0] } : p;
+  };
 }
+
+/** Remembered lines either side of a queried one that the alignment also places. */
+const NEIGHBOURS = 4;
 
 /** Says where a placement puts a line: `15`, `12 or 13`, or that it is gone. */
 export function whereText(p: Placement): string {

@@ -205,6 +205,7 @@ describe("OpenAI strict mode", () => {
       path: "a.txt",
       offset: null,
       limit: null,
+      anchors: null,
     });
     assert.match(read.content, /\|two$/m);
     const viaOps = await call("edit_file", {
@@ -228,11 +229,13 @@ describe("OpenAI strict mode", () => {
       path: "a.txt",
       offset: null,
       limit: null,
+      anchors: null,
     });
     const b = await call("read_file", {
       path: "b.txt",
       offset: 1,
       limit: null,
+      anchors: null,
     });
     const viaFiles = await call("edit_file", {
       path: null,
@@ -262,6 +265,7 @@ describe("OpenAI strict mode", () => {
       path: "a.txt",
       offset: null,
       limit: null,
+      anchors: null,
     });
     const viaPatch = await call("edit_file", {
       path: null,
