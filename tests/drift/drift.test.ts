@@ -94,6 +94,44 @@ describe("drift: the library, given the read record", () => {
     );
   }
 
+  it(
+    "a changed neighbour of the same text as the target does not refuse; a removed one does",
+    {
+      timeout: T,
+    },
+    () => {
+      const read = ["a();", "}", "}", "b();"];
+      const mem = memoryFromHashes(read.map(lineHash32));
+      const op = (n: number): PatchOp => ({
+        op: "replace",
+        start: `${n}:${hexOf("}")}`,
+        lines: ["};"],
+      });
+      for (const rebase of [false, true]) {
+        assert.equal(
+          editContent(text(["a();", "} // edited", "}", "b();"]), [op(3)], {
+            memory: mem,
+            rebase,
+          }).content,
+          text(["a();", "} // edited", "};", "b();"]),
+        );
+        assert.equal(
+          editContent(text(["a();", "}", "} // edited", "b();"]), [op(2)], {
+            memory: mem,
+            rebase,
+          }).content,
+          text(["a();", "};", "} // edited", "b();"]),
+        );
+        // One of the two was removed: which one is unknown, so neither is edited.
+        const removed = text(["a();", "}", "b();"]);
+        assert.throws(
+          () => editContent(removed, [op(2)], { memory: mem, rebase }),
+          PatchRefusedError,
+        );
+      }
+    },
+  );
+
   it("an unchanged file of identical lines never refuses as ambiguous", {
     timeout: T,
   }, () => {
