@@ -10,6 +10,7 @@ import { foldHash, hex2 } from "../hash/fnv.ts";
 import type { LineLookup, PatchOp, ReadMemory } from "./types.ts";
 import { anchorsOf, regionOf, tryAnchor } from "./lookup.ts";
 import { type Place, placeRecord, regionLines } from "./_drift.ts";
+import type { Placement } from "./align.ts";
 
 /** One op that rebase moved. */
 export interface RebasedOp {
@@ -42,7 +43,7 @@ export interface RebaseResult {
 /** Options of {@link rebaseOps}. */
 export interface RebaseOptions {
   /** The alignment's placements, when already made (else made here). */
-  place?: Place;
+  place?: (line: number) => Placement | undefined;
   /** Whether the file is known unchanged since the record was made. */
   unchanged?: boolean;
 }

@@ -31,7 +31,8 @@ import {
   problem,
 } from "./problems.ts";
 import type { Anchor, LineLookup, PatchOp, ReadMemory } from "./types.ts";
-import { type Place, whereText } from "./_drift.ts";
+import { whereText } from "./_drift.ts";
+import type { Placement } from "./align.ts";
 
 export type { Problem };
 
@@ -46,7 +47,7 @@ export interface ValidateOptions {
    * alignment (docs/patch-format.md#drift): an op applies in place only
    * while every such line is placed at its own number.
    */
-  place?: Place;
+  place?: (line: number) => Placement | undefined;
   /** Ops already placed by rebase (their lines were checked there). */
   placedOps?: ReadonlySet<number>;
   /** Ops already refused (their problems are reported elsewhere). */
@@ -269,7 +270,7 @@ function displaced(
   now: LineLookup,
   exists: (n: number) => boolean,
   memory: ReadMemory,
-  place: Place,
+  place: (line: number) => Placement | undefined,
   parsed: (Anchor | null)[],
   label: string,
 ): Finding[] {
