@@ -95,12 +95,39 @@ export function placeRecord(
       k++
     ) asked.add(record.lines[k]);
   }
-  const { placements } = alignRecord(
+  const wanted = [...asked].sort((a, b) => a - b);
+  let { placements, pairs } = alignRecord(
     record.lines,
     record.hashes,
     hashesNow,
-    [...asked].sort((a, b) => a - b),
+    wanted,
   );
+  if (pairs < 0 && wanted.length > 0) {
+    // Too much of a large file differs from the record to align it whole
+    // (such as a read of part of it, then far-away changes): align the
+    // stretch around the ops instead.
+    const lo = wanted[0] - CROP;
+    const hi = wanted[wanted.length - 1] + CROP;
+    const from = Math.max(1, lo - CROP);
+    const to = Math.min(hashesNow.length, hi + CROP);
+    const keep = record.lines.flatMap((n, i) => n >= lo && n <= hi ? [i] : []);
+    const local = alignRecord(
+      keep.map((i) => record.lines[i]),
+      keep.map((i) => record.hashes[i]),
+      Array.prototype.slice.call(hashesNow, from - 1, to) as number[],
+      wanted,
+    );
+    placements = new Map(
+      [...local.placements].map(([n, p]) => [
+        n,
+        p.kind === "placed"
+          ? { kind: "placed", at: p.at + from - 1 }
+          : p.kind === "ambiguous"
+          ? { kind: "ambiguous", at: p.at.map((m) => m + from - 1) }
+          : p,
+      ]),
+    );
+  }
   return (n) => {
     const p = placements.get(n);
     const i = index.get(n);
@@ -124,6 +151,9 @@ export function placeRecord(
     return agrees(-1) && agrees(1) ? { kind: "placed", at: p.at[0] } : p;
   };
 }
+
+/** Lines either side of the ops aligned when the whole file is too large to align. */
+const CROP = 2000;
 
 /** Remembered lines either side of a queried one that the alignment also places. */
 const NEIGHBOURS = 4;

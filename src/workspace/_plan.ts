@@ -16,7 +16,7 @@ import type { PatchOp, PlannedEdit } from "../patch/types.ts";
 import type { Context } from "./_context.ts";
 import type { Target } from "../fs/confine.ts";
 import { loadWhole } from "./_load.ts";
-import { contentStamp } from "../records/stamp.ts";
+import { stillStamped } from "../records/stamp.ts";
 import { rewrite, scanForPatch } from "../stream/patch.ts";
 
 type Editing = typeof import("./_editing.ts");
@@ -100,6 +100,7 @@ export async function prepare(
       memory,
       path: display,
       replaced: memory.replaced,
+      unchanged: await stillStamped(memory.stamp, scanned.id),
     });
     if (judged.problems.length > 0) {
       problems.push(...judged.problems);
@@ -125,8 +126,7 @@ export async function prepare(
   const { bytes, id, text } = await loadWhole(target);
   // One line-offset pass over the old text serves the edit, the checks
   // and the summary: the text is never split into lines here.
-  const unchanged = memory.stamp !== undefined &&
-    memory.stamp === await contentStamp(bytes);
+  const unchanged = await stillStamped(memory.stamp, id, bytes);
   const { outcome: out, old, plan } = editIndexed(text, ops, {
     memory,
     path: display,

@@ -15,7 +15,7 @@ import { statTarget } from "../fs/io.ts";
 import { loadWhole } from "./_load.ts";
 import { start } from "./_locking.ts";
 import { recordRead, recordWhole } from "./_record.ts";
-import { contentStamp } from "../records/stamp.ts";
+import { contentStamp, identityStamp } from "../records/stamp.ts";
 import { anchorForm, leanLines } from "../anchor/lean.ts";
 import { resolveTarget } from "./_resolve.ts";
 import { withWarnings } from "./_result_notes.ts";
@@ -74,6 +74,7 @@ export async function readFile(
       ctx.engine,
       ctx.indexes,
     ));
+    if (target.stat) stamp = identityStamp(target.stat);
   } else {
     const loaded = await loadWhole(target);
     stamp = await contentStamp(loaded.bytes);

@@ -132,6 +132,42 @@ describe("drift: the library, given the read record", () => {
     },
   );
 
+  it(
+    "a record of part of a large file still places lines when the whole is too large to align",
+    {
+      timeout: T,
+    },
+    () => {
+      const big = Array.from(
+        { length: 80_000 },
+        (_, i) => i % 2 === 0 ? "}" : `x${i}`,
+      );
+      // The session read the second half only.
+      const half = memoryFromHashes(
+        new Map(
+          big.slice(40_000).map((l, i) => [40_001 + i, lineHash32(l)]),
+        ),
+      );
+      const n = 60_000;
+      const op: PatchOp = {
+        op: "replace",
+        start: `${n}:${hexOf(big[n - 1])}`,
+        lines: ["y"],
+      };
+      const moved = ["// new", ...big];
+      const out = editContent(text(moved), [op], {
+        memory: half,
+        rebase: true,
+      });
+      assert.deepEqual(out.rebased, [`op 1: line ${n} → ${n + 1}`]);
+      const copied = [...big.slice(0, n - 1), big[n - 1], ...big.slice(n - 1)];
+      assert.throws(
+        () => editContent(text(copied), [op], { memory: half, rebase: true }),
+        stale(new RegExp(`line ${n} → ${n} or ${n + 1}`)),
+      );
+    },
+  );
+
   it("an unchanged file of identical lines never refuses as ambiguous", {
     timeout: T,
   }, () => {
