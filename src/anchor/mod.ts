@@ -26,6 +26,13 @@ export {
   readPrefixOf,
 } from "./anchor.ts";
 export {
+  type AnchorForm,
+  anchorForm,
+  type BareAnchor,
+  leanLines,
+  parseBareAnchor,
+} from "./lean.ts";
+export {
   DEFAULT_LIMIT,
   DEFAULT_MAX_LINE_CHARS,
   formatHashlines,

@@ -82,6 +82,7 @@ async function read(ctx: CliContext, ws: Ws): Promise<number> {
     offset: intFlag(ctx, "offset"),
     limit: intFlag(ctx, "limit"),
     ...(ctx.values.outline === true ? { outline: true } : {}),
+    anchors: ctx.values.lean === true ? "lean" as const : undefined,
   };
   let view: FileRead;
   try {

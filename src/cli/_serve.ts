@@ -68,6 +68,7 @@ export async function run(ctx: CliContext): Promise<number> {
         tools,
         session: named ? ctx.session : undefined,
         rebase: ctx.values.rebase === true,
+        anchors: ctx.values.lean === true ? "lean" : undefined,
       });
       onShutdown(() => void server.close());
       await server.closed;
@@ -94,6 +95,7 @@ export async function run(ctx: CliContext): Promise<number> {
       tools,
       session: ctx.session,
       rebase: ctx.values.rebase === true,
+      anchors: ctx.values.lean === true ? "lean" : undefined,
       allowedOrigins: stringFlag(ctx, "allow-origin")?.split(",").map((o) =>
         o.trim()
       ).filter((o) => o !== ""),

@@ -119,6 +119,12 @@ const rebaseDefault: FlagSpec = {
     "edit_file applies an op whose read lines only moved where they now stand, unless a call says rebase: false",
 };
 
+const leanDefault: FlagSpec = {
+  type: "boolean",
+  help:
+    "read_file shows lines as LINE|content and edit_file takes line numbers, unless a call says anchors: hash",
+};
+
 const toolSets: FlagSpec = {
   type: "string",
   value: "SETS",
@@ -149,6 +155,11 @@ export const COMMANDS: readonly CommandSpec[] = [
         type: "boolean",
         help:
           "show only the first line of each declaration and class member (each Markdown heading); each hidden run becomes one …FIRST–LAST line",
+      },
+      lean: {
+        type: "boolean",
+        help:
+          "show LINE|content; patches may then name these lines by number alone (12, 12..14)",
       },
     },
     details:
@@ -228,6 +239,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       },
       "edit-format": editFormat,
       rebase: rebaseDefault,
+      lean: leanDefault,
       tools: toolSets,
     },
   },
@@ -239,6 +251,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     flags: {
       "edit-format": editFormat,
       rebase: rebaseDefault,
+      lean: leanDefault,
       tools: toolSets,
     },
     details:

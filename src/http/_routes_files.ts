@@ -34,6 +34,8 @@ export interface FileRouteOptions {
   workspace(): Promise<Workspace>;
   session: string;
   rebase: boolean;
+  /** Default read form of `POST /v1/files/read` (a request's own `anchors` wins). */
+  anchors?: "hash" | "lean";
 }
 
 /** The workspace router. */
@@ -45,6 +47,7 @@ export function fileRoutes(options: FileRouteOptions): Hono<HttpEnv> {
     const view = await (await options.workspace()).read(input.path, {
       offset: input.offset,
       limit: input.limit,
+      anchors: input.anchors ?? options.anchors,
       session,
       ...(input.outline === true ? { outline: true } : {}),
     });

@@ -1,7 +1,8 @@
 /**
  * The stateless routes, which need neither a workspace nor a store (so they
  * run on edge platforms): `GET /health`, `POST /v1/format` and
- * `POST /v1/apply`.
+ * `POST /v1/apply`. The latter has no session read record: it checks each
+ * anchor's 2-hex fold only and refuses line numbers alone (`BAD_ANCHOR`).
  *
  * @module
  */

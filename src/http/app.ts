@@ -101,6 +101,11 @@ export interface AppOptions {
   loginKey?: string;
   /** Default of `rebase` for `POST /v1/files/patch` and MCP `edit_file` (default false). */
   rebase?: boolean;
+  /**
+   * Default read form of `POST /v1/files/read` and MCP `read_file`:
+   * `"hash"` (`LINE:HH|content`, the default) or `"lean"` (`LINE|content`).
+   */
+  anchors?: "hash" | "lean";
   /** State folder (default `HASHLINE_STORE`, or `.hashline/` under the working folder). */
   stateDir?: string;
   /** Session of requests without a `Hashline-Session` header (default `"default"`). */
@@ -152,6 +157,7 @@ export function createApp(options: AppOptions = {}): HashlineApp {
     tools: options.tools,
     session: "default",
     rebase,
+    anchors: options.anchors,
   });
   const app = new Hono<HttpEnv>();
   // The review page goes before the API's guards, with its own
@@ -181,6 +187,7 @@ export function createApp(options: AppOptions = {}): HashlineApp {
       workspace: resources.workspace,
       session: defaultSession,
       rebase,
+      anchors: options.anchors,
     }),
   );
   app.route("/", revisionRoutes(resources.store));

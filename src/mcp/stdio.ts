@@ -42,6 +42,8 @@ export interface McpStdioOptions {
   session?: string;
   /** Default of `edit_file`'s `rebase` (default false). */
   rebase?: boolean;
+  /** Default read form of `read_file` (`"lean"`: `LINE|content`; default `"hash"`). */
+  anchors?: "hash" | "lean";
 }
 
 /**
@@ -91,6 +93,7 @@ export async function runMcpStdio(
       tools: options.tools,
       session,
       rebase: options.rebase,
+      anchors: options.anchors,
     });
   }
   const server = mcpServer(registry, () => session);

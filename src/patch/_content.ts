@@ -101,6 +101,14 @@ export class ContentIndex implements LineLookup {
     return h;
   }
 
+  /** The full hash of every line, in order. */
+  allHashes(): Uint32Array {
+    const count = this.lineCount;
+    const out = new Uint32Array(count);
+    for (let n = 1; n <= count; n++) out[n - 1] = this.hash32(n);
+    return out;
+  }
+
   /** Every line whose full hash is h (hashes every line on first use). */
   linesWithHash(h: number): number[] {
     if (!this.index) {

@@ -44,6 +44,12 @@ export interface EditOptions {
   replaced?: ReadonlyMap<number, number>;
   /** The terminator new lines take when the content has none yet (default `\n`). */
   eol?: string;
+  /**
+   * The content is known unchanged since `memory` was recorded (same size
+   * and content hash): the drift alignment is skipped
+   * (docs/patch-format.md#drift).
+   */
+  unchanged?: boolean;
 }
 
 /** What an edit did to content. */
@@ -129,6 +135,10 @@ export function editIndexed(
 /**
  * Applies a patch to content. Patch text may leave out the `@@ PATH` line
  * (it is parsed with `headerless: true`), since it addresses this content.
+ * Without `memory` (a session's read record) anchors are checked by their
+ * 2-hex fold only, and a line named by its number alone (`12`) is refused
+ * with `BAD_ANCHOR`; with `memory`, by the full hash and the drift alignment
+ * (docs/patch-format.md#drift).
  *
  * @param content The content the patch was addressed against.
  * @param patch An array of ops, a patch naming exactly one file (its path

@@ -1,7 +1,8 @@
 /**
  * The single-edit call of the pydantic-ai-backend shape
  * (docs/patch-format.md#applyhashlineedit): errors come back as a sentence,
- * never as an exception.
+ * never as an exception. It has no session read record, so it checks the
+ * 2-hex fold of each line only.
  *
  * @module
  */

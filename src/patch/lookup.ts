@@ -147,6 +147,7 @@ export function lookupFromLines(lines: readonly string[]): LineLookup {
     lineCount: lines.length,
     hash32,
     text: (n) => lines[n - 1],
+    allHashes: () => Uint32Array.from(lines, (_, i) => hash32(i + 1)),
     linesWithHash(h) {
       if (!index) {
         index = new Map();

@@ -31,6 +31,14 @@ export class LineMemory implements ReadMemory {
   /** Lines the file had when last seen whole-length (a read or a commit), if known. */
   lineCount?: number;
   /**
+   * The file's size and content hash at the session's last read or commit
+   * of it (`SIZE:HEX`), when known: a file that still has it needs no drift
+   * alignment.
+   */
+  stamp?: string;
+  /** How the session last read the file: `"lean"` (`LINE|content`) or `"hash"`. */
+  form?: "hash" | "lean";
+  /**
    * For lines this session's last commit of the file replaced: the full
    * hash of the line each replaced (kept in memory only). A later anchor of
    * such a line whose short hash matches the replaced line too may have been
@@ -88,6 +96,8 @@ export class LineMemory implements ReadMemory {
       this.runs.map((r) => ({ start: r.start, hashes: r.hashes.slice() })),
     );
     copy.lineCount = this.lineCount;
+    copy.stamp = this.stamp;
+    copy.form = this.form;
     if (this.replaced) copy.replaced = new Map(this.replaced);
     if (this.shown) copy.shown = this.shown.clone();
     return copy;
@@ -239,6 +249,25 @@ export class LineMemory implements ReadMemory {
         yield [r.start + i, r.hashes[i]];
       }
     }
+  }
+
+  /**
+   * Every remembered line as `[line, hash]` as first read (lines only a
+   * refusal showed fill the gaps), in line order.
+   */
+  *readEntries(): Generator<[number, number]> {
+    if (!this.shown) {
+      yield* this.entries();
+      return;
+    }
+    const out = new LineMemory(
+      this.shown.runs.map((r) => ({
+        start: r.start,
+        hashes: r.hashes.slice(),
+      })),
+    );
+    for (const r of this.runs) out.see(r.start, r.hashes);
+    yield* out.entries();
   }
 
   /** The runs (as last shown) as JSON-ready pairs `[start, hashes]`. */

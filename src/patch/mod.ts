@@ -82,7 +82,18 @@ export {
   type EditOutcome,
   freshAnchors,
 } from "./apply.ts";
-export { type RebasedOp, rebaseOps, type RebaseResult } from "./rebase.ts";
+export {
+  type RebasedOp,
+  rebaseOps,
+  type RebaseOptions,
+  type RebaseResult,
+} from "./rebase.ts";
+export {
+  type Alignment,
+  type AlignOptions,
+  alignRecord,
+  type Placement,
+} from "./align.ts";
 export {
   applyHashlineEdit,
   type HashlineEdit,

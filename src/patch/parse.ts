@@ -8,6 +8,7 @@
 import { invalidUtf8At } from "../_internal/utf8.ts";
 import * as z from "zod";
 import { formatAnchor, parseAnchor, readPrefixOf } from "../anchor/anchor.ts";
+import { parseBareAnchor } from "../anchor/lean.ts";
 import { checkShape } from "./_shape.ts";
 import {
   EntryOpSchema,
@@ -350,6 +351,9 @@ function parseText(
 }
 
 function anchorAt(text: string, n: number): string {
+  // A line number alone (after a lean read): checked against the read record.
+  const bare = parseBareAnchor(text);
+  if (bare) return `${bare.line}${bare.block ? "*" : ""}`;
   // A block anchor (`12:a3*`) keeps its suffix; validation says where it may stand.
   const block = text.endsWith("*");
   try {

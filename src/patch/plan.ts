@@ -10,6 +10,8 @@ import { parseAnchor } from "../anchor/anchor.ts";
 import { ambiguousAnchors } from "./ambiguous.ts";
 import { notRead, type Problem } from "./problems.ts";
 import { rebaseOps } from "./rebase.ts";
+import { placeRecord, regionLines } from "./_drift.ts";
+import { resolveBare } from "./_bare.ts";
 import type { LineLookup, PatchOp, PlannedEdit, ReadMemory } from "./types.ts";
 import { validateOps } from "./validate.ts";
 
@@ -23,6 +25,18 @@ export interface PlanOptions {
   rebase?: boolean;
   /** Lines the session's last commit replaced one for one, with the hash each replaced. */
   replaced?: ReadonlyMap<number, number>;
+  /**
+   * The file is known unchanged since the session's last read or commit of
+   * it (same size and content hash): its remembered lines stand at their own
+   * numbers, with no alignment.
+   */
+  unchanged?: boolean;
+  /**
+   * Show fresh lines in problems as `LINE|content` and refuse pasted
+   * `N|` prefixes (the session last read the file in the lean form).
+   * Default: `memory.form === "lean"`.
+   */
+  lean?: boolean;
 }
 
 /** The verdict on one file's ops. */
@@ -59,14 +73,37 @@ export function planPatch(
   ops: PatchOp[],
   options: PlanOptions = {},
 ): FilePlan {
-  let checked = ops;
+  const bare = resolveBare(ops, options.memory, options.path);
+  let checked = bare.ops;
   let memory = options.memory;
+  const lean = options.lean ?? memory?.form === "lean";
   let rebased: string[] = [];
+  let placedOps: ReadonlySet<number> | undefined;
+  const place = memory
+    ? placeRecord(
+      now,
+      memory,
+      regionLines(checked, memory),
+      options.unchanged === true,
+    )
+    : undefined;
   if (options.rebase === true && memory) {
-    const moved = rebaseOps(checked, now, memory);
+    const moved = rebaseOps(checked, now, memory, { place });
     [checked, memory, rebased] = [moved.ops, moved.memory, moved.notes];
+    placedOps = moved.placed;
   }
-  const problems = validateOps(checked, now, { memory, path: options.path });
+  const problems = [
+    ...bare.problems,
+    ...validateOps(checked, now, {
+      memory,
+      path: options.path,
+      place,
+      placedOps,
+      skip: bare.skip,
+      lean,
+      read: options.memory,
+    }),
+  ];
   if (problems.length === 0) {
     problems.push(
       ...ambiguousAnchors(checked, options.replaced, now, options.path),

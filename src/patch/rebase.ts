@@ -9,6 +9,8 @@
 import { foldHash, hex2 } from "../hash/fnv.ts";
 import type { LineLookup, PatchOp, ReadMemory } from "./types.ts";
 import { anchorsOf, regionOf, tryAnchor } from "./lookup.ts";
+import { type Place, placeRecord, regionLines } from "./_drift.ts";
+import type { Placement } from "./align.ts";
 
 /** One op that rebase moved. */
 export interface RebasedOp {
@@ -34,6 +36,16 @@ export interface RebaseResult {
    * place. Validate the returned ops against this memory.
    */
   memory: ReadMemory;
+  /** Indexes of the ops the alignment placed (moved or not): validation does not place them again. */
+  placed: Set<number>;
+}
+
+/** Options of {@link rebaseOps}. */
+export interface RebaseOptions {
+  /** The alignment's placements, when already made (else made here). */
+  place?: (line: number) => Placement | undefined;
+  /** Whether the file is known unchanged since the record was made. */
+  unchanged?: boolean;
 }
 
 function shifted(op: PatchOp, d: number): PatchOp {
@@ -62,23 +74,21 @@ function span(from: number, to: number): string {
 }
 
 /**
- * Re-addresses ops whose lines moved. An op moves only when it no longer
- * fits where it was addressed and every line of its region plus one line
- * either side, as the session read them (full 32-bit hashes from `memory`),
- * stand unchanged as one contiguous run at exactly one place in the file
- * now. At the top of the file the neighbour above is the file's start (the
- * run must start at line 1 now); at the bottom the neighbour below is the
- * file's end, which needs `memory.lineCount` to know the region was last
- * (the run must end at the last line now). An insert's region is its anchor
- * line; append and prepend never move. Everything else — a changed line, a
- * second copy of the run, a line of the run the session never read — is left
- * as it is, for validation to refuse as usual. The returned ops still go
- * through `validateOps` (with the returned memory): overlaps and every other
- * rule apply to them as to any op.
+ * Re-addresses ops whose lines moved, by the drift alignment
+ * (docs/patch-format.md#drift): an op moves when every line of its region
+ * (an insert's: its anchor line) is a remembered line and the alignment
+ * places them all, one to one and in order, onto one contiguous run of
+ * unchanged lines now, at another place than they were read. Everything
+ * else — a changed line inside the region, an ambiguous placement (a copy
+ * of its lines directly above or below), a line of the region the session
+ * never read, an anchor that disagrees with the record — is left as it is,
+ * for validation to refuse as usual. Append and prepend never move. The
+ * returned ops still go through `validateOps` (with the returned memory).
  *
  * @param ops The ops of one file, addressed against the file as read.
  * @param now The file as it is now.
  * @param memory The session's read record of the file.
+ * @param options `place` (placements already made) and `unchanged`.
  * @returns The ops (moved ones re-addressed), notes, and the memory to validate them with.
  * @example
  * ```ts
@@ -101,21 +111,60 @@ export function rebaseOps(
   ops: PatchOp[],
   now: LineLookup,
   memory: ReadMemory,
+  options: RebaseOptions = {},
 ): RebaseResult {
-  const exists = now.has
-    ? (n: number) => n >= 1 && now.has!(n)
-    : (n: number) => n >= 1 && n <= now.lineCount;
+  const place = options.place ??
+    placeRecord(
+      now,
+      memory,
+      regionLines(ops, memory),
+      options.unchanged === true,
+    );
   const out: PatchOp[] = [];
   const notes: string[] = [];
   const rebased: RebasedOp[] = [];
-  const views: { from: number; to: number; d: number }[] = [];
-  // Lines as the session first read them: what a refusal showed since does
-  // not hide where the region was read.
+  const placed = new Set<number>();
+  const views: {
+    from: number;
+    to: number;
+    d: number;
+    layer: (n: number) => number | undefined;
+  }[] = [];
   const read = memory.read32
     ? (n: number) => memory.read32!(n)
     : (n: number) => memory.hash32(n);
+  let placeRead: Place | undefined | null = null;
+  // A patch built from the read a refusal has since overlaid is placed by
+  // the record as first read.
+  const asRead = (): Place | undefined =>
+    placeRead ??= placeRecord(
+      now,
+      {
+        hash32: read,
+        lineCount: memory.lineCount,
+        entries: memory.readEntries
+          ? () => memory.readEntries!()
+          : memory.entries
+          ? () => memory.entries!()
+          : undefined,
+      },
+      regionLines(ops, { hash32: read }),
+      false,
+    );
+  const layerOf: ((n: number) => number | undefined)[] = [];
   ops.forEach((op, index) => {
-    const d = moveOf(op, now, memory, read, exists);
+    let d = place ? moveOf(op, memory.hash32.bind(memory), place) : null;
+    layerOf[index] = memory.hash32.bind(memory);
+    if (d === null && memory.read32 && !fits(op, memory.hash32.bind(memory))) {
+      const p = asRead();
+      d = p ? moveOf(op, read, p) : null;
+      layerOf[index] = read;
+    }
+    if (d === null) {
+      out.push(op);
+      return;
+    }
+    placed.add(index);
     if (d === 0) {
       out.push(op);
       return;
@@ -128,78 +177,48 @@ export function rebaseOps(
       }`,
     );
     rebased.push({ index, from: [s, e], to: [s + d, e + d] });
-    views.push({ from: s - 1 + d, to: e + 1 + d, d });
+    views.push({ from: s + d, to: e + d, d, layer: layerOf[index] });
   });
   const view: ReadMemory = views.length === 0 ? memory : {
     hash32(n) {
       const v = views.find((w) => w.from <= n && n <= w.to);
-      return v ? read(n - v.d) : memory.hash32(n);
+      return v ? v.layer(n - v.d) : memory.hash32(n);
     },
   };
-  return { ops: out, notes, rebased, memory: view };
+  return { ops: out, notes, rebased, memory: view, placed };
 }
 
-/** How far an op's lines moved, or 0 when it stays as addressed. */
+/**
+ * How far the alignment moved an op's lines (0: in place), or null when it
+ * does not place the whole region one to one onto one run.
+ */
 function moveOf(
   op: PatchOp,
-  now: LineLookup,
-  memory: ReadMemory,
-  read: (n: number) => number | undefined,
-  exists: (n: number) => boolean,
-): number {
+  hash32: (n: number) => number | undefined,
+  place: Place,
+): number | null {
   const region = regionOf(op);
-  if (!region) return 0;
+  if (!region) return null;
   const [s, e] = region;
-  const anchors = anchorsOf(op).map((t) => tryAnchor(t)!);
-  for (const a of anchors) {
-    const r = read(a.line);
-    // An anchor that disagrees with the read was not built from it.
-    if (r === undefined || hex2(foldHash(r)) !== a.hash) return 0;
+  if (!fits(op, hash32)) return null;
+  let d: number | null = null;
+  for (let n = s; n <= e; n++) {
+    if (hash32(n) === undefined) return null;
+    const p = place(n);
+    if (!p || p.kind !== "placed") return null;
+    if (d === null) d = p.at - n;
+    else if (p.at - n !== d) return null;
   }
-  if (fitsInPlace(s, e, anchors, now, read, exists)) return 0;
-
-  const top = s > 1 ? s - 1 : s;
-  let bottom: number;
-  let toEnd = false;
-  if (read(e + 1) !== undefined) bottom = e + 1;
-  else if (memory.lineCount === e) [bottom, toEnd] = [e, true];
-  else return 0;
-  const run: number[] = [];
-  for (let n = top; n <= bottom; n++) {
-    const h = read(n);
-    if (h === undefined) return 0;
-    run.push(h);
-  }
-  const found: number[] = [];
-  for (const p of now.linesWithHash(run[0])) {
-    if (s === 1 && p !== 1) continue;
-    let ok = true;
-    for (let k = 1; k < run.length && ok; k++) {
-      ok = exists(p + k) && now.hash32(p + k) === run[k];
-    }
-    if (ok && toEnd && exists(p + run.length)) ok = false;
-    if (ok) found.push(p);
-    if (found.length > 1) return 0;
-  }
-  return found.length === 1 ? found[0] - top : 0;
+  return d;
 }
 
-/** Whether the op's lines still stand where it addressed them, as read. */
-function fitsInPlace(
-  s: number,
-  e: number,
-  anchors: { line: number; hash: string }[],
-  now: LineLookup,
-  read: (n: number) => number | undefined,
-  exists: (n: number) => boolean,
-): boolean {
-  if (!exists(e)) return false;
-  for (const a of anchors) {
-    if (hex2(foldHash(now.hash32(a.line))) !== a.hash) return false;
-  }
-  for (let n = s; n <= e; n++) {
-    const r = read(n);
-    if (r !== undefined && now.hash32(n) !== r) return false;
+/** Whether every anchor of the op agrees with the record (else it was not built from it). */
+function fits(op: PatchOp, hash32: (n: number) => number | undefined): boolean {
+  for (const text of anchorsOf(op)) {
+    const a = tryAnchor(text);
+    if (!a) return false;
+    const r = hash32(a.line);
+    if (r === undefined || hex2(foldHash(r)) !== a.hash) return false;
   }
   return true;
 }

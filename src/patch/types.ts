@@ -147,6 +147,12 @@ export interface LineLookup {
    * which a lazy lookup over content can only answer by counting every line.
    */
   has?(n: number): boolean;
+  /**
+   * The full hash of every line, in order (index 0 is line 1), for the
+   * drift alignment (docs/patch-format.md#drift). Optional: without it the
+   * alignment is skipped and each line is judged where it was addressed.
+   */
+  allHashes?(): ArrayLike<number>;
 }
 
 /** The full 32-bit hashes a session saw on its last reads of a file, by line. */
@@ -168,6 +174,20 @@ export interface ReadMemory {
    * end of the file as the neighbour below a region that ends at the last line.
    */
   readonly lineCount?: number;
+  /**
+   * Every remembered line as `[line, hash]` (as last shown), in line order:
+   * the record the drift alignment matches with the file now. Optional:
+   * without it lines 1..`lineCount` are asked of `hash32`.
+   */
+  entries?(): Iterable<[number, number]>;
+  /**
+   * Every remembered line as `[line, hash]` as first read, before any
+   * refusal showed it again (rebase of a patch built from that read).
+   * Optional: without it lines are asked of `read32`.
+   */
+  readEntries?(): Iterable<[number, number]>;
+  /** How the session last read the file (`"lean"`: `LINE|content`). */
+  readonly form?: "hash" | "lean";
 }
 
 /**

@@ -11,7 +11,8 @@
 
 import { readPrefixOf } from "../anchor/anchor.ts";
 import type { ErrorCode } from "../errors.ts";
-import { foldHash, hex2 } from "../hash/fnv.ts";
+import { foldHash, hex2, lineHash32 } from "../hash/fnv.ts";
+import { leanLines } from "../anchor/lean.ts";
 import { lineFault } from "./_line_fault.ts";
 import {
   type Add,
@@ -30,6 +31,8 @@ import {
   problem,
 } from "./problems.ts";
 import type { Anchor, LineLookup, PatchOp, ReadMemory } from "./types.ts";
+import { whereText } from "./_drift.ts";
+import type { Placement } from "./align.ts";
 
 export type { Problem };
 
@@ -39,6 +42,24 @@ export interface ValidateOptions {
   memory?: ReadMemory;
   /** Path put on each problem. */
   path?: string;
+  /**
+   * Where each remembered line of an op's region stands now, by the drift
+   * alignment (docs/patch-format.md#drift): an op applies in place only
+   * while every such line is placed at its own number.
+   */
+  place?: (line: number) => Placement | undefined;
+  /** Ops already placed by rebase (their lines were checked there). */
+  placedOps?: ReadonlySet<number>;
+  /** Ops already refused (their problems are reported elsewhere). */
+  skip?: ReadonlySet<number>;
+  /**
+   * The session last read the file in the lean form: fresh lines are shown
+   * as `LINE|content`, and a new line `N|text` whose text is line N as read
+   * is refused as a pasted prefix.
+   */
+  lean?: boolean;
+  /** The record as read, for the lean pasted-prefix rule (default `memory`). */
+  read?: ReadMemory;
 }
 
 /** Most bad new lines named per op. */
@@ -94,8 +115,15 @@ export function validateOps(
 ): Problem[] {
   const { memory, path } = options;
   const problems: Problem[] = [];
+  const lean = options.lean === true;
   const add: Add = (code, message, line, shown) => {
-    problems.push(problem(code, message, { path, line, shown }));
+    problems.push(
+      problem(code, lean ? leanLines(message) : message, {
+        path,
+        line,
+        shown,
+      }),
+    );
   };
   const exists = existsIn(now);
   const reported = new Set<string>();
@@ -103,6 +131,7 @@ export function validateOps(
   const points: Point[] = [];
 
   ops.forEach((op, index) => {
+    if (options.skip?.has(index)) return;
     const label = opLabel(op, index);
     const parsed: (Anchor | null)[] = [];
     const findings: Finding[] = [];
@@ -123,10 +152,21 @@ export function validateOps(
       const key = `${a.line}:${a.hash}`;
       if (reported.has(key)) continue;
       const remembered = memory?.hash32(a.line);
-      const moved = movedLine(now, exists, a, remembered);
-      const movedText = moved === undefined
-        ? ""
-        : `; the line you read moved to line ${moved} → ${moved}:${a.hash}`;
+      const placed = remembered === undefined
+        ? undefined
+        : options.place?.(a.line);
+      const moved = placed
+        ? (placed.kind === "placed" && placed.at !== a.line
+          ? placed.at
+          : undefined)
+        : movedLine(now, exists, a, remembered);
+      const movedText = moved !== undefined
+        ? `${
+          placed ? ` (line ${a.line} → ${moved})` : ""
+        }; the line you read moved to line ${moved} → ${moved}:${a.hash}`
+        : placed?.kind === "ambiguous"
+        ? `; line ${a.line} → ${whereText(placed)}, so nothing is relocated`
+        : "";
       if (!exists(a.line)) {
         reported.add(key);
         const n = now.lineCount;
@@ -186,6 +226,15 @@ export function validateOps(
       if (usable && parsed[0]) points.push({ index, line: parsed[0].line });
     }
 
+    if (
+      usable && findings.length === 0 && options.place && memory &&
+      !options.placedOps?.has(index)
+    ) {
+      findings.push(
+        ...displaced(now, exists, memory, options.place, parsed, label),
+      );
+    }
+
     judge(now, parsed, label, findings, add);
 
     if ("lines" in op) {
@@ -197,7 +246,13 @@ export function validateOps(
           } has no lines to insert: give at least one line, or drop the op.`,
         );
       }
-      checkNewLines(op.lines, op.literal === true, label, add);
+      checkNewLines(
+        op.lines,
+        op.literal === true,
+        label,
+        add,
+        lean ? options.read ?? memory : undefined,
+      );
     }
   });
 
@@ -205,11 +260,100 @@ export function validateOps(
   return problems;
 }
 
+/**
+ * The in-place rule: every remembered line of the op's region must be
+ * placed at its own number; the op's anchors that are not, or else the
+ * first such line inside its range, become stale findings naming where
+ * their lines now stand.
+ */
+function displaced(
+  now: LineLookup,
+  exists: (n: number) => boolean,
+  memory: ReadMemory,
+  place: (line: number) => Placement | undefined,
+  parsed: (Anchor | null)[],
+  label: string,
+): Finding[] {
+  if (parsed.length === 0 || parsed.some((a) => a === null)) return [];
+  const s = parsed[0]!.line;
+  const e = parsed[parsed.length - 1]!.line;
+  const off = (n: number) => {
+    const p = place(n);
+    return p && !(p.kind === "placed" && p.at === n) ? p : undefined;
+  };
+  const findingOf = (n: number, head: string): Finding => {
+    const p = off(n)!;
+    const at = p.kind === "gone" ? [n] : p.kind === "placed" ? [p.at] : p.at;
+    const from = Math.min(n, ...at) - CONTEXT;
+    const to = Math.max(n, ...at) + CONTEXT;
+    let listing: [number, number][];
+    try {
+      // A streamed file holds only the lines collected around the op.
+      listing = to - from <= 4 * CONTEXT + 4
+        ? window(exists, now, from, to)
+        : window(exists, now, n - CONTEXT, n + CONTEXT);
+    } catch {
+      listing = window(exists, now, n - CONTEXT, n + CONTEXT);
+    }
+    const moved = p.kind === "placed"
+      ? `${p.at}:${hex2(foldHash(memory.hash32(n)!))}`
+      : "";
+    const why = p.kind === "placed"
+      ? ` (lines were inserted or removed above it; it now reads ${moved})`
+      : p.kind === "ambiguous"
+      ? "; the file now fits what was read in more than one place, so nothing is relocated"
+      : "";
+    return {
+      code: "STALE_ANCHOR",
+      anchor: parsed.some((a) => a!.line === n),
+      line: n,
+      head: `${head}: line ${n} → ${whereText(p)}${why}`,
+      listing,
+      movedTo: p.kind === "placed" ? p.at : undefined,
+      movedHash: p.kind === "placed" ? memory.hash32(n) : undefined,
+    };
+  };
+  const out: Finding[] = [];
+  const seen = new Set<number>();
+  for (const a of parsed) {
+    if (seen.has(a!.line)) continue;
+    seen.add(a!.line);
+    if (off(a!.line)) {
+      out.push(findingOf(a!.line, `Anchor ${a!.line}:${a!.hash} is stale`));
+    }
+  }
+  if (out.length > 0) return out;
+  for (let n = s + 1; n < e; n++) {
+    if (memory.hash32(n) === undefined || !off(n)) continue;
+    return [
+      findingOf(
+        n,
+        `Line ${n} inside ${label} no longer stands where it was read`,
+      ),
+    ];
+  }
+  return [];
+}
+
+const LEAN_PREFIX = /^(\d+)\|/;
+
+/** `N|` at the start of a line whose rest is line N as read (lean form), or null. */
+function leanPrefixOf(line: string, read?: ReadMemory): string | null {
+  if (!read) return null;
+  const m = LEAN_PREFIX.exec(line);
+  if (!m) return null;
+  const h = read.hash32(Number(m[1]));
+  return h !== undefined && h === lineHash32(line.slice(m[0].length))
+    ? m[0]
+    : null;
+}
+
 function checkNewLines(
   lines: readonly string[],
   literal: boolean,
   label: string,
   add: (code: ErrorCode, message: string) => void,
+  leanRead?: ReadMemory,
 ): void {
   let bad = 0;
   let pasted = false;
@@ -226,14 +370,16 @@ function checkNewLines(
       return;
     }
     if (literal || pasted) return;
-    const prefix = readPrefixOf(line);
+    const prefix = readPrefixOf(line) ?? leanPrefixOf(line, leanRead);
     if (prefix) {
       pasted = true;
       add(
         "PASTED_PREFIX",
         `New line ${
           i + 1
-        } of ${label} starts with the read prefix "${prefix}": new lines are written exactly as given, so send the line without its LINE:HH| prefix (or set "literal": true on the op if the file really holds such lines).`,
+        } of ${label} starts with the read prefix "${prefix}": new lines are written exactly as given, so send the line without its ${
+          prefix.includes(":") ? "LINE:HH|" : "LINE|"
+        } prefix (or set "literal": true on the op if the file really holds such lines).`,
       );
     }
   });

@@ -16,6 +16,7 @@ import {
 import { LineMemory } from "../patch/memory.ts";
 
 const MAGIC = 0x3152_4c48; // "HLR1" read little-endian
+const STAMP = 0x3154_5348; // "HST1": flags (1: lean form, 2: stamp) and the file's stamp follow
 
 /**
  * Encodes one file's record: magic, path, line count, runs of (start,
@@ -27,10 +28,14 @@ export function encodeRecord(real: string, mem: LineMemory): Uint8Array {
   const { read, shown } = mem.layers();
   let words = 4 + Math.ceil(path.length / 4);
   for (const [, hashes] of read) words += 2 + hashes.length;
-  if (shown.length > 0) {
+  const stamp = mem.stamp === undefined && mem.form !== "lean"
+    ? null
+    : new TextEncoder().encode(mem.stamp ?? "");
+  if (shown.length > 0 || stamp) {
     words += 1;
     for (const [, hashes] of shown) words += 2 + hashes.length;
   }
+  if (stamp) words += 3 + Math.ceil(stamp.length / 4);
   const out = new Uint32Array(words);
   out[0] = MAGIC;
   out[1] = path.length;
@@ -47,7 +52,15 @@ export function encodeRecord(real: string, mem: LineMemory): Uint8Array {
     }
   };
   put(read);
-  if (shown.length > 0) put(shown);
+  if (shown.length > 0 || stamp) put(shown);
+  if (stamp) {
+    out[at++] = STAMP;
+    out[at++] = (mem.form === "lean" ? 1 : 0) |
+      (mem.stamp !== undefined ? 2 : 0);
+    out[at++] = stamp.length;
+    new Uint8Array(out.buffer).set(stamp, at * 4);
+    at += Math.ceil(stamp.length / 4);
+  }
   const bytes = new Uint8Array(out.buffer);
   if (new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1) {
     // Big-endian host: store little-endian so records move between machines.
@@ -91,9 +104,23 @@ export function decodeRecord(
   };
   const read = take();
   const shown = read !== null && at < words ? take() : [];
+  let stamp: string | undefined;
+  let flags = 0;
+  if (shown !== null && at + 3 <= words && word(at) === STAMP) {
+    flags = word(at + 1);
+    const len = word(at + 2);
+    const from = (at + 3) * 4;
+    if (from + len > bytes.length) return null;
+    if (flags & 2) {
+      stamp = new TextDecoder().decode(bytes.subarray(from, from + len));
+    }
+    at += 3 + Math.ceil(len / 4);
+  }
   if (read === null || shown === null || at !== words) return null;
   const mem = LineMemory.fromLayers(read, shown);
   if (lineCount > 0) mem.lineCount = lineCount - 1;
+  if (stamp !== undefined) mem.stamp = stamp;
+  if (flags & 1) mem.form = "lean";
   return mem;
 }
 

@@ -36,6 +36,8 @@ export interface FileToolOptions {
   workspace: () => Promise<Workspace>;
   editFormat: EditFormat;
   rebase: boolean;
+  /** Default read form of `read_file` (a call's own `anchors` wins). */
+  anchors?: "hash" | "lean";
   /** Default syntax check (else the workspace's); a call's own `check` wins. */
   check?: CheckMode;
   sessionOf: (call?: ToolCallOptions) => string;
@@ -47,9 +49,11 @@ export function fileTools(options: FileToolOptions): ToolDefinition[] {
   const read = defineTool({
     name: "read_file",
     title: "Read file",
-    description: editFormat === "hashline"
-      ? DESCRIPTIONS.readHashline
-      : DESCRIPTIONS.readPlain,
+    description: editFormat !== "hashline"
+      ? DESCRIPTIONS.readPlain
+      : options.anchors === "lean"
+      ? DESCRIPTIONS.readLean
+      : DESCRIPTIONS.readHashline,
     input: ReadFileInputSchema,
     output: ReadFileOutput,
     annotations: READ_ONLY,
@@ -59,6 +63,9 @@ export function fileTools(options: FileToolOptions): ToolDefinition[] {
         limit: input.limit,
         session,
         ...(input.outline === true ? { outline: true } : {}),
+        ...(editFormat === "hashline"
+          ? { anchors: input.anchors ?? options.anchors }
+          : {}),
       });
       const body = editFormat === "hashline"
         ? view.text

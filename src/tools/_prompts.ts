@@ -10,6 +10,8 @@
 export const DESCRIPTIONS = {
   readHashline:
     "Read a file. Each line comes back as LINE:HH|content; LINE:HH is its anchor for edit_file, the prefix is not in the file. Long files come in windows: pass offset to go on. Big file: outline first, then read the block you need.",
+  readLean:
+    "Read a file. Each line comes back as LINE|content; edit_file may name the line by LINE alone (12, 12..14), the prefix is not in the file. Long files come in windows: pass offset to go on. Big file: outline first, then read the block you need.",
   readPlain:
     "Read a file. Each line comes back as its number, a tab and the content; the number and tab are not in the file. Long files come in windows: pass offset to go on.",
   editHashline:

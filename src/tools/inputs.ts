@@ -90,6 +90,8 @@ export interface ReadFileInput {
   offset?: number;
   limit?: number;
   outline?: boolean;
+  /** `"lean"`: lines as `LINE|content`, edited by number (default: the registry's). */
+  anchors?: "hash" | "lean";
 }
 /** `read_file` input schema. */
 export const ReadFileInputSchema: z.ZodType<ReadFileInput> = z.object({
@@ -99,6 +101,9 @@ export const ReadFileInputSchema: z.ZodType<ReadFileInput> = z.object({
     `Lines to show (default 2000, max ${MAX_READ_LINES})`,
   ),
   outline: z.boolean().optional().describe("Declarations only"),
+  anchors: z.enum(["hash", "lean"]).optional().describe(
+    "lean: LINE|content, edit by line number",
+  ),
 });
 
 /** `edit_file` input in hashline mode. */

@@ -9,6 +9,7 @@
  */
 import { checkSession } from "../_internal/session.ts";
 import { checkMode } from "../check/modes.ts";
+import { anchorForm } from "../anchor/lean.ts";
 import type { RevisionStore } from "../store/types.ts";
 import type { Workspace } from "../workspace/mod.ts";
 import { fileTools } from "./_file_tools.ts";
@@ -142,6 +143,12 @@ export function createToolRegistry(context: ToolContext = {}): ToolRegistry {
   const toolSets = checkToolSets(context.tools);
   const session = context.session ?? "default";
   checkSession(session);
+  const anchors = anchorForm(context.anchors);
+  if (anchors === "lean" && editFormat !== "hashline") {
+    throw new TypeError(
+      `anchors: "lean" needs the hashline edit format: str_replace edits copy text, not line numbers. Leave anchors out or use editFormat "hashline".`,
+    );
+  }
   const rebase = context.rebase ?? false;
   if (typeof rebase !== "boolean") {
     throw new TypeError(`rebase must be true or false, got ${String(rebase)}.`);
@@ -166,7 +173,14 @@ export function createToolRegistry(context: ToolContext = {}): ToolRegistry {
   const tools: ToolDefinition[] = [];
   if (ws && files) {
     tools.push(
-      ...fileTools({ workspace: ws.get, editFormat, rebase, check, sessionOf }),
+      ...fileTools({
+        workspace: ws.get,
+        editFormat,
+        rebase,
+        check,
+        sessionOf,
+        anchors,
+      }),
     );
   }
   if (st && store) {

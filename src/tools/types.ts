@@ -54,6 +54,13 @@ export interface ToolContext {
   /** Session whose reads count, when a call names none (default `"default"`). */
   session?: string;
   /**
+   * How `read_file` shows lines when a call does not say (DESIGN §14):
+   * `"hash"` (`LINE:HH|content`, the default) or `"lean"` (`LINE|content`;
+   * `edit_file` may then name lines by number alone, checked against the
+   * session's read record). Lean needs the `hashline` edit format.
+   */
+  anchors?: "hash" | "lean";
+  /**
    * Default of `edit_file`'s `rebase` (default false): apply an op whose
    * lines only moved where they now stand. A call's own `rebase` wins.
    */

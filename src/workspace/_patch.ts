@@ -7,6 +7,7 @@
  * @module
  */
 import { checkSession } from "../_internal/session.ts";
+import { leanLines } from "../anchor/lean.ts";
 import type { CheckMode } from "../check/mod.ts";
 import { PatchRefusedError } from "../errors.ts";
 import type { LineMemory } from "../patch/memory.ts";
@@ -152,12 +153,13 @@ async function patchLocked(
       created: !p.target.exists,
       maxResultBytes: resultShare(prepared.length),
     });
+    const lean = known.get(p.target.real)?.form === "lean";
     files.push({
       path: p.target.display,
       added: s.added,
       removed: s.removed,
       created: !p.target.exists,
-      anchors: s.anchors,
+      anchors: lean ? leanLines(s.anchors) : s.anchors,
       diff: s.diff,
     });
     shown.push(s.shown);

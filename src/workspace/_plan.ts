@@ -24,6 +24,7 @@ import {
   tooLargeForBlocks,
 } from "../block/expand.ts";
 import { splitLines } from "../anchor/split.ts";
+import { stillStamped } from "../records/stamp.ts";
 
 /**
  * Resolves the block anchors of one file's ops on the file as validated;
@@ -139,6 +140,7 @@ export async function prepare(
       memory,
       path: display,
       replaced: memory.replaced,
+      unchanged: await stillStamped(memory.stamp, scanned.id),
     });
     if (judged.problems.length > 0) {
       problems.push(...judged.problems);
@@ -167,11 +169,13 @@ export async function prepare(
   ops = blocks.ops;
   // One line-offset pass over the old text serves the edit, the checks
   // and the summary: the text is never split into lines here.
+  const unchanged = await stillStamped(memory.stamp, id, bytes);
   const { outcome: out, old, plan } = editIndexed(text, ops, {
     memory,
     path: display,
     rebase: rebased !== null,
     replaced: memory.replaced,
+    unchanged,
   });
   if (rebased) rebased.push(...out.rebased.map((n) => `${display} ${n}`));
   const next = encoder.encode(out.content);

@@ -17,6 +17,8 @@ import { loadWhole } from "./_load.ts";
 import { start } from "./_locking.ts";
 import { recordRead, recordRuns, recordWhole } from "./_record.ts";
 import type { Target } from "../fs/confine.ts";
+import { contentStamp, identityStamp } from "../records/stamp.ts";
+import { anchorForm, leanLines } from "../anchor/lean.ts";
 import { resolveTarget } from "./_resolve.ts";
 import { withWarnings } from "./_result_notes.ts";
 import type {
@@ -52,6 +54,7 @@ export async function readFile(
     );
   }
   const session = checkSession(window.session ?? ctx.session);
+  const form = anchorForm(window.anchors);
   const options = {
     offset: window.offset,
     limit: window.limit,
@@ -72,6 +75,7 @@ export async function readFile(
   }
   let view: Omit<FileRead, "path">;
   let hashes: number[];
+  let stamp: string | undefined;
   if (ctx.streamsRead(target)) {
     const { streamRead } = await loadStreamRead();
     ({ view, hashes } = await streamRead(
@@ -80,8 +84,11 @@ export async function readFile(
       ctx.engine,
       ctx.indexes,
     ));
+    if (target.stat) stamp = identityStamp(target.stat);
   } else {
-    const { lines } = splitLines((await loadWhole(target)).text);
+    const loaded = await loadWhole(target);
+    stamp = await contentStamp(loaded.bytes);
+    const { lines } = splitLines(loaded.text);
     const win = readWindow(lines.length, options);
     hashes = lines.slice(win.startLine - 1, win.endLine).map(lineHash32);
     view = {
@@ -99,6 +106,7 @@ export async function readFile(
       nextOffset: win.nextOffset,
     };
   }
+  if (form === "lean") view = { ...view, text: leanLines(view.text) };
   const warnings: string[] = [];
   await recordRead(
     ctx,
@@ -108,6 +116,8 @@ export async function readFile(
     hashes,
     view.totalLines,
     warnings,
+    stamp,
+    form,
   );
   const read = withWarnings({ path: target.display, ...view }, warnings);
   return window.outline === true ? { ...read, outline: false, note } : read;
@@ -187,7 +197,7 @@ export async function readText(
       `Cannot read "${target.display}": no such file in the workspace.`,
     );
   }
-  const { text } = await loadWhole(target);
+  const { text, bytes } = await loadWhole(target);
   const { lines } = splitLines(text);
   const warnings: string[] = [];
   await recordWhole(
@@ -197,6 +207,7 @@ export async function readText(
     lines,
     warnings,
     "The file was read",
+    await contentStamp(bytes),
   );
   return withWarnings(
     { path: target.display, text, totalLines: lines.length },

@@ -8,6 +8,7 @@
  */
 import { lineHash32 } from "../hash/fnv.ts";
 import { LineMemory } from "../patch/memory.ts";
+import { contentStamp } from "../records/stamp.ts";
 import type { Problem, Shown } from "../patch/problems.ts";
 import type { PlannedEdit } from "../patch/types.ts";
 import type { Context } from "./_context.ts";
@@ -47,12 +48,16 @@ export async function recordRead(
   hashes: number[],
   totalLines: number,
   warnings: string[],
+  stamp?: string,
+  form?: "hash" | "lean",
 ): Promise<void> {
   const mem = (await ctx.records.get(session, real)) ?? new LineMemory();
   mem.see(start, hashes);
   // A read sees the file's length too: lines past it are gone.
   mem.forgetFrom(totalLines + 1);
   mem.lineCount = totalLines;
+  mem.stamp = stamp;
+  mem.form = form === "lean" ? "lean" : undefined;
   await remember(ctx, session, real, mem, warnings, "The file was read");
 }
 
@@ -80,10 +85,12 @@ export async function recordWhole(
   lines: readonly string[],
   warnings?: string[],
   done?: string,
+  stamp?: string,
 ): Promise<void> {
   const mem = new LineMemory();
   mem.see(1, lines.map(lineHash32));
   mem.lineCount = lines.length;
+  mem.stamp = stamp;
   await remember(ctx, session, real, mem, warnings, done);
 }
 
@@ -106,6 +113,7 @@ export async function recordCommit(
     mem.remap(p.plan);
     for (const w of shown[i]) mem.see(w.start, w.hashes);
     mem.replaced = replacedLines(p.plan, p.oldLine);
+    mem.stamp = p.bytes ? await contentStamp(p.bytes) : undefined;
     await remember(ctx, session, p.target.real, mem, warnings);
   }
 }

@@ -32,6 +32,9 @@ import type { Engine } from "../stream/read.ts";
 import { TailWriter } from "../stream/tail_writer.ts";
 import { checkNul, notText, NUL_WINDOW, windowLines } from "../fs/text.ts";
 
+/** Most lines whose hashes are kept for the drift alignment (4 bytes each). */
+const ALIGN_MAX_LINES = 16 * 1024 * 1024;
+
 /** Largest range whose every old line is collected for the diff of a streamed patch. */
 const DIFF_RANGE_MAX = 4000;
 
@@ -124,10 +127,25 @@ export async function scanForPatch(
   let pos = 0;
   let prevEnd = 0;
   let r = 0;
+  // Every line's hash, for the drift alignment of the session's record.
+  let all: Uint32Array | null = memory && ops.length > 0
+    ? new Uint32Array(1 << 16)
+    : null;
   const take = (batch: LineBatch) => {
     const c = batch.count;
     if (lines === 0 && c > 0) prevEnd = scanner.hasBom ? 3 : 0;
     const { hashes, ends } = batch;
+    if (all !== null) {
+      if (lines + c > ALIGN_MAX_LINES) all = null;
+      else {
+        if (lines + c > all.length) {
+          const grown = new Uint32Array(Math.max(all.length * 2, lines + c));
+          grown.set(all.subarray(0, lines));
+          all = grown;
+        }
+        for (let i = 0; i < c; i++) all[lines + i] = hashes[i];
+      }
+    }
     if (wantHash.size > 0) {
       for (let i = 0; i < c; i++) {
         const h = hashes[i];
@@ -209,6 +227,7 @@ export async function scanForPatch(
       hash32: (n) => get(n).hash,
       text: (n) => get(n).text!,
       linesWithHash: (h) => matches.get(h)?.slice() ?? [],
+      ...(all === null ? {} : { allHashes: () => all!.subarray(0, lines) }),
     },
     oldLine: (n) => seen.get(n)?.text,
     end: (n) => (n === 0 ? bomLen : n === lines ? id.size : get(n).end),

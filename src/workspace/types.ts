@@ -91,13 +91,19 @@ export interface ReadOptions {
    * Only the lines shown count as read.
    */
   outline?: boolean;
+  /**
+   * How lines are shown: `"hash"` (`LINE:HH|content`, the default) or
+   * `"lean"` (`LINE|content`; ops may then name lines by number alone,
+   * checked against the session's record; docs/reads.md#lean-reads).
+   */
+  anchors?: "hash" | "lean";
 }
 
 /** One window of an anchored read of a file. */
 export interface FileRead {
   /** Root-relative path with `/` separators. */
   path: string;
-  /** `LINE:HH|content` lines joined with `\n`. */
+  /** `LINE:HH|content` lines (`LINE|content` in the lean form) joined with `\n`. */
   text: string;
   /** Lines in the whole file. */
   totalLines: number;

@@ -210,6 +210,7 @@ describe("OpenAI strict mode", () => {
       offset: null,
       limit: null,
       outline: null,
+      anchors: null,
     });
     assert.match(read.content, /\|two$/m);
     const viaOps = await call("edit_file", {
@@ -234,12 +235,14 @@ describe("OpenAI strict mode", () => {
       offset: null,
       limit: null,
       outline: null,
+      anchors: null,
     });
     const b = await call("read_file", {
       path: "b.txt",
       offset: 1,
       limit: null,
       outline: null,
+      anchors: null,
     });
     const viaFiles = await call("edit_file", {
       path: null,
@@ -275,6 +278,7 @@ describe("OpenAI strict mode", () => {
       offset: null,
       limit: null,
       outline: null,
+      anchors: null,
     });
     const viaPatch = await call("edit_file", {
       path: null,

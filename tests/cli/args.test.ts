@@ -84,7 +84,7 @@ describe(
         ]);
         assert.match(
           before.stdout,
-          /^Usage: hashline read PATH \[--offset N\] \[--limit N\] \[--outline\]\n/,
+          /^Usage: hashline read PATH \[--offset N\] \[--limit N\] \[--outline\] \[--lean\]\n/,
         );
         assert.match(help.stdout, /^Usage: hashline store put FILE\|-\n/);
         assert.equal(group.code, 0);

@@ -359,8 +359,15 @@ describe("editContent: rebase", () => {
     );
   });
 
-  it("with rebase, a changed neighbour line still refuses", () => {
+  it("with rebase, a changed neighbour alone does not refuse", () => {
     const changed = now.replace("five", "FIVE");
+    const out = editContent(changed, ops, { memory, rebase: true });
+    assert.equal(out.content, "zero\nminus\none\ntwo\nTHREE\nFOUR\nFIVE\n");
+    assert.deepEqual(out.rebased, ["op 1: lines 3–4 → 5–6"]);
+  });
+
+  it("with rebase, a changed line inside the region refuses", () => {
+    const changed = now.replace("four", "FOUR!");
     assert.throws(
       () => editContent(changed, ops, { memory, rebase: true }),
       PatchRefusedError,

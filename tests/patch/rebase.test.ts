@@ -10,6 +10,7 @@ import { lookupFromLines } from "../../src/patch/lookup.ts";
 import { memoryFromHashes } from "../../src/patch/memory.ts";
 import { validateOps } from "../../src/patch/validate.ts";
 import { referenceApply } from "./_reference.ts";
+import { oracleTables } from "../drift/_oracle.ts";
 
 const RUNS = 400;
 
@@ -75,53 +76,6 @@ describe("rebaseOps", () => {
         start: A(3),
       },
     ],
-    ["a neighbour changed", ["x", "head", "A", "b", "c", "d", "tail"], {
-      op: "delete",
-      start: A(3),
-    }],
-    ["the run stands twice", [
-      "a",
-      "b",
-      "c",
-      "x",
-      "head",
-      "a",
-      "b",
-      "c",
-      "d",
-      "tail",
-    ], {
-      op: "delete",
-      start: A(3),
-    }],
-    [
-      "a neighbour was never read",
-      ["x", ...read],
-      { op: "delete", start: A(3) },
-      memoryFromHashes(
-        new Map(
-          read.map((l, i) => [i + 1, lineHash32(l)] as [number, number]).filter(
-            ([n]) => n !== 4,
-          ),
-        ),
-      ),
-    ],
-    [
-      "the region starts at line 1 and lines were put above it",
-      ["x", ...read],
-      { op: "replace", start: A(1), lines: ["H"] },
-    ],
-    [
-      "the region ends at the last line and the read's line count is unknown",
-      ["x", ...read],
-      { op: "delete", start: A(6) },
-      fullMemory(read, false),
-    ],
-    [
-      "the region ends at the last line and lines were put after it",
-      ["x", ...read, "more"],
-      { op: "delete", start: A(6) },
-    ],
     [
       "the anchor disagrees with the read",
       ["x", ...read],
@@ -129,6 +83,16 @@ describe("rebaseOps", () => {
         op: "delete",
         start: `3:${hex2(parseInt(A(3).split(":")[1], 16) ^ 1)}`,
       },
+    ],
+    [
+      "a copy of the line stands directly above it",
+      ["head", "a", "b", "b", "c", "d", "tail"],
+      { op: "delete", start: A(3) },
+    ],
+    [
+      "a copy of the region stands directly below it",
+      ["x", "head", "a", "b", "c", "b", "c", "d", "tail"],
+      { op: "delete", start: A(3), end: A(4) },
     ],
   ];
   for (const [name, now, op, mem] of refusals) {
@@ -141,6 +105,66 @@ describe("rebaseOps", () => {
           editContent(text(now), [op], { memory: mem ?? memory, rebase: true }),
         PatchRefusedError,
       );
+    });
+  }
+
+  // Placed by the alignment of the region's own lines: neighbours no longer
+  // need to stand beside it, unchanged and read.
+  const placed: [string, string[], PatchOp, string, ReadMemory?][] = [
+    [
+      "a neighbour changed",
+      ["x", "head", "A", "b", "c", "d", "tail"],
+      { op: "delete", start: A(3) },
+      "op 1: line 3 → 4",
+    ],
+    [
+      "part of the region's surroundings stands twice, but one place fits best",
+      ["a", "b", "c", "x", "head", "a", "b", "c", "d", "tail"],
+      { op: "delete", start: A(3) },
+      "op 1: line 3 → 7",
+    ],
+    [
+      "a neighbour was never read",
+      ["x", ...read],
+      { op: "delete", start: A(3) },
+      "op 1: line 3 → 4",
+      memoryFromHashes(
+        new Map(
+          read.map((l, i) => [i + 1, lineHash32(l)] as [number, number]).filter(
+            ([n]) => n !== 4,
+          ),
+        ),
+      ),
+    ],
+    [
+      "the region starts at line 1 and lines were put above it",
+      ["x", ...read],
+      { op: "replace", start: A(1), lines: ["H"] },
+      "op 1: line 1 → 2",
+    ],
+    [
+      "the region ends at the last line and the read's line count is unknown",
+      ["x", ...read],
+      { op: "delete", start: A(6) },
+      "op 1: line 6 → 7",
+      fullMemory(read, false),
+    ],
+    [
+      "the region ends at the last line and lines were put after it",
+      ["x", ...read, "more"],
+      { op: "delete", start: A(6) },
+      "op 1: line 6 → 7",
+    ],
+  ];
+  for (const [name, now, op, note, mem] of placed) {
+    it(`moves the op when ${name}`, () => {
+      const out = rebaseOps([op], lookupFromLines(now), mem ?? memory);
+      assert.deepEqual(out.notes, [note]);
+      const applied = editContent(text(now), [op], {
+        memory: mem ?? memory,
+        rebase: true,
+      });
+      assert.deepEqual(applied.rebased, [note]);
     });
   }
 
@@ -244,15 +268,6 @@ function opFor(c: Case): PatchOp {
   }
 }
 
-/** Where a contiguous run of lines stands in `lines` (1-based starts). */
-function occurrences(lines: string[], run: string[]): number[] {
-  const out: number[] = [];
-  for (let p = 0; p + run.length <= lines.length; p++) {
-    if (run.every((l, k) => lines[p + k] === l)) out.push(p + 1);
-  }
-  return out;
-}
-
 /** The drifted file, and where the run (region ± 1 as read) was put in it. */
 function drift(c: Case): { now: string[]; runAt: number; touched: boolean } {
   const top = c.s > 1 ? c.s - 1 : c.s;
@@ -285,76 +300,85 @@ function drift(c: Case): { now: string[]; runAt: number; touched: boolean } {
 }
 
 describe("property: rebase", () => {
-  it("applies an op only where its read region and neighbours now stand, once, unchanged — and always does when they only moved", () => {
-    fc.assert(
-      fc.property(caseArb, (c) => {
-        const op = opFor(c);
-        const { now, runAt, touched } = drift(c);
-        const holes = new Set(c.holes);
-        const base = memoryFromHashes(
-          new Map(
-            c.read.map((l, i) => [i + 1, lineHash32(l)] as [number, number])
-              .filter(([n]) => !holes.has(n)),
-          ),
-        );
-        const memory: ReadMemory = c.withCount
-          ? { hash32: (n) => base.hash32(n), lineCount: c.read.length }
-          : base;
-        const top = c.s > 1 ? c.s - 1 : c.s;
-        const atEnd = c.e === c.read.length;
-        const bottom = atEnd ? c.e : c.e + 1;
-        const runRead = c.read.slice(top - 1, bottom);
-        const runKnown = runRead.every((_, k) => !holes.has(top + k)) &&
-          (!atEnd || c.withCount);
+  it(
+    "applies an op only where the alignment places every line of its region, one to one — and always does then",
+    {
+      timeout: 60_000,
+    },
+    () => {
+      fc.assert(
+        fc.property(caseArb, (c) => {
+          const op = opFor(c);
+          const { now } = drift(c);
+          const holes = new Set(c.holes);
+          const remembered = c.read
+            .map((l, i) => [i + 1, lineHash32(l)] as [number, number])
+            .filter(([n]) => !holes.has(n));
+          const base = memoryFromHashes(new Map(remembered));
+          const memory: ReadMemory = c.withCount
+            ? {
+              hash32: (n) => base.hash32(n),
+              lineCount: c.read.length,
+              entries: () => base.entries(),
+            }
+            : base;
+          const places = oracleTables(
+            remembered.map(([n]) => n),
+            remembered.map(([, h]) => h),
+            now.map(lineHash32),
+          );
+          const region: number[] = [];
+          for (let n = c.s; n <= c.e; n++) region.push(n);
+          const shifts = new Set(region.map((n) => {
+            const p = places.get(n);
+            return p?.kind === "placed" ? p.at - n : NaN;
+          }));
+          const d = shifts.size === 1 ? [...shifts][0] : NaN;
+          const whole = region.every((n) => !holes.has(n));
 
-        let out: ReturnType<typeof editContent> | null = null;
-        try {
-          out = editContent(text(now), [op], { memory, rebase: true });
-        } catch (e) {
-          if (!(e instanceof PatchRefusedError)) throw e;
-        }
-
-        const places = occurrences(now, runRead).filter((p) =>
-          (c.s > 1 || p === 1) &&
-          (!atEnd || p + runRead.length - 1 === now.length)
-        );
-        if (out && out.rebased.length > 0) {
-          const m = /→ (\d+)/.exec(out.rebased[0])!;
-          const d = Number(m[1]) - c.s;
-          assert.ok(runKnown, "rebased a region that was not read in full");
-          assert.deepEqual(
-            places,
-            [top + d],
-            "rebased to a place the run does not uniquely stand at",
-          );
-          const at = c.kind === 2 ? c.s + d + 1 : c.s + d;
-          const deleteCount = c.kind <= 1 ? c.e - c.s + 1 : 0;
-          const lines = c.kind === 1 ? [] : ["NEW"];
-          assert.equal(
-            out.content,
-            referenceApply(text(now), [{ at, deleteCount, lines }]),
-          );
-        }
-        if (places.length !== 1 || !runKnown) {
-          assert.ok(
-            !out || out.rebased.length === 0,
-            "rebased an ambiguous, changed or unread region",
-          );
-        }
-        const onlyMoved = !touched && c.dup === "none" && runKnown &&
-          (c.s > 1 || runAt === 1) && places.length === 1;
-        if (onlyMoved) {
-          assert.ok(out, "refused an op whose lines only moved");
-          if (out.rebased.length === 0) {
-            assert.deepEqual(
-              now.slice(c.s - 1, c.e),
-              c.read.slice(c.s - 1, c.e),
-              "applied without a rebase where its lines do not stand",
+          let out: ReturnType<typeof editContent> | null = null;
+          try {
+            out = editContent(text(now), [op], { memory, rebase: true });
+          } catch (e) {
+            if (!(e instanceof PatchRefusedError)) throw e;
+          }
+          let shift = 0;
+          if (out && out.rebased.length > 0) {
+            const m = /→ (\d+)/.exec(out.rebased[0])!;
+            assert.ok(whole, "rebased a region that was not read in full");
+            shift = Number(m[1]) - c.s;
+            if (Number.isFinite(d)) {
+              assert.equal(shift, d, "rebased off the placement");
+            }
+          }
+          if (out) {
+            for (const n of region) {
+              const p = places.get(n);
+              if (p === undefined) continue;
+              // Placed, or paired with that one line by every best alignment
+              // that pairs it at all (a changed neighbour of the same text).
+              assert.ok(
+                (p.kind === "placed" && p.at === n + shift) ||
+                  (p.kind === "ambiguous" && p.at.length === 1 &&
+                    p.at[0] === n + shift),
+                `applied where line ${n} is not placed: ${JSON.stringify(p)}`,
+              );
+              assert.equal(now[n + shift - 1], c.read[n - 1]);
+            }
+            const at = c.kind === 2 ? c.s + shift + 1 : c.s + shift;
+            const deleteCount = c.kind <= 1 ? c.e - c.s + 1 : 0;
+            const lines = c.kind === 1 ? [] : ["NEW"];
+            assert.equal(
+              out.content,
+              referenceApply(text(now), [{ at, deleteCount, lines }]),
             );
           }
-        }
-      }),
-      { numRuns: RUNS },
-    );
-  });
+          if (whole && Number.isFinite(d)) {
+            assert.ok(out, "refused an op whose region the alignment places");
+          }
+        }),
+        { numRuns: RUNS },
+      );
+    },
+  );
 });

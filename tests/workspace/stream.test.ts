@@ -10,8 +10,7 @@ import { lineHash, lineHash32 } from "../../src/hash/fnv.ts";
 import { editContent } from "../../src/patch/apply.ts";
 import type { PatchOp } from "../../src/patch/types.ts";
 import { memoryFromHashes } from "../../src/patch/memory.ts";
-import { planOps } from "../../src/patch/plan.ts";
-import { validateOps } from "../../src/patch/validate.ts";
+import { planOps, planPatch } from "../../src/patch/plan.ts";
 import { Confinement } from "../../src/fs/confine.ts";
 import { rewrite, scanForPatch } from "../../src/workspace/_stream_patch.ts";
 import { streamRead } from "../../src/stream/read.ts";
@@ -418,10 +417,10 @@ describe("streamed reads and rewrites agree with the in-memory editor (property)
             expected = e as PatchRefusedError;
           }
           const scanned = await scanForPatch(target, ops, memory, undefined);
-          const problems = validateOps(ops, scanned.lookup, {
+          const problems = planPatch(scanned.lookup, ops, {
             memory,
             path: name,
-          });
+          }).problems;
           if (expected instanceof PatchRefusedError) {
             assert.deepEqual(problems, expected.problems);
             return;

@@ -1,0 +1,90 @@
+/**
+ * Bare line numbers (docs/reads.md#lean-reads): an op that names a line by
+ * its number alone (`12`, `12*`) is checked against the session's read
+ * record, so each is rewritten as the full anchor the record holds for that
+ * line (`12:a3`) before the rules run; with no record, or no record of the
+ * line, it is refused.
+ *
+ * @module
+ */
+import { parseBareAnchor } from "../anchor/lean.ts";
+import { foldHash, hex2 } from "../hash/fnv.ts";
+import { anchorsOf } from "./lookup.ts";
+import { opLabel, type Problem, problem } from "./problems.ts";
+import type { PatchOp, ReadMemory } from "./types.ts";
+
+/** Ops with bare numbers resolved, the problems of those that could not be, and their indexes. */
+export interface ResolvedBare {
+  ops: PatchOp[];
+  problems: Problem[];
+  skip: Set<number>;
+}
+
+function withAnchors(op: PatchOp, anchors: string[]): PatchOp {
+  switch (op.op) {
+    case "replace":
+    case "delete":
+      return {
+        ...op,
+        start: anchors[0],
+        ...(op.end !== undefined ? { end: anchors[1] } : {}),
+      };
+    case "insert_after":
+    case "insert_before":
+      return { ...op, anchor: anchors[0] };
+    default:
+      return op;
+  }
+}
+
+/**
+ * Rewrites every bare line number as the anchor the record holds for it.
+ * Without a record it is `BAD_ANCHOR` (naming the `LINE:HH` form); a line
+ * the record does not hold is `NOT_READ`.
+ *
+ * @param ops The ops as sent.
+ * @param memory The session's read record of the file, if any.
+ * @param path Put on each problem.
+ * @returns The ops, problems, and the indexes of the ops refused here.
+ */
+export function resolveBare(
+  ops: PatchOp[],
+  memory: ReadMemory | undefined,
+  path?: string,
+): ResolvedBare {
+  const problems: Problem[] = [];
+  const skip = new Set<number>();
+  const out = ops.map((op, index) => {
+    const texts = anchorsOf(op);
+    if (!texts.some((t) => parseBareAnchor(t))) return op;
+    const label = opLabel(op, index);
+    const resolved = texts.map((text) => {
+      const bare = parseBareAnchor(text);
+      if (!bare || skip.has(index)) return text;
+      if (!memory) {
+        problems.push(problem(
+          "BAD_ANCHOR",
+          `In ${label}, ${
+            JSON.stringify(text)
+          } names a line by its number alone, which only a session's read record can check; this call has none, so write LINE:HH as shown in a read, such as "${bare.line}:a3".`,
+          { path, line: bare.line },
+        ));
+        skip.add(index);
+        return text;
+      }
+      const h = memory.hash32(bare.line);
+      if (h === undefined) {
+        problems.push(problem(
+          "NOT_READ",
+          `In ${label}, line ${bare.line} was never shown to this session: read it first (offset ${bare.line}), then resend.`,
+          { path, line: bare.line },
+        ));
+        skip.add(index);
+        return text;
+      }
+      return `${bare.line}:${hex2(foldHash(h))}${bare.block ? "*" : ""}`;
+    });
+    return skip.has(index) ? op : withAnchors(op, resolved);
+  });
+  return { ops: out, problems, skip };
+}
