@@ -76,9 +76,10 @@ export interface FileOpsPlan {
 }
 
 /**
- * The source span of a move or copy: lines `start..end`, or the block a
- * `L:HH*` anchor opens. Block anchors in moves are not supported yet and
- * are refused `NOT_A_BLOCK`, naming the range form to use instead.
+ * The source span of a move or copy: lines `start..end`. A block anchor
+ * (`L:HH*`) needs the file's syntax tree, which these rules do not have: the
+ * workspace resolves it to a range first, and one left here is refused
+ * `NOT_A_BLOCK`, naming the range form to use instead.
  *
  * @param op The move or copy.
  * @param path Its source file, named in problems.

@@ -16,6 +16,8 @@ import { recordFile } from "../history/record.ts";
 import type { RecordFile } from "../history/types.ts";
 import { lineHash32 } from "../hash/fnv.ts";
 import { ContentIndex } from "../patch/_content.ts";
+import { expandBlocks, isBlockAnchor } from "../block/expand.ts";
+import { splitLines } from "../anchor/split.ts";
 import {
   type FileAction,
   landedAt,
@@ -24,7 +26,7 @@ import {
 } from "../patch/file_ops.ts";
 import { LineMemory } from "../patch/memory.ts";
 import { changed, type Problem, refusal } from "../patch/problems.ts";
-import type { Patch, PlannedEdit } from "../patch/types.ts";
+import type { MoveOp, Patch, PatchOp, PlannedEdit } from "../patch/types.ts";
 import type { Target } from "../fs/confine.ts";
 import { commitFiles, type StageEntry } from "./_commit.ts";
 import { foldersToMake } from "../commit/stage.ts";
@@ -131,6 +133,72 @@ export async function patchFileOps(
   }
 }
 
+/**
+ * A move or copy whose source is a block (`start: "L:HH*"`) or whose target
+ * is after one (`after: "C*"`) takes the block's lines, resolved on the file
+ * as validated by the rules of any block anchor (every line read and
+ * unchanged): the source becomes the range L..E, the target E, the block's
+ * last line.
+ */
+async function moveBlocks(
+  ctx: Context,
+  patch: Patch,
+  loaded: Map<string, Loaded>,
+  problems: Problem[],
+): Promise<Patch> {
+  const expand = async (
+    path: string,
+    op: PatchOp,
+  ): Promise<PatchOp | null> => {
+    const l = loaded.get(path);
+    if (!l || l.text === null) return op;
+    const source = await ctx.syntax.structure(path, l.text);
+    const out = expandBlocks(
+      [op],
+      splitLines(l.text).lines,
+      source,
+      l.memory,
+      path,
+    );
+    problems.push(...out.problems);
+    return out.problems.length > 0 ? null : out.ops[0];
+  };
+  const files = [];
+  for (const f of patch.files) {
+    if (
+      !f.moves?.some((m) => isBlockAnchor(m.start) || isBlockAnchor(m.after))
+    ) {
+      files.push(f);
+      continue;
+    }
+    const moves: MoveOp[] = [];
+    for (const m of f.moves) {
+      let next: MoveOp = m;
+      if (isBlockAnchor(m.start) && m.end === undefined) {
+        const op = await expand(f.path, { op: "delete", start: m.start });
+        if (op?.op === "delete") {
+          next = {
+            ...next,
+            start: op.start,
+            ...(op.end ? { end: op.end } : {}),
+          };
+        }
+      }
+      if (isBlockAnchor(m.after)) {
+        const op = await expand(m.to ?? f.path, {
+          op: "insert_after",
+          anchor: m.after!,
+          lines: [""],
+        });
+        if (op?.op === "insert_after") next = { ...next, after: op.anchor };
+      }
+      moves.push(next);
+    }
+    files.push({ ...f, moves });
+  }
+  return { ...patch, files };
+}
+
 async function locked(
   ctx: Context,
   session: string,
@@ -165,6 +233,8 @@ async function locked(
       memory: known.get(key),
     });
   }
+  if (problems.length > 0) throw refusal(problems);
+  patch = await moveBlocks(ctx, patch, loaded, problems);
   if (problems.length > 0) throw refusal(problems);
   const indexes = new Map<string, ContentIndex>();
   const state = (path: string): PathState => {

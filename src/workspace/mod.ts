@@ -45,6 +45,7 @@ export type {
   EntryDetail,
   EntryFile,
   HistoryEntry,
+  HistoryList,
   HistoryQuery,
   UndoOptions,
   UndoResult,

@@ -149,19 +149,33 @@ async function scenarios(t: Tree, door: Door): Promise<void> {
     "OVERLAP",
     /inside the lines it moves/,
   );
-  // A block anchor is not a range yet.
-  await refused(
+  // By block anchor: the function that opens on line 3, after the last line.
+  await landsAndUndoes(t, door, {
+    files: [{
+      path: "a.ts",
+      ops: [{ op: "move", start: `${a[2]}*`, after: a[7] }],
+    }],
+  }, async (summary) => {
+    assert.match(summary, /Moved lines 3–6 → a\.ts:5/);
+    assert.equal(
+      await read(t, "a.ts"),
+      ["import x from './x';", "", "", "export const main = 1;", ...FN]
+        .join("\n") + "\n",
+    );
+  });
+  a = await door.read("a.ts");
+  // A block copied into another file (text form), taking its CRLF ends.
+  await landsAndUndoes(
     t,
     door,
-    {
-      files: [{
-        path: "a.ts",
-        ops: [{ op: "move", start: `${a[2]}*`, after: a[7] }],
-      }],
+    `@@ a.ts\nc ${a[2]}* > b.ts:${b[1]}\n`,
+    async (summary) => {
+      assert.match(summary, /Copied lines 3–6 → b\.ts:3/);
+      assert.equal(await read(t, "b.ts"), B + FN.join("\r\n") + "\r\n");
+      assert.equal(await read(t, "a.ts"), A);
     },
-    "NOT_A_BLOCK",
-    /range START\.\.END/,
   );
+  a = await door.read("a.ts");
   // A stale source: refused with fresh anchors.
   await writeFile(join(t.root, "a.ts"), A.replace("x * 2", "x * 3"));
   const stale = await door.patch({
