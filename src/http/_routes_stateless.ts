@@ -9,6 +9,8 @@
 import { Hono } from "hono";
 import * as z from "zod";
 import { applyPatch } from "../patch/apply.ts";
+import { hasBlockAnchors } from "../block/expand.ts";
+import { problem, refusal } from "../patch/problems.ts";
 import { PatchOpSchema } from "../patch/schema.ts";
 import { parsePatch } from "../patch/parse.ts";
 import type { Patch, PatchOp } from "../patch/types.ts";
@@ -51,8 +53,35 @@ function formatShortcut(bytes: Uint8Array): Response | null {
   return answer === null ? null : jsonText(answer);
 }
 
-/** The stateless router. */
-export function statelessRoutes(): Hono<HttpEnv> {
+/** Refuses a patch naming a block anchor where no grammar loads (the edge app). */
+function refuseBlocks(patch: PatchOp[] | Patch | string): void {
+  if (typeof patch === "string" && !patch.includes("*")) return;
+  const parsed = Array.isArray(patch)
+    ? { files: [{ path: "", ops: patch }] }
+    : parsePatch(patch, { headerless: true });
+  if (!parsed.files.some((f) => hasBlockAnchors(f.ops))) return;
+  throw refusal([problem(
+    "NOT_A_BLOCK",
+    "Block anchors (LINE:HH*) need a grammar, and the edge app loads none: name the block's lines as a range START..END, or send the patch to a server's /v1/apply.",
+    {},
+  )]);
+}
+
+/** Applies a patch that may hold block anchors (they need a grammar). */
+export type BlockApplier = (
+  content: string,
+  patch: PatchOp[] | Patch | string,
+  options: { path?: string },
+) => Promise<string>;
+
+/**
+ * The stateless router. Without `applyBlocks` (the edge app, which loads no
+ * grammar) every patch goes through `applyPatch`, which refuses a block
+ * anchor as `NOT_A_BLOCK`.
+ */
+export function statelessRoutes(
+  applyBlocks?: BlockApplier,
+): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>();
   app.get("/health", () => json({ ok: true, service: "hashline" }));
 
@@ -69,10 +98,12 @@ export function statelessRoutes(): Hono<HttpEnv> {
   app.post("/v1/apply", jsonBody(), async (c) => {
     const input = parseInput(ApplyBody, c.var.body, "request body");
     const patch = onePatch(input);
+    if (!applyBlocks) refuseBlocks(patch);
     // Block anchors need a grammar, loaded only when a patch names one.
-    const content = typeof patch === "string" && !patch.includes("*")
+    const content = !applyBlocks ||
+        (typeof patch === "string" && !patch.includes("*"))
       ? applyPatch(input.content, patch)
-      : await (await import("../check/apply_blocks.ts")).applyBlockPatch(
+      : await applyBlocks(
         input.content,
         patch,
         input.path === undefined ? {} : { path: input.path },

@@ -43,7 +43,21 @@ import { pageRoutes } from "./_page_history.ts";
 import { historyRoutes } from "./_routes_history.ts";
 import { mcpRoutes } from "./_routes_mcp.ts";
 import { revisionRoutes } from "./_routes_revisions.ts";
-import { statelessRoutes } from "./_routes_stateless.ts";
+import { type BlockApplier, statelessRoutes } from "./_routes_stateless.ts";
+import { lazy } from "../_internal/lazy.ts";
+
+// Block anchors on POST /v1/apply parse the content with a grammar: the
+// checker loads with the first patch that names one.
+const loadBlockApplier = lazy<typeof import("../check/apply_blocks.ts")>(
+  import.meta.url,
+  "../check/apply_blocks.ts",
+);
+const applyBlocks = async (
+  content: string,
+  patch: Parameters<BlockApplier>[1],
+  options: { path?: string },
+): Promise<string> =>
+  (await loadBlockApplier()).applyBlockPatch(content, patch, options);
 import { SESSION_HEADER } from "./_session.ts";
 import { checkClientSession } from "../_internal/session.ts";
 
@@ -180,7 +194,7 @@ export function createApp(options: AppOptions = {}): HashlineApp {
     sessionTtlMs: options.mcpSessionTtlMs,
   });
 
-  app.route("/", statelessRoutes());
+  app.route("/", statelessRoutes(applyBlocks));
   app.route(
     "/",
     fileRoutes({
