@@ -94,7 +94,9 @@ summary+=("bun: $(count '^ *[0-9]+ pass$' "$logs/bun" '[0-9]+ pass') passed, $(c
 
 step "tests under Node"
 node --import tsx --test --test-reporter=spec "${test_files[@]}" 2>&1 | tee "$logs/node" || status=1
-summary+=("node: $(count '^ℹ pass [0-9]+' "$logs/node" 'pass [0-9]+') passed, $(count '^ℹ fail [0-9]+' "$logs/node" 'fail [0-9]+') failed, $(count '^ℹ skipped [0-9]+' "$logs/node" 'skipped [0-9]+') skipped")
+# A test cut short by a failed hook is "cancelled": it failed too.
+n_fail=$(( $(count '^ℹ fail [0-9]+' "$logs/node" 'fail [0-9]+') + $(count '^ℹ cancelled [0-9]+' "$logs/node" 'cancelled [0-9]+') ))
+summary+=("node: $(count '^ℹ pass [0-9]+' "$logs/node" 'pass [0-9]+') passed, ${n_fail} failed, $(count '^ℹ skipped [0-9]+' "$logs/node" 'skipped [0-9]+') skipped")
 rm -rf "$logs"
 
 echo
