@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { joinQueue, type LockQueues } from "../lock/queue.ts";
 import { join } from "node:path";
 import { setInterval } from "node:timers";
 import { touchHandle } from "../_runtime/host.ts";
@@ -36,7 +37,7 @@ import {
   unlinkSync,
 } from "../_runtime/fs.ts";
 
-const chains = new Map<string, Promise<void>>();
+const chains: LockQueues = new Map();
 
 function stale(holder: Holder): boolean {
   const age = Date.now() - holder.mtimeMs;
@@ -115,15 +116,7 @@ export async function lockHistory(
   dir: string,
   timeoutMs = 30_000,
 ): Promise<() => void> {
-  const prev = chains.get(dir) ?? Promise.resolve();
-  let done!: () => void;
-  const mine = new Promise<void>((r) => (done = r));
-  const tail = prev.then(() => mine);
-  chains.set(dir, tail);
-  const finish = () => {
-    done();
-    if (chains.get(dir) === tail) chains.delete(dir);
-  };
+  const { prev, finish } = joinQueue(chains, dir);
   await prev;
   try {
     const free = await acquire(dir, timeoutMs);

@@ -19,6 +19,7 @@
  *
  * @module
  */
+import { joinQueue, type LockQueues } from "./queue.ts";
 import { join } from "node:path";
 import { setInterval } from "node:timers";
 import {
@@ -76,7 +77,7 @@ export interface LockSpec {
   display: string;
 }
 
-const chains = new Map<string, Promise<void>>();
+const chains: LockQueues = new Map();
 const held = new Set<string>();
 
 /** The lock file's real path: the same for every root it is reached from. */
@@ -196,15 +197,7 @@ async function acquireOne(
   hooks: LeaseHooks,
 ): Promise<() => void> {
   const key = keyOf(spec);
-  const prev = chains.get(key) ?? Promise.resolve();
-  let done!: () => void;
-  const mine = new Promise<void>((r) => (done = r));
-  const tail = prev.then(() => mine);
-  chains.set(key, tail);
-  const finish = () => {
-    done();
-    if (chains.get(key) === tail) chains.delete(key);
-  };
+  const { prev, finish } = joinQueue(chains, key);
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     await Promise.race([

@@ -1,0 +1,34 @@
+/**
+ * This process's queue of takers of one lock: each waits for the taker
+ * before it, so callers in one process line up instead of polling the lock
+ * file against each other.
+ *
+ * @module
+ */
+
+/** A queue per key; each value settles when its last taker is done. */
+export type LockQueues = Map<string, Promise<void>>;
+
+/**
+ * Joins the queue of `key`.
+ *
+ * @param queues The queues of one kind of lock.
+ * @param key The lock's key.
+ * @returns `prev`, which settles when the taker before is done, and
+ *   `finish`, to call once when this taker is done (or gives up).
+ */
+export function joinQueue(
+  queues: LockQueues,
+  key: string,
+): { prev: Promise<void>; finish: () => void } {
+  const prev = queues.get(key) ?? Promise.resolve();
+  let done!: () => void;
+  const mine = new Promise<void>((r) => (done = r));
+  const tail = prev.then(() => mine);
+  queues.set(key, tail);
+  const finish = () => {
+    done();
+    if (queues.get(key) === tail) queues.delete(key);
+  };
+  return { prev, finish };
+}
