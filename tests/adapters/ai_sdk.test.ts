@@ -185,6 +185,47 @@ describe("AI SDK adapter", () => {
     );
   });
 
+  it("the model is sent each registry schema's properties, and the registry's own schemas stay as they were", async () => {
+    fx = await makeFixture({ "a.txt": "one\n" });
+    const f = fx;
+    const before = JSON.stringify(f.registry.tools.map((t) => t.inputSchema));
+    const { tools } = aiSdkTools(f.registry);
+    const model = scriptedModel([
+      () => ({ text: "nothing to do" }),
+      () => ({ text: "still nothing" }),
+    ]);
+    await generateText({
+      model,
+      tools,
+      prompt: "Hi.",
+      stopWhen: stepCountIs(2),
+    });
+    await generateText({
+      model,
+      tools,
+      prompt: "Hi.",
+      stopWhen: stepCountIs(2),
+    });
+    for (const call of model.doGenerateCalls) {
+      const sent = call.tools ?? [];
+      assert.equal(sent.length, f.registry.tools.length);
+      for (const [i, t] of sent.entries()) {
+        assert.ok(t.type === "function");
+        const registryProps = (f.registry.tools[i].inputSchema as {
+          properties: Record<string, unknown>;
+        }).properties;
+        assert.deepEqual(
+          Object.keys((t.inputSchema as { properties: object }).properties),
+          Object.keys(registryProps),
+        );
+      }
+    }
+    assert.equal(
+      JSON.stringify(f.registry.tools.map((t) => t.inputSchema)),
+      before,
+    );
+  });
+
   it("bad input is refused back to the model and leaves the file as it was", async () => {
     fx = await makeFixture({ "a.txt": "one\n" });
     const f = fx;

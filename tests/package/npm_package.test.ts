@@ -360,15 +360,18 @@ describe("npm package in consumer folders outside the repository", {
         `import { formatHashlines, type ToolRegistry } from "@hashline/kit";`,
         `import { lineHash } from "@hashline/kit/hash";`,
         `import { aiSdkTools } from "@hashline/kit/ai-sdk";`,
+        `import { generateText } from "ai";`,
         `import { openAiTools, type ChatCompletionsTool } from "@hashline/kit/openai";`,
         `const lines: number = formatHashlines("a\\n").totalLines;`,
         `// @ts-expect-error a hash is a string, so this fails unless the types were lost`,
         `const wrong: number = lineHash("a");`,
         `const use = (r: ToolRegistry): ChatCompletionsTool[] => openAiTools(r).chatTools;`,
         `const system = (r: ToolRegistry): string => aiSdkTools(r).system;`,
+        `// The tool set goes to the AI SDK as it is, with no cast.`,
+        `const run = (r: ToolRegistry) => generateText({ model: "openai/gpt-5", tools: aiSdkTools(r).tools, prompt: "hi" });`,
         `export { ${
           subpaths.map((_, i) => `m${i}`).join(", ")
-        }, lines, wrong, use, system };`,
+        }, lines, wrong, use, system, run };`,
       ].join("\n") + "\n",
     );
     await writeFile(
