@@ -17,7 +17,10 @@ import {
 } from "./_table.ts";
 
 /** Flag values by name; string flags hold their text, boolean flags `true`. */
-export type FlagValues = Record<string, string | boolean | undefined>;
+export type FlagValues = Record<
+  string,
+  string | boolean | string[] | undefined
+>;
 
 /** What the command line asked for. */
 export type Parsed =
@@ -45,13 +48,15 @@ export class UsageError extends TypeError {
 
 type NodeOptions = Record<
   string,
-  { type: "string" | "boolean"; short?: string }
+  { type: "string" | "boolean"; short?: string; multiple?: boolean }
 >;
 
 function nodeOptions(flags: Record<string, FlagSpec>): NodeOptions {
   const out: NodeOptions = {};
   for (const [name, f] of Object.entries(flags)) {
-    out[name] = f.short ? { type: f.type, short: f.short } : { type: f.type };
+    out[name] = { type: f.type };
+    if (f.short) out[name].short = f.short;
+    if (f.multiple) out[name].multiple = true;
   }
   return out;
 }

@@ -57,6 +57,8 @@ export interface CliContext {
   session: string;
   /** Absolute state folder: `--state`, else `HASHLINE_STORE`, else `.hashline/` under the root. */
   stateDir: string;
+  /** Path globs no read, edit or history view may touch (`--deny`, repeatable). */
+  deny: string[];
   /** Resolves a path the user typed: from the caller's folder inside the root, else from the root. */
   path(name: string): string;
   /** Environment lookup. */
@@ -153,6 +155,7 @@ export function makeContext(
     session: typeof run.values.session === "string"
       ? run.values.session
       : "default",
+    deny: Array.isArray(run.values.deny) ? run.values.deny : [],
     stateDir: stateDirOf(root, {
       state: typeof run.values.state === "string"
         ? run.values.state

@@ -58,6 +58,7 @@ export async function run(ctx: CliContext): Promise<number> {
     const ws = openWorkspace(ctx.root, {
       session: ctx.session,
       stateDir: ctx.stateDir,
+      deny: ctx.deny,
       check: ctx.values.check as CheckMode | undefined,
       door: "cli",
     });

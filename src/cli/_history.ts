@@ -55,6 +55,7 @@ export async function run(ctx: CliContext): Promise<number> {
       // For log, --session is a filter (a label included), not a name to take.
       session: log ? undefined : ctx.session,
       stateDir: ctx.stateDir,
+      deny: ctx.deny,
       door: "cli",
     });
     if (log) {

@@ -49,6 +49,7 @@ export async function run(ctx: CliContext): Promise<number> {
     // Opening the workspace first reports a missing root before anything is served.
     const workspace = openWorkspace(ctx.root, {
       stateDir: ctx.stateDir,
+      deny: ctx.deny,
       session: ctx.session,
       check: ctx.values.check as CheckMode | undefined,
       door: ctx.spec.name === "mcp" ? "mcp" : "http",
@@ -90,6 +91,8 @@ export async function run(ctx: CliContext): Promise<number> {
       token,
       root: workspace.root,
       stateDir: ctx.stateDir,
+      deny: ctx.deny,
+      check: ctx.values.check as CheckMode | undefined,
       store,
       editFormat: format,
       tools,

@@ -19,6 +19,8 @@ export interface FlagSpec {
   help: string;
   /** Must be given (shown without brackets in usage). */
   required?: boolean;
+  /** May be given more than once; its value is then the list of every value given. */
+  multiple?: boolean;
 }
 
 /** One positional argument. */
@@ -69,6 +71,13 @@ export const COMMON_FLAGS: Record<string, FlagSpec> = {
     value: "DIR",
     help:
       "state folder (store, sessions, journal, history); default .hashline/ under the root, or HASHLINE_STORE",
+  },
+  deny: {
+    type: "string",
+    value: "GLOB",
+    multiple: true,
+    help:
+      "a path glob (from the root) that no read, edit or history view may touch, as the workspace option deny; repeat the flag for more",
   },
   check: {
     type: "string",

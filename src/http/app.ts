@@ -32,6 +32,7 @@ import { createToolRegistry } from "../tools/registry.ts";
 import { lazyResources } from "../tools/resources.ts";
 import type { EditFormat, ToolSetName } from "../tools/types.ts";
 import type { Workspace } from "../workspace/mod.ts";
+import { CHECK_MODES, type CheckMode } from "../check/modes.ts";
 import type { HttpEnv } from "./_env.ts";
 import {
   DEFAULT_BODY_TIMEOUT_MS,
@@ -122,6 +123,18 @@ export interface AppOptions {
   anchors?: "hash" | "lean";
   /** State folder (default `HASHLINE_STORE`, or `.hashline/` under the working folder). */
   stateDir?: string;
+  /**
+   * Path globs (from the root) that no read, edit or history view of the
+   * workspace opened from `root` may touch (its `deny` option); ignored
+   * when `workspace` is given.
+   */
+  deny?: string[];
+  /**
+   * Default syntax-check mode of the workspace opened from `root` (its
+   * `check` option: `"warn"`, `"refuse"` or `"off"`); a request's own
+   * `check` still wins. Ignored when `workspace` is given.
+   */
+  check?: CheckMode;
   /** Session of requests without a `Hashline-Session` header (default `"default"`). */
   session?: string;
   /** Most MCP sessions kept at once (default 1000); the least recently used ends first. */
@@ -137,8 +150,8 @@ export interface AppOptions {
  * @returns The app; pass `app.fetch` to any Web-standard server.
  * @throws {TypeError} When `maxBodyBytes` or `bodyTimeoutMs` is not a positive
  *   whole number, `token` is empty or not a bearer token, an allowed origin
- *   is not an origin, `session` is not a safe name, or `editFormat` or a
- *   tool set is unknown.
+ *   is not an origin, `session` is not a safe name, `deny` is not a list of
+ *   globs, or `check`, `editFormat` or a tool set is unknown.
  * @example
  * ```ts
  * import assert from "node:assert/strict";
@@ -161,6 +174,24 @@ export function createApp(options: AppOptions = {}): HashlineApp {
   }
   const defaultSession = options.session ?? "default";
   checkClientSession(defaultSession, "session");
+  if (
+    options.deny !== undefined &&
+    (!Array.isArray(options.deny) ||
+      options.deny.some((g) => typeof g !== "string" || g === ""))
+  ) {
+    throw new TypeError(
+      "createApp: deny must be a list of non-empty glob strings.",
+    );
+  }
+  if (
+    options.check !== undefined && !CHECK_MODES.includes(options.check)
+  ) {
+    throw new TypeError(
+      `createApp: check must be one of ${
+        CHECK_MODES.map((m) => `"${m}"`).join(", ")
+      }, got ${JSON.stringify(options.check)}.`,
+    );
+  }
   const rebase = options.rebase ?? false;
   const resources = lazyResources(options);
   // MCP sessions come and go: their read records live in memory only.

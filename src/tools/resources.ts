@@ -8,6 +8,7 @@
  */
 import type { RevisionStore } from "../store/types.ts";
 import type { Workspace } from "../workspace/mod.ts";
+import type { CheckMode } from "../check/modes.ts";
 
 /** Where to find or how to create the backing objects. */
 export interface ResourceOptions {
@@ -15,6 +16,10 @@ export interface ResourceOptions {
   stateDir?: string;
   workspace?: Workspace;
   store?: RevisionStore;
+  /** Path globs the workspace opened from `root` denies (workspace option `deny`). */
+  deny?: string[];
+  /** Syntax-check mode of the workspace opened from `root` (workspace option `check`). */
+  check?: CheckMode;
 }
 
 /** Getters that create each object once, on first use. */
@@ -58,6 +63,8 @@ export function lazyResources(options: ResourceOptions): Resources {
           persistSessions,
           // The app serves MCP from the workspace without persisted sessions.
           door: persistSessions ? "http" : "mcp",
+          deny: options.deny,
+          check: options.check,
         });
       })();
       workspaces.set(persistSessions, ws);
