@@ -511,6 +511,40 @@ describe("rebase: an insert is placed by its gap", () => {
     },
   );
 
+  it(
+    "after a lean read, refuses a bare-number insert the same way, showing fresh lines as LINE|content",
+    {
+      timeout: 20_000,
+    },
+    async () => {
+      const base = await mkdtemp(join(tmpdir(), "hashline-gap-"));
+      try {
+        const ws = openWorkspace(base, {
+          persistSessions: false,
+          stateDir: join(base, ".state"),
+        });
+        const file = join(base, "pick.js");
+        await writeFile(file, text(read));
+        await ws.read("pick.js", { anchors: "lean" });
+        await writeFile(file, text(reformatted));
+        await assert.rejects(
+          ws.patch(`@@ pick.js\n+ 5\n~${insert.lines[0]}`, { rebase: true }),
+          (e: unknown) => {
+            assert.ok(e instanceof PatchRefusedError, String(e));
+            assert.deepEqual(e.problems.map((p) => p.code), ["STALE_ANCHOR"]);
+            assert.match(e.message, /line 5 → 9, but line 6/);
+            assert.match(e.message, /^10\| {2}if \(index !== -1\) \{$/m);
+            assert.doesNotMatch(e.message, /^10:[0-9a-f]{2}\|/m);
+            return true;
+          },
+        );
+        assert.equal(await readFile(file, "utf8"), text(reformatted));
+      } finally {
+        await rm(base, { recursive: true, force: true });
+      }
+    },
+  );
+
   const moves: [string, string[], PatchOp, string][] = [
     [
       "insert_after, lines only put above",
