@@ -1,8 +1,10 @@
 /**
  * The model harness: the benchmark's tasks run against any OpenAI-compatible
  * chat-completions endpoint, through this project's tool registry over a
- * real workspace, scored with the same checker. Per task and edit format it
- * reports success, output tokens and turns.
+ * real workspace, scored with the same checker. Per task, edit format and
+ * read form (hashline's default `LINE:HH|` read, and the lean `LINE|` read
+ * whose ops name lines by bare number) it reports success, input and output
+ * tokens and turns, side by side.
  *
  * @module
  */
@@ -21,10 +23,47 @@ export const MODEL_FORMATS = ["hashline", "str_replace"] as const;
 /** One registry edit format. */
 export type ModelFormat = typeof MODEL_FORMATS[number];
 
+/**
+ * Hashline's read forms (the registry's `anchors`): `LINE:HH|content`, and
+ * the lean `LINE|content` after which ops name lines by bare number.
+ * `str_replace` has its own numbered read and runs once, as `hash`.
+ */
+export const READ_FORMS = ["hash", "lean"] as const;
+
+/** One read form. */
+export type ReadForm = typeof READ_FORMS[number];
+
+/** One conversation's turn: the request, and the task it serves. */
+export interface ModelTurn {
+  /** The conversation so far. */
+  messages: Message[];
+  /** The tools offered, in the chat-completions shape. */
+  tools: unknown[];
+  /** The task. */
+  task: Task;
+  /** The edit format. */
+  format: ModelFormat;
+  /** The read form. */
+  read: ReadForm;
+}
+
+/** The model's answer to one turn, with its token usage. */
+export interface ModelReply {
+  /** The assistant message. */
+  message: Message;
+  /** Output (completion) tokens. */
+  outputTokens: number;
+  /** Input (prompt) tokens. */
+  inputTokens: number;
+}
+
+/** Answers one turn (the endpoint, or a scripted stand-in). */
+export type Respond = (turn: ModelTurn) => Promise<ModelReply>;
+
 /** Where the model is, and what to run. */
 export interface ModelBenchOptions {
   /** Base URL of the API (`…/v1`); `/chat/completions` is appended. */
-  url: string;
+  url?: string;
   /** Bearer key (omitted when empty). */
   key?: string;
   /** Model name. */
@@ -33,6 +72,10 @@ export interface ModelBenchOptions {
   tasks: readonly Task[];
   /** Formats to run (default both). */
   formats?: readonly ModelFormat[];
+  /** Hashline read forms to run (default both). */
+  reads?: readonly ReadForm[];
+  /** Answers turns instead of the endpoint (a scripted stand-in; `url` is then not used). */
+  respond?: Respond;
   /** Requests per task before giving up (default 8). */
   maxTurns?: number;
   /** Progress lines. */
@@ -45,10 +88,14 @@ export interface ModelRun {
   task: string;
   /** Edit format. */
   format: ModelFormat;
+  /** Read form (`hash` for `str_replace`, whose read is its own). */
+  read: ReadForm;
   /** CORRECT: the file is the fixed file; REFUSED: unchanged; WRONG: anything else. */
   outcome: Outcome;
   /** Sum of `usage.completion_tokens` over the task's requests. */
   outputTokens: number;
+  /** Sum of `usage.prompt_tokens` over the task's requests. */
+  inputTokens: number;
   /** Requests made. */
   turns: number;
   /** Tool calls that failed (refused or bad input). */
@@ -57,15 +104,25 @@ export interface ModelRun {
   error?: string;
 }
 
-interface ToolCall {
+/** A tool call in the chat-completions shape. */
+export interface ToolCall {
+  /** Call id. */
   id: string;
+  /** Always `function`. */
   type: "function";
+  /** Tool name and JSON arguments. */
   function: { name: string; arguments: string };
 }
-interface Message {
+
+/** A chat-completions message. */
+export interface Message {
+  /** Who speaks. */
   role: "system" | "user" | "assistant" | "tool";
+  /** Text. */
   content: string | null;
+  /** The assistant's tool calls. */
   tool_calls?: ToolCall[];
+  /** The call a tool message answers. */
   tool_call_id?: string;
 }
 
@@ -94,7 +151,12 @@ async function chat(
   options: ModelBenchOptions,
   messages: Message[],
   tools: unknown[],
-): Promise<{ message: Message; outputTokens: number }> {
+): Promise<ModelReply> {
+  if (!options.url) {
+    throw new TypeError(
+      "The model harness needs url (an OpenAI-compatible base URL) or respond (a scripted stand-in).",
+    );
+  }
   const headers: Record<string, string> = {
     "content-type": "application/json",
   };
@@ -123,13 +185,18 @@ async function chat(
   if (!message) {
     throw new Error("The endpoint's answer has no choices[0].message.");
   }
-  return { message, outputTokens: Number(body?.usage?.completion_tokens ?? 0) };
+  return {
+    message,
+    outputTokens: Number(body?.usage?.completion_tokens ?? 0),
+    inputTokens: Number(body?.usage?.prompt_tokens ?? 0),
+  };
 }
 
 async function runOne(
   options: ModelBenchOptions,
   task: Task,
   format: ModelFormat,
+  read: ReadForm,
 ): Promise<ModelRun> {
   const root = await mkdtemp(join(tmpdir(), "hashline-model-"));
   const file = join(root, task.path);
@@ -139,7 +206,11 @@ async function runOne(
     persistSessions: false,
     stateDir: join(root, ".state"),
   });
-  const registry = createToolRegistry({ workspace, editFormat: format });
+  const registry = createToolRegistry({
+    workspace,
+    editFormat: format,
+    ...(read === "lean" ? { anchors: "lean" as const } : {}),
+  });
   const tools = registry.tools.map((t) => ({
     type: "function",
     function: {
@@ -155,16 +226,21 @@ async function runOne(
   const run: ModelRun = {
     task: task.id,
     format,
+    read,
     outcome: "REFUSED",
     outputTokens: 0,
+    inputTokens: 0,
     turns: 0,
     failedCalls: 0,
   };
   try {
     while (run.turns < (options.maxTurns ?? 8)) {
       run.turns++;
-      const { message, outputTokens } = await chat(options, messages, tools);
+      const { message, outputTokens, inputTokens } = options.respond
+        ? await options.respond({ messages, tools, task, format, read })
+        : await chat(options, messages, tools);
       run.outputTokens += outputTokens;
+      run.inputTokens += inputTokens;
       messages.push({
         role: "assistant",
         content: message.content ?? null,
@@ -212,21 +288,50 @@ async function runOne(
   return run;
 }
 
+/** The (format, read form) pairs a run covers, in table order. */
+export function modelVariants(
+  formats: readonly ModelFormat[] = MODEL_FORMATS,
+  reads: readonly ReadForm[] = READ_FORMS,
+): { format: ModelFormat; read: ReadForm }[] {
+  const out: { format: ModelFormat; read: ReadForm }[] = [];
+  for (const format of MODEL_FORMATS) {
+    if (!formats.includes(format)) continue;
+    if (format === "str_replace") out.push({ format, read: "hash" });
+    else {
+      for (const read of READ_FORMS) {
+        if (reads.includes(read)) out.push({ format, read });
+      }
+    }
+  }
+  return out;
+}
+
+/** A row's name: `hashline, LINE:HH| read`, `hashline, lean LINE| read`, `str_replace`. */
+export function variantLabel(format: ModelFormat, read: ReadForm): string {
+  if (format === "str_replace") return "str_replace";
+  return read === "lean"
+    ? "hashline, lean `LINE|` read"
+    : "hashline, `LINE:HH|` read";
+}
+
 /**
- * Runs every task in every format, one conversation each.
+ * Runs every task in every format and read form, one conversation each.
  *
- * @param options Endpoint, model and tasks.
- * @returns One run per task and format.
+ * @param options Endpoint (or `respond`), model and tasks.
+ * @returns One run per task, format and read form.
  */
 export async function runModelBench(
   options: ModelBenchOptions,
 ): Promise<ModelRun[]> {
   const out: ModelRun[] = [];
+  const variants = modelVariants(options.formats, options.reads);
   for (const task of options.tasks) {
-    for (const format of options.formats ?? MODEL_FORMATS) {
-      const r = await runOne(options, task, format);
+    for (const { format, read } of variants) {
+      const r = await runOne(options, task, format, read);
       options.log?.(
-        `${task.id} ${format}: ${r.outcome}, ${r.outputTokens} output tokens, ${r.turns} turns${
+        `${task.id} ${
+          variantLabel(format, read)
+        }: ${r.outcome}, ${r.inputTokens} input / ${r.outputTokens} output tokens, ${r.turns} turns${
           r.error ? ` (${r.error})` : ""
         }`,
       );
@@ -237,13 +342,16 @@ export async function runModelBench(
 }
 
 /**
- * Summary table: per format, success rate, output tokens and turns per task.
+ * Summary table: per format and read form, side by side, success rate,
+ * input and output tokens and turns per task.
  *
  * @param runs The runs.
  * @returns A Markdown table.
  */
 export function renderModelTable(runs: readonly ModelRun[]): string {
-  const formats = MODEL_FORMATS.filter((f) => runs.some((r) => r.format === f));
+  const variants = modelVariants().filter((v) =>
+    runs.some((r) => r.format === v.format && r.read === v.read)
+  );
   return table(
     [
       "format",
@@ -252,26 +360,55 @@ export function renderModelTable(runs: readonly ModelRun[]): string {
       "unchanged",
       "wrong",
       "success",
+      "input tokens median / mean",
       "output tokens median / mean",
       "turns mean",
       "failed tool calls",
     ],
-    formats.map((f) => {
-      const rs = runs.filter((r) => r.format === f);
+    variants.map((v) => {
+      const rs = runs.filter((r) => r.format === v.format && r.read === v.read);
       const n = (o: Outcome): number =>
         rs.filter((r) => r.outcome === o).length;
       const tok = rs.map((r) => r.outputTokens);
+      const inTok = rs.map((r) => r.inputTokens);
       return [
-        f,
+        variantLabel(v.format, v.read),
         String(rs.length),
         String(n("CORRECT")),
         String(n("REFUSED")),
         String(n("WRONG")),
         pct(n("CORRECT"), rs.length),
+        `${num(median(inTok))} / ${num(mean(inTok), 1)}`,
         `${num(median(tok))} / ${num(mean(tok), 1)}`,
         num(mean(rs.map((r) => r.turns)), 2),
         String(rs.reduce((a, r) => a + r.failedCalls, 0)),
       ];
     }),
+  );
+}
+
+/**
+ * One row per task, one column per format and read form: the outcome with
+ * input + output tokens, so the read forms compare task by task.
+ *
+ * @param runs The runs.
+ * @returns A Markdown table.
+ */
+export function renderModelTaskTable(runs: readonly ModelRun[]): string {
+  const variants = modelVariants().filter((v) =>
+    runs.some((r) => r.format === v.format && r.read === v.read)
+  );
+  const tasks = [...new Set(runs.map((r) => r.task))];
+  return table(
+    ["task", ...variants.map((v) => variantLabel(v.format, v.read))],
+    tasks.map((t) => [
+      t,
+      ...variants.map((v) => {
+        const r = runs.find((x) =>
+          x.task === t && x.format === v.format && x.read === v.read
+        );
+        return r ? `${r.outcome} ${r.inputTokens} + ${r.outputTokens}` : "–";
+      }),
+    ]),
   );
 }

@@ -5,10 +5,19 @@
  *   HASHLINE_BENCH_MODEL=gpt-4.1-mini \
  *   node_modules/.bin/deno run -A bench/formats/model_main.ts --per-kind 2
  *
- * Any OpenAI-compatible chat-completions endpoint works. Prints a table of
- * success, output tokens and turns per edit format, and one line per task.
+ * Any OpenAI-compatible chat-completions endpoint works. Hashline runs in
+ * both read forms, side by side: the default `LINE:HH|` read, and the lean
+ * read (`anchors: "lean"`: `LINE|content`, ops naming lines by bare
+ * number); `str_replace` runs with its own numbered read. Prints a table of
+ * success, input and output tokens and turns per format and read form, a
+ * table with one row per task, and one line per run as it goes.
+ *
  * Flags: `--seed N` (1), `--per-kind N` (2), `--files-per-package N` (12),
- * `--format hashline|str_replace` (both).
+ * `--format hashline|str_replace` (both), `--read hash|lean` (hashline's
+ * read forms; both), `--scripted` (a dry run with no endpoint or key: a
+ * scripted stand-in reads, sends the benchmark's own fix in the form of the
+ * read and says DONE, through the same registry, workspace and checker;
+ * tokens counted with o200k).
  *
  * @module
  */
@@ -19,9 +28,13 @@ import { parseArgs } from "node:util";
 import {
   MODEL_FORMATS,
   type ModelFormat,
+  READ_FORMS,
+  type ReadForm,
   renderModelTable,
+  renderModelTaskTable,
   runModelBench,
 } from "./model.ts";
+import { scriptedModel } from "./model_script.ts";
 import { loadSources } from "./sources.ts";
 import { buildTasks } from "./tasks.ts";
 
@@ -33,13 +46,16 @@ const { values } = parseArgs({
     "per-kind": { type: "string", default: "2" },
     "files-per-package": { type: "string", default: "12" },
     format: { type: "string" },
+    read: { type: "string" },
+    scripted: { type: "boolean", default: false },
   },
 });
+const scripted = values.scripted;
 const url = process.env.HASHLINE_BENCH_URL;
-const model = process.env.HASHLINE_BENCH_MODEL;
-if (!url || !model) {
+const model = scripted ? "scripted stand-in" : process.env.HASHLINE_BENCH_MODEL;
+if (!scripted && (!url || !model)) {
   console.error(
-    "Set HASHLINE_BENCH_URL (an OpenAI-compatible base URL such as https://api.openai.com/v1), HASHLINE_BENCH_MODEL and, if the endpoint needs one, HASHLINE_BENCH_KEY.",
+    "Set HASHLINE_BENCH_URL (an OpenAI-compatible base URL such as https://api.openai.com/v1), HASHLINE_BENCH_MODEL and, if the endpoint needs one, HASHLINE_BENCH_KEY; or pass --scripted for a dry run of the harness with no model.",
   );
   process.exit(2);
 }
@@ -48,6 +64,13 @@ const formats = values.format === undefined
   : [values.format as ModelFormat];
 if (!formats.every((f) => (MODEL_FORMATS as readonly string[]).includes(f))) {
   console.error(`--format must be one of ${MODEL_FORMATS.join(", ")}.`);
+  process.exit(2);
+}
+const reads = values.read === undefined
+  ? READ_FORMS
+  : [values.read as ReadForm];
+if (!reads.every((r) => (READ_FORMS as readonly string[]).includes(r))) {
+  console.error(`--read must be one of ${READ_FORMS.join(", ")}.`);
   process.exit(2);
 }
 const seed = Number(values.seed);
@@ -63,12 +86,18 @@ const tasks = buildTasks(sources.files, {
 const runs = await runModelBench({
   url,
   key: process.env.HASHLINE_BENCH_KEY,
-  model,
+  model: model!,
   tasks,
   formats,
+  reads,
+  ...(scripted ? { respond: scriptedModel() } : {}),
   log: (line) => console.error(line),
 });
 console.log(
-  `Model ${model} at ${url}, ${tasks.length} tasks (seed ${seed}):\n`,
+  `Model ${model}${
+    scripted ? "" : ` at ${url}`
+  }, ${tasks.length} tasks (seed ${seed}):\n`,
 );
 console.log(renderModelTable(runs));
+console.log(`\nPer task (outcome, input + output tokens):\n`);
+console.log(renderModelTaskTable(runs));

@@ -35,7 +35,7 @@ const TOKENIZER_LABEL: Record<TokenizerName, string> = {
 };
 
 const MODEL_LINE =
-  "Against a model: `HASHLINE_BENCH_URL=… HASHLINE_BENCH_KEY=… HASHLINE_BENCH_MODEL=… node_modules/.bin/deno run -A bench/formats/model_main.ts` runs the same tasks through this project's tool registry (both edit formats) on any OpenAI-compatible endpoint and prints success, output tokens and turns per format; no model was reachable where these tables were made.";
+  "Against a model: `HASHLINE_BENCH_URL=… HASHLINE_BENCH_KEY=… HASHLINE_BENCH_MODEL=… node_modules/.bin/deno run -A bench/formats/model_main.ts` runs the same tasks through this project's tool registry on any OpenAI-compatible endpoint — hashline with its default `LINE:HH|` read and with the lean `LINE|` read (bare-number ops) side by side, and str_replace — and prints success, input and output tokens and turns per format and read form (`--read hash|lean` runs one; `--scripted` is a dry run with a scripted stand-in and no endpoint); no model was reachable where these tables were made.";
 
 type Tally = Record<Outcome, number>;
 

@@ -14,7 +14,7 @@ export type Place = (line: number) => Placement | undefined;
 /** Most lines one op's region asks the alignment about. */
 const MAX_QUERY = 20_000;
 
-/** The remembered lines of every op's region (an insert's: its anchor line). */
+/** The remembered lines of every op's region (an insert's: its anchor line and the line across its gap). */
 export function regionLines(ops: PatchOp[], memory: ReadMemory): number[] {
   const out = new Set<number>();
   for (const op of ops) {
@@ -24,6 +24,13 @@ export function regionLines(ops: PatchOp[], memory: ReadMemory): number[] {
     for (let n = s; n <= Math.min(e, s + MAX_QUERY); n++) {
       if (memory.hash32(n) !== undefined) out.add(n);
     }
+    // An insert's gap has a line on its other side too (rebase places both).
+    const across = op.op === "insert_after"
+      ? e + 1
+      : op.op === "insert_before"
+      ? s - 1
+      : 0;
+    if (across >= 1 && memory.hash32(across) !== undefined) out.add(across);
   }
   return [...out].sort((a, b) => a - b);
 }

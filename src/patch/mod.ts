@@ -83,6 +83,8 @@ export {
   freshAnchors,
 } from "./apply.ts";
 export {
+  type GapConflict,
+  gapProblems,
   type RebasedOp,
   rebaseOps,
   type RebaseOptions,

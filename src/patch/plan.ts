@@ -9,7 +9,7 @@
 import { parseAnchor } from "../anchor/anchor.ts";
 import { ambiguousAnchors } from "./ambiguous.ts";
 import { notRead, type Problem } from "./problems.ts";
-import { rebaseOps } from "./rebase.ts";
+import { gapProblems, rebaseOps } from "./rebase.ts";
 import { placeRecord, regionLines } from "./_drift.ts";
 import { resolveBare } from "./_bare.ts";
 import type { LineLookup, PatchOp, PlannedEdit, ReadMemory } from "./types.ts";
@@ -79,6 +79,8 @@ export function planPatch(
   const lean = options.lean ?? memory?.form === "lean";
   let rebased: string[] = [];
   let placedOps: ReadonlySet<number> | undefined;
+  let gaps: Problem[] = [];
+  let skip: ReadonlySet<number> = bare.skip;
   const place = memory
     ? placeRecord(
       now,
@@ -91,15 +93,24 @@ export function planPatch(
     const moved = rebaseOps(checked, now, memory, { place });
     [checked, memory, rebased] = [moved.ops, moved.memory, moved.notes];
     placedOps = moved.placed;
+    // An insert whose gap changed is refused here, saying why it stayed.
+    if (moved.conflicts.length > 0) {
+      gaps = gapProblems(moved.conflicts, checked, now, {
+        path: options.path,
+        lean,
+      });
+      skip = new Set([...skip, ...moved.conflicts.map((c) => c.index)]);
+    }
   }
   const problems = [
     ...bare.problems,
+    ...gaps,
     ...validateOps(checked, now, {
       memory,
       path: options.path,
       place,
       placedOps,
-      skip: bare.skip,
+      skip,
       lean,
       read: options.memory,
     }),

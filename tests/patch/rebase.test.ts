@@ -1,6 +1,9 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { PatchRefusedError } from "../../src/errors.ts";
 import { foldHash, hex2, lineHash32 } from "../../src/hash/fnv.ts";
 import { editContent } from "../../src/patch/apply.ts";
@@ -9,6 +12,7 @@ import type { PatchOp, ReadMemory } from "../../src/patch/types.ts";
 import { lookupFromLines } from "../../src/patch/lookup.ts";
 import { memoryFromHashes } from "../../src/patch/memory.ts";
 import { validateOps } from "../../src/patch/validate.ts";
+import { openWorkspace } from "../../src/workspace/mod.ts";
 import { referenceApply } from "./_reference.ts";
 import { oracleTables } from "../drift/_oracle.ts";
 
@@ -301,7 +305,7 @@ function drift(c: Case): { now: string[]; runAt: number; touched: boolean } {
 
 describe("property: rebase", () => {
   it(
-    "applies an op only where the alignment places every line of its region, one to one — and always does then",
+    "applies an op only where the alignment places every line of its region (a moved insert: and its gap), one to one — and always does then",
     {
       timeout: 60_000,
     },
@@ -335,6 +339,24 @@ describe("property: rebase", () => {
           }));
           const d = shifts.size === 1 ? [...shifts][0] : NaN;
           const whole = region.every((n) => !holes.has(n));
+          // A moved insert needs its gap: the line across it moved by as
+          // much, or the file's end still closing it.
+          const readEnd = c.withCount
+            ? c.read.length
+            : remembered[remembered.length - 1]?.[0] ?? 0;
+          const gapHolds = (shift: number, lenient: boolean): boolean => {
+            if (c.kind < 2 || shift === 0) return true;
+            const across = c.kind === 2 ? c.s + 1 : c.s - 1;
+            if (across < 1) return c.s + shift === 1;
+            if (holes.has(across) || across > c.read.length) {
+              return c.kind === 2 && across > readEnd &&
+                c.s + shift === now.length;
+            }
+            const p = places.get(across);
+            return (p?.kind === "placed" && p.at === across + shift) ||
+              (lenient && p?.kind === "ambiguous" && p.at.length === 1 &&
+                p.at[0] === across + shift);
+          };
 
           let out: ReturnType<typeof editContent> | null = null;
           try {
@@ -350,6 +372,10 @@ describe("property: rebase", () => {
             if (Number.isFinite(d)) {
               assert.equal(shift, d, "rebased off the placement");
             }
+            assert.ok(
+              gapHolds(shift, true),
+              "moved an insert whose gap changed",
+            );
           }
           if (out) {
             for (const n of region) {
@@ -373,7 +399,7 @@ describe("property: rebase", () => {
               referenceApply(text(now), [{ at, deleteCount, lines }]),
             );
           }
-          if (whole && Number.isFinite(d)) {
+          if (whole && Number.isFinite(d) && gapHolds(d, false)) {
             assert.ok(out, "refused an op whose region the alignment places");
           }
         }),
@@ -381,4 +407,213 @@ describe("property: rebase", () => {
       );
     },
   );
+});
+
+describe("rebase: an insert is placed by its gap", () => {
+  // A function read with tabs; before the edit arrives the whole file is
+  // reformatted: the signature is split over lines (moving everything
+  // below it) and the body re-indented, while blank lines and braces at
+  // column 0 stand as they were.
+  const read = [
+    "const pick = (value, fdNumber, {strict, fallback}) => {",
+    "\tif (value === 'inherit') {",
+    "\t\treturn fdNumber;",
+    "\t}",
+    "",
+    "\tif (index !== -1) {",
+    "\t\treturn index;",
+    "\t}",
+    "};",
+  ];
+  const reformatted = [
+    "const pick = (",
+    "  value,",
+    "  fdNumber,",
+    "  { strict, fallback },",
+    ") => {",
+    '  if (value === "inherit") {',
+    "    return fdNumber;",
+    "  }",
+    "",
+    "  if (index !== -1) {",
+    "    return index;",
+    "  }",
+    "};",
+  ];
+  const memory = fullMemory(read);
+  const insert: PatchOp = {
+    op: "insert_after",
+    anchor: anchor(read, 5),
+    lines: ["\tconst index = STREAMS.indexOf(value);"],
+  };
+
+  it(
+    "refuses an insert whose anchor moved when the line across its gap changed",
+    {
+      timeout: 10_000,
+    },
+    () => {
+      const out = rebaseOps([insert], lookupFromLines(reformatted), memory);
+      assert.deepEqual(out.notes, []);
+      assert.deepEqual(out.ops, [insert]);
+      assert.throws(
+        () =>
+          editContent(text(reformatted), [insert], { memory, rebase: true }),
+        (e: unknown) => {
+          assert.ok(e instanceof PatchRefusedError, String(e));
+          assert.deepEqual(e.problems.map((p) => p.code), ["STALE_ANCHOR"]);
+          assert.match(e.message, /^Rejected — nothing written\./);
+          assert.match(e.message, /line 5 → 9/);
+          // Fresh lines around the anchor, in the file's new form.
+          assert.match(e.message, /10:[0-9a-f]{2}\| {2}if \(index !== -1\) \{/);
+          return true;
+        },
+      );
+    },
+  );
+
+  it(
+    "refuses the same insert through the workspace, leaving the bytes on disk as they were",
+    {
+      timeout: 20_000,
+    },
+    async () => {
+      const base = await mkdtemp(join(tmpdir(), "hashline-gap-"));
+      try {
+        const ws = openWorkspace(base, {
+          persistSessions: false,
+          stateDir: join(base, ".state"),
+        });
+        const file = join(base, "pick.js");
+        await writeFile(file, text(read));
+        const view = await ws.read("pick.js");
+        await writeFile(file, text(reformatted));
+        const hash = /^5:([0-9a-f]{2})\|/m.exec(view.text)![1];
+        await assert.rejects(
+          ws.patch(`@@ pick.js\n+ 5:${hash}\n~${insert.lines[0]}`, {
+            rebase: true,
+          }),
+          (e: unknown) =>
+            e instanceof PatchRefusedError &&
+            e.problems.every((p) => p.code === "STALE_ANCHOR") &&
+            /line 5 → 9/.test(e.message),
+        );
+        assert.equal(await readFile(file, "utf8"), text(reformatted));
+        // The refusal's fresh lines count as read: a resend built from them lands.
+        const fixed = "  const index = STREAMS.indexOf(value);";
+        await ws.patch(`@@ pick.js\n+ 9:${hash}\n~${fixed}`, { rebase: true });
+        const want = reformatted.slice();
+        want.splice(9, 0, fixed);
+        assert.equal(await readFile(file, "utf8"), text(want));
+      } finally {
+        await rm(base, { recursive: true, force: true });
+      }
+    },
+  );
+
+  it(
+    "after a lean read, refuses a bare-number insert the same way, showing fresh lines as LINE|content",
+    {
+      timeout: 20_000,
+    },
+    async () => {
+      const base = await mkdtemp(join(tmpdir(), "hashline-gap-"));
+      try {
+        const ws = openWorkspace(base, {
+          persistSessions: false,
+          stateDir: join(base, ".state"),
+        });
+        const file = join(base, "pick.js");
+        await writeFile(file, text(read));
+        await ws.read("pick.js", { anchors: "lean" });
+        await writeFile(file, text(reformatted));
+        await assert.rejects(
+          ws.patch(`@@ pick.js\n+ 5\n~${insert.lines[0]}`, { rebase: true }),
+          (e: unknown) => {
+            assert.ok(e instanceof PatchRefusedError, String(e));
+            assert.deepEqual(e.problems.map((p) => p.code), ["STALE_ANCHOR"]);
+            assert.match(e.message, /line 5 → 9, but line 6/);
+            assert.match(e.message, /^10\| {2}if \(index !== -1\) \{$/m);
+            assert.doesNotMatch(e.message, /^10:[0-9a-f]{2}\|/m);
+            return true;
+          },
+        );
+        assert.equal(await readFile(file, "utf8"), text(reformatted));
+      } finally {
+        await rm(base, { recursive: true, force: true });
+      }
+    },
+  );
+
+  const moves: [string, string[], PatchOp, string][] = [
+    [
+      "insert_after, lines only put above",
+      ["// header", "", ...read],
+      insert,
+      "op 1: line 5 → 7",
+    ],
+    [
+      "insert_before, lines only put above",
+      ["// header", ...read],
+      { op: "insert_before", anchor: anchor(read, 6), lines: ["\t// x"] },
+      "op 1: line 6 → 7",
+    ],
+    [
+      "insert_after the last line, the file's end still closing the gap",
+      ["// header", ...read],
+      { op: "insert_after", anchor: anchor(read, 9), lines: ["// end"] },
+      "op 1: line 9 → 10",
+    ],
+  ];
+  for (const [name, now, op, note] of moves) {
+    it(`moves an insert whose gap moved whole: ${name}`, {
+      timeout: 10_000,
+    }, () => {
+      const out = editContent(text(now), [op], { memory, rebase: true });
+      assert.deepEqual(out.rebased, [note]);
+    });
+  }
+
+  const conflicts: [string, string[], PatchOp][] = [
+    [
+      "insert_before, the line above changed",
+      ["// header", ...read.map((l, i) => i === 4 ? "// was blank" : l)],
+      { op: "insert_before", anchor: anchor(read, 6), lines: ["\t// x"] },
+    ],
+    [
+      "insert_after the last line, lines put after it",
+      ["// header", ...read, "export default pick;"],
+      { op: "insert_after", anchor: anchor(read, 9), lines: ["// end"] },
+    ],
+    [
+      "insert_before line 1, lines put above it",
+      ["// header", ...read],
+      { op: "insert_before", anchor: anchor(read, 1), lines: ["// top"] },
+    ],
+  ];
+  for (const [name, now, op] of conflicts) {
+    it(`refuses a moved insert whose gap changed: ${name}`, {
+      timeout: 10_000,
+    }, () => {
+      assert.throws(
+        () => editContent(text(now), [op], { memory, rebase: true }),
+        (e: unknown) =>
+          e instanceof PatchRefusedError &&
+          e.problems.every((p) => p.code === "STALE_ANCHOR"),
+      );
+    });
+  }
+
+  it("an insert in place still merges with a change across its gap", {
+    timeout: 10_000,
+  }, () => {
+    const now = read.map((l, i) =>
+      i === 5 ? "\tif (index !== -1) { // edited" : l
+    );
+    for (const rebase of [false, true]) {
+      const out = editContent(text(now), [insert], { memory, rebase });
+      assert.equal(out.content.split("\n")[5], insert.lines[0]);
+      assert.equal(out.content.split("\n")[6], now[5]);
+    }
+  });
 });
