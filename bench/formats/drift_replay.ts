@@ -25,8 +25,7 @@ import { hashlineApi, memoryOf } from "./_hashline_api.ts";
 import { type Applied, type Outcome, score } from "./checker.ts";
 import { drift, DRIFT_KINDS, type DriftKind } from "./drift.ts";
 import { buildFix } from "./fixes.ts";
-import { loadSources } from "./sources.ts";
-import { buildTasks } from "./tasks.ts";
+import { loadTasks } from "./tasks.ts";
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const { values } = parseArgs({
@@ -47,13 +46,10 @@ if (!kinds.every((k) => (DRIFT_KINDS as readonly string[]).includes(k))) {
   process.exit(2);
 }
 const seed = Number(values.seed);
-const sources = await loadSources({
+const { tasks } = await loadTasks({
   nodeModules: join(REPO, "node_modules"),
   seed,
   filesPerPackage: Number(values["files-per-package"]),
-});
-const tasks = buildTasks(sources.files, {
-  seed,
   perKind: Number(values["per-kind"]),
 });
 const api = hashlineApi();

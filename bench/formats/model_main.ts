@@ -35,8 +35,7 @@ import {
   runModelBench,
 } from "./model.ts";
 import { scriptedModel } from "./model_script.ts";
-import { loadSources } from "./sources.ts";
-import { buildTasks } from "./tasks.ts";
+import { loadTasks } from "./tasks.ts";
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const { values } = parseArgs({
@@ -74,13 +73,10 @@ if (!reads.every((r) => (READ_FORMS as readonly string[]).includes(r))) {
   process.exit(2);
 }
 const seed = Number(values.seed);
-const sources = await loadSources({
+const { tasks } = await loadTasks({
   nodeModules: join(REPO, "node_modules"),
   seed,
   filesPerPackage: Number(values["files-per-package"]),
-});
-const tasks = buildTasks(sources.files, {
-  seed,
   perKind: Number(values["per-kind"]),
 });
 const runs = await runModelBench({

@@ -48,8 +48,8 @@ import { createChecker } from "../../src/check/mod.ts";
 import { drift, DRIFT_KINDS, type Drifted, type DriftKind } from "./drift.ts";
 import { buildFix, type Fix, type FormatName, FORMATS } from "./fixes.ts";
 import type { MutationKind } from "./mutations.ts";
-import { loadSources, type PackageUse } from "./sources.ts";
-import { buildTasks, type Task } from "./tasks.ts";
+import type { PackageUse } from "./sources.ts";
+import { loadTasks, type Task } from "./tasks.ts";
 import {
   createTokenCounter,
   type TokenizerName,
@@ -206,13 +206,10 @@ export async function runFormatsBench(options: RunOptions): Promise<RunResult> {
   const perKind = options.perKind ?? 20;
   const filesPerPackage = options.filesPerPackage ?? 12;
   const log = options.log ?? (() => {});
-  const sources = await loadSources({
+  const { sources, tasks } = await loadTasks({
     nodeModules: options.nodeModules,
     seed,
     filesPerPackage,
-  });
-  const tasks = buildTasks(sources.files, {
-    seed,
     perKind,
     kinds: options.kinds,
   });

@@ -13,7 +13,7 @@ import {
   MUTATION_KINDS,
   type MutationKind,
 } from "./mutations.ts";
-import type { SourceFile } from "./sources.ts";
+import { loadSources, type SourceFile, type SourceSet } from "./sources.ts";
 
 /** Lines that must stand above the changed region (room for drift above it). */
 export const MARGIN_ABOVE = 12;
@@ -97,4 +97,32 @@ export function buildTasks(
     }
   }
   return tasks;
+}
+
+/**
+ * Loads the source files of the installed packages and builds the tasks
+ * from them: what every runner of the formats bench starts with.
+ *
+ * @param options Where `node_modules` is, the seed, files per package,
+ *   tasks per kind, and optionally which kinds.
+ * @returns The sources and their tasks.
+ */
+export async function loadTasks(options: {
+  nodeModules: string;
+  seed: number;
+  filesPerPackage: number;
+  perKind: number;
+  kinds?: readonly MutationKind[];
+}): Promise<{ sources: SourceSet; tasks: Task[] }> {
+  const sources = await loadSources({
+    nodeModules: options.nodeModules,
+    seed: options.seed,
+    filesPerPackage: options.filesPerPackage,
+  });
+  const tasks = buildTasks(sources.files, {
+    seed: options.seed,
+    perKind: options.perKind,
+    kinds: options.kinds,
+  });
+  return { sources, tasks };
 }
