@@ -220,7 +220,7 @@ export async function externalize(
       for (const k of BLOB_FIELDS) {
         const v = h[k];
         if (typeof v !== "string" || v.length <= INLINE_MAX) continue;
-        out ??= { ...h };
+        out ??= copyHunk(h);
         const put = await blobs.put(v);
         added += put.added;
         (out.blobs ??= {})[k] = put.sha;
@@ -233,6 +233,20 @@ export async function externalize(
     files.push({ ...f, hunks: hunks as Hunk[] });
   }
   return { record: { ...record, files }, added };
+}
+
+/**
+ * A hunk's fields copied, without computing the hashes of a long `new`
+ * (they are left out: the log recomputes them from its blob).
+ */
+function copyHunk(h: Hunk): StoredHunk {
+  const out: Record<string, unknown> = {};
+  const skipHashes = typeof h.new === "string" && h.new.length > INLINE_MAX;
+  for (const key of Object.keys(h)) {
+    if (key === "hashes" && skipHashes) continue;
+    out[key] = (h as unknown as Record<string, unknown>)[key];
+  }
+  return out as unknown as StoredHunk;
 }
 
 /** The blobs a stored record names. */

@@ -18,6 +18,7 @@ import {
   DOORS,
   type EntryDetail,
   type Hunk,
+  lineCount,
   planUndo,
   renderDiff,
   segments,
@@ -38,6 +39,7 @@ import { loadWhole } from "./_load.ts";
 import { lockTargets, start } from "./_locking.ts";
 import { remember } from "./_record.ts";
 import { resolveTarget } from "./_resolve.ts";
+import { resultShare } from "./_result_notes.ts";
 
 const encoder = new TextEncoder();
 
@@ -171,6 +173,11 @@ async function undoLocked(
     }
     if (problems.length > 0) throw refusal(problems);
   }
+  // Bounded as a patch's result is: the entry itself shows the whole change.
+  const limit = {
+    maxBytes: resultShare(steps.length),
+    more: `show ${id} for the whole change this reverts`,
+  };
   const files = steps.map(
     ({ target, step, back }): EntryDetail["files"][number] => {
       if (back && step.action === "write") {
@@ -179,7 +186,7 @@ async function undoLocked(
           added: step.added,
           removed: step.removed,
           renamedFrom: target.display,
-          diff: renderDiff(back.display, step.hunks),
+          diff: renderDiff(back.display, step.hunks, undefined, limit),
         };
       }
       const kind = step.action === "delete"
@@ -192,7 +199,7 @@ async function undoLocked(
         added: step.action === "delete" ? 0 : step.added,
         removed: step.action === "create" ? 0 : step.removed,
         ...(kind ? { [kind]: true } : {}),
-        diff: renderDiff(target.display, step.hunks, kind),
+        diff: renderDiff(target.display, step.hunks, kind, limit),
       };
     },
   );
@@ -214,7 +221,7 @@ async function undoLocked(
         }]
         : [{
           target,
-          bytes: encoder.encode(step.text),
+          ...content(step.text),
           old,
           ...(mode !== undefined && !target.exists ? { mode } : {}),
         }],
@@ -259,6 +266,39 @@ async function undoLocked(
     dryRun,
     files,
     summary: [summary, ...warnings.map((w) => `Warning: ${w}`)].join("\n"),
+  };
+}
+
+/** Text past this many UTF-16 units is written in chunks, never encoded whole. */
+const CHUNKED_TEXT = 1024 ** 2;
+
+/**
+ * How a stage entry writes `text`: as bytes when small, else encoded a
+ * chunk at a time into one reused buffer (an undo of a deletion writes the
+ * whole file back, and a second copy of it as bytes is what it can spare).
+ */
+function content(
+  text: string,
+): Pick<StageEntry, "bytes" | "write"> {
+  if (text.length <= CHUNKED_TEXT) return { bytes: encoder.encode(text) };
+  return {
+    write: async (handle) => {
+      // Three bytes at most per UTF-16 unit.
+      const buffer = new Uint8Array(3 * CHUNKED_TEXT);
+      let pos = 0;
+      while (pos < text.length) {
+        let end = Math.min(text.length, pos + CHUNKED_TEXT);
+        // Never between the halves of a surrogate pair.
+        const last = text.charCodeAt(end - 1);
+        if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
+        const { written } = encoder.encodeInto(text.slice(pos, end), buffer);
+        let at = 0;
+        while (at < written) {
+          at += (await handle.write(buffer, at, written - at)).bytesWritten;
+        }
+        pos = end;
+      }
+    },
   };
 }
 
@@ -319,19 +359,15 @@ async function recordUndo(
 ): Promise<void> {
   if (step.action === "delete") return;
   const mem = (await ctx.records.get(session, real)) ?? new LineMemory();
+  // Only the number of lines each hunk wrote counts for the remap: a
+  // sparse array of that length stands in for them.
   mem.remap(step.hunks.map((h) => ({
     at: h.at,
-    deleteCount: h.old === "" ? 0 : segments(h.old).length,
-    lines: h.new === "" ? [] : segments(h.new).map((s) => bare(s, false)),
+    deleteCount: lineCount(h.old),
+    lines: new Array<string>(lineCount(h.new)),
   })));
-  for (const h of step.hunks) {
-    const news = h.new === "" ? [] : segments(h.new);
-    mem.see(
-      h.newAt,
-      news.map((s, k) => lineHash32(bare(s, h.newAt + k === 1))),
-    );
-  }
-  const total = segments(step.text).length;
+  for (const h of step.hunks) mem.see(h.newAt, h.hashes);
+  const total = lineCount(step.text);
   mem.forgetFrom(total + 1);
   mem.lineCount = total;
   await remember(ctx, session, real, mem, warnings);
