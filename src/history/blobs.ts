@@ -45,6 +45,58 @@ export interface StoredHunk extends Omit<Hunk, "hashes"> {
   blobs?: Partial<Record<BlobField, string>>;
 }
 
+/**
+ * What is known of a long text field of a hunk without encoding it again:
+ * its UTF-8 bytes (a file's bytes as loaded), or the blob that holds it (a
+ * text read back from one).
+ */
+export type KnownText = { bytes: Uint8Array } | { sha: string; size: number };
+
+const knownTexts = new WeakMap<Hunk, Partial<Record<BlobField, KnownText>>>();
+
+/**
+ * Notes what is known of one text field of a hunk, so that keeping it as a
+ * blob neither encodes nor hashes it again (a deletion of a whole large
+ * file, an undo that writes back the text it read).
+ *
+ * @param h The hunk.
+ * @param field `"old"` or `"new"`.
+ * @param known Its exact UTF-8 bytes, or the blob already holding it.
+ */
+export function knowText(
+  h: Hunk,
+  field: "old" | "new",
+  known: KnownText,
+): void {
+  const all = knownTexts.get(h) ?? {};
+  all[field] = known;
+  knownTexts.set(h, all);
+}
+
+/**
+ * Carries what is known of the long texts of `from` over to the fields of
+ * `to` that hold the very same text (an undo writes back what the entry
+ * removed: its new text is the entry's old one).
+ */
+export function carryKnown(from: readonly Hunk[], to: readonly Hunk[]): void {
+  for (const h of to) {
+    for (const field of ["old", "new"] as const) {
+      const text = h[field];
+      if (text.length <= INLINE_MAX) continue;
+      for (const f of from) {
+        const known = knownTexts.get(f);
+        if (!known) continue;
+        for (const k of ["old", "new"] as const) {
+          const k2 = known[k];
+          if (k2 && f[k].length === text.length && f[k] === text) {
+            knowText(h, field, k2);
+          }
+        }
+      }
+    }
+  }
+}
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
@@ -76,9 +128,18 @@ export class Blobs {
    *
    * @returns Its sha-256 and the bytes newly written (0 when it was kept).
    */
-  async put(text: string): Promise<{ sha: string; added: number }> {
-    const bytes = encoder.encode(text);
-    const sha = await sha256Hex(bytes);
+  async put(
+    text: string,
+    known?: KnownText,
+  ): Promise<{ sha: string; added: number }> {
+    let bytes: Uint8Array | undefined;
+    let sha: string;
+    if (known && "sha" in known) sha = known.sha;
+    else {
+      bytes = known?.bytes ?? encoder.encode(text);
+      sha = await sha256Hex(bytes);
+    }
+    const size = bytes?.length ?? (known as { size: number }).size;
     const file = this.path(sha);
     if (!this.made) {
       mkdirSync(this.dir, { recursive: true });
@@ -90,7 +151,7 @@ export class Blobs {
         constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
       );
       try {
-        if (fstatSync(fd).isFile() && fstatSync(fd).size === bytes.length) {
+        if (fstatSync(fd).isFile() && fstatSync(fd).size === size) {
           touchHandle(fd);
           return { sha, added: 0 };
         }
@@ -102,6 +163,8 @@ export class Blobs {
         throw error;
       }
     }
+    // Named by a blob that is gone (pruned meanwhile): written again.
+    bytes ??= encoder.encode(text);
     const tmp = `${file}.${processId()}-${
       Math.random().toString(16).slice(2, 10)
     }.tmp`;
@@ -131,6 +194,11 @@ export class Blobs {
 
   /** The text of a blob, checked against its name. */
   async get(sha: string): Promise<string> {
+    return (await this.read(sha)).text;
+  }
+
+  /** The text of a blob, checked against its name, and its size in bytes. */
+  async read(sha: string): Promise<{ text: string; size: number }> {
     const file = this.path(sha);
     let fd: number;
     try {
@@ -164,7 +232,7 @@ export class Blobs {
       throw fail(file, "does not match its sha-256 (damaged)");
     }
     try {
-      return decoder.decode(bytes);
+      return { text: decoder.decode(bytes), size: bytes.length };
     } catch {
       throw fail(file, "is not UTF-8 (damaged)");
     }
@@ -221,7 +289,10 @@ export async function externalize(
         const v = h[k];
         if (typeof v !== "string" || v.length <= INLINE_MAX) continue;
         out ??= copyHunk(h);
-        const put = await blobs.put(v);
+        const put = await blobs.put(
+          v,
+          k === "old" || k === "new" ? knownTexts.get(h)?.[k] : undefined,
+        );
         added += put.added;
         (out.blobs ??= {})[k] = put.sha;
         if (k === "before" || k === "after") out[k] = "";
@@ -294,12 +365,19 @@ export async function internalize(
         continue;
       }
       const h = { ...stored } as StoredHunk;
+      const known: [BlobField, KnownText][] = [];
       for (const k of BLOB_FIELDS) {
         const sha = stored.blobs[k];
-        if (sha !== undefined) h[k] = await blobs.get(sha);
+        if (sha === undefined) continue;
+        const { text, size } = await blobs.read(sha);
+        h[k] = text;
+        known.push([k, { sha, size }]);
       }
       delete h.blobs;
       if (stored.blobs.new !== undefined) lazyHashes(h as Hunk);
+      for (const [k, text] of known) {
+        if (k === "old" || k === "new") knowText(h as Hunk, k, text);
+      }
       hunks.push(h as Hunk);
     }
     files.push({ ...f, hunks });

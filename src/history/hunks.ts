@@ -75,17 +75,33 @@ class LineStarts {
   }
 }
 
-/** Hashes of a text's lines; `first` when its first line is the file's line 1. */
-function hashesOf(text: string, first: boolean): number[] {
+/**
+ * Hashes of the first `count` lines of a hunk's text.
+ *
+ * @param text The text (lines with their terminators).
+ * @param newAt The file's line number of its first line (1-based).
+ * @param count How many lines.
+ * @returns Their full hashes, in order.
+ */
+export function lineHashes(
+  text: string,
+  newAt: number,
+  count: number,
+): number[] {
   const out: number[] = [];
   let pos = 0;
-  while (pos < text.length) {
+  while (pos < text.length && out.length < count) {
     const nl = text.indexOf("\n", pos);
     const end = nl < 0 ? text.length : nl + 1;
-    out.push(lineHash32(bare(text.slice(pos, end), first && pos === 0)));
+    out.push(lineHash32(bare(text.slice(pos, end), newAt === 1 && pos === 0)));
     pos = end;
   }
   return out;
+}
+
+/** Hashes of a text's lines; `first` when its first line is the file's line 1. */
+function hashesOf(text: string, first: boolean): number[] {
+  return lineHashes(text, first ? 1 : 2, Infinity);
 }
 
 /**
@@ -295,6 +311,8 @@ export interface DiffLimit {
   maxBytes: number;
   /** What to do to see the rest, ending the note (`show h_12 for the whole diff`). */
   more: string;
+  /** Filled with the number of new lines of each hunk the diff shows. */
+  shown?: number[];
 }
 
 /** Each line of a text with its terminator, in order, none cut out ahead. */
@@ -347,7 +365,8 @@ export function renderDiff(
   };
   put(kind === "created" ? "--- /dev/null" : `--- a/${path}`);
   put(kind === "deleted" ? "+++ /dev/null" : `+++ b/${path}`);
-  for (const h of hunks) {
+  for (const [j, h] of hunks.entries()) {
+    if (limit?.shown) limit.shown[j] = 0;
     const olds = lineCount(h.old);
     const news = lineCount(h.new);
     const oldStart = olds === 0 ? h.at - 1 : h.at;
@@ -357,7 +376,10 @@ export function renderDiff(
       total += olds + news;
       continue;
     }
-    total += olds - lines(h.old, "-", h.at) + news - lines(h.new, "+", h.newAt);
+    total += olds - lines(h.old, "-", h.at);
+    const before = out.length;
+    total += news - lines(h.new, "+", h.newAt);
+    if (limit?.shown) limit.shown[j] = out.length - before;
   }
   if (limit && out.length < total) {
     out.push(

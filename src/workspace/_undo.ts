@@ -14,11 +14,14 @@ import { DeniedError, TooLargeError } from "../errors.ts";
 import { lineHash32 } from "../hash/fnv.ts";
 import {
   bare,
+  carryKnown,
+  type DiffLimit,
   type Door,
   DOORS,
   type EntryDetail,
   type Hunk,
   lineCount,
+  lineHashes,
   planUndo,
   renderDiff,
   segments,
@@ -152,6 +155,7 @@ async function undoLocked(
     const plan = planUndo(id, f, current, sha);
     if (!plan.ok) problems.push(...plan.problems);
     else {
+      carryKnown(f.hunks, plan.step.hunks);
       const mode = back || plan.step.action === "delete"
         ? read.stat?.mode
         : f.mode;
@@ -174,19 +178,21 @@ async function undoLocked(
     if (problems.length > 0) throw refusal(problems);
   }
   // Bounded as a patch's result is: the entry itself shows the whole change.
-  const limit = {
+  const shown: number[][] = steps.map(() => []);
+  const limit = (i: number): DiffLimit => ({
     maxBytes: resultShare(steps.length),
     more: `show ${id} for the whole change this reverts`,
-  };
+    shown: shown[i],
+  });
   const files = steps.map(
-    ({ target, step, back }): EntryDetail["files"][number] => {
+    ({ target, step, back }, i): EntryDetail["files"][number] => {
       if (back && step.action === "write") {
         return {
           path: back.display,
           added: step.added,
           removed: step.removed,
           renamedFrom: target.display,
-          diff: renderDiff(back.display, step.hunks, undefined, limit),
+          diff: renderDiff(back.display, step.hunks, undefined, limit(i)),
         };
       }
       const kind = step.action === "delete"
@@ -199,7 +205,7 @@ async function undoLocked(
         added: step.action === "delete" ? 0 : step.added,
         removed: step.action === "create" ? 0 : step.removed,
         ...(kind ? { [kind]: true } : {}),
-        diff: renderDiff(target.display, step.hunks, kind, limit),
+        diff: renderDiff(target.display, step.hunks, kind, limit(i)),
       };
     },
   );
@@ -257,8 +263,8 @@ async function undoLocked(
     ),
   );
   const warnings = ctx.takeNotices();
-  for (const { target, step } of steps) {
-    await recordUndo(ctx, session, target.real, step, warnings);
+  for (const [i, { target, step }] of steps.entries()) {
+    await recordUndo(ctx, session, target.real, step, shown[i], warnings);
   }
   return {
     id: record?.id ?? null,
@@ -347,14 +353,16 @@ function notReadForUndo(id: string, path: string, span: Span): Problem {
 
 /**
  * Records what an undo wrote as read by its session: remembered lines move
- * to where they now stand, and the lines it wrote count as seen (the undo's
- * diff showed them), as a patch's own result does.
+ * to where they now stand, and the lines it wrote that its diff showed
+ * count as seen (`shown`: how many of each hunk's new lines, all of them
+ * unless the diff was cut), as a patch's own result does.
  */
 async function recordUndo(
   ctx: Context,
   session: string,
   real: string,
   step: UndoStep,
+  shown: readonly number[],
   warnings: string[],
 ): Promise<void> {
   if (step.action === "delete") return;
@@ -366,7 +374,9 @@ async function recordUndo(
     deleteCount: lineCount(h.old),
     lines: new Array<string>(lineCount(h.new)),
   })));
-  for (const h of step.hunks) mem.see(h.newAt, h.hashes);
+  for (const [j, h] of step.hunks.entries()) {
+    mem.see(h.newAt, lineHashes(h.new, h.newAt, shown[j] ?? 0));
+  }
   const total = lineCount(step.text);
   mem.forgetFrom(total + 1);
   mem.lineCount = total;
