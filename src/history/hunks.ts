@@ -305,6 +305,45 @@ export function lineCount(text: string): number {
   return countLines(text);
 }
 
+/**
+ * A hunk's text as diff lines: each line marked, without its terminator
+ * (and without a BOM on the file's line 1), joined with `\n`. One pass
+ * over the text, never an array of its lines: a hunk may hold millions.
+ */
+export function marked(text: string, mark: string, firstLine: number): string {
+  let t = text;
+  if (firstLine === 1 && t.charCodeAt(0) === 0xfeff) t = t.slice(1);
+  if (t.endsWith("\r\n")) t = t.slice(0, -2);
+  else if (t.endsWith("\n")) t = t.slice(0, -1);
+  return mark + t.replace(/\r?\n/g, `\n${mark}`);
+}
+
+function header(h: Hunk, olds: number, news: number): string {
+  const oldStart = olds === 0 ? h.at - 1 : h.at;
+  const newStart = news === 0 ? h.newAt - 1 : h.newAt;
+  return `@@ -${oldStart},${olds} +${newStart},${news} @@`;
+}
+
+/** {@link renderDiff} uncut: each hunk's lines marked in one pass. */
+function wholeDiff(
+  path: string,
+  hunks: readonly Hunk[],
+  kind?: "created" | "deleted",
+): string {
+  const out = [
+    kind === "created" ? "--- /dev/null" : `--- a/${path}`,
+    kind === "deleted" ? "+++ /dev/null" : `+++ b/${path}`,
+  ];
+  for (const h of hunks) {
+    const olds = lineCount(h.old);
+    const news = lineCount(h.new);
+    out.push(header(h, olds, news));
+    if (olds > 0) out.push(marked(h.old, "-", h.at));
+    if (news > 0) out.push(marked(h.new, "+", h.newAt));
+  }
+  return out.join("\n");
+}
+
 /** Where a diff is cut (see {@link renderDiff}). */
 export interface DiffLimit {
   /** Most bytes (UTF-8) of diff lines kept. */
@@ -343,6 +382,7 @@ export function renderDiff(
   limit?: DiffLimit,
 ): string {
   if (hunks.length === 0) return "";
+  if (!limit) return wholeDiff(path, hunks, kind);
   const out: string[] = [];
   let bytes = 0;
   let total = 0;
@@ -369,9 +409,7 @@ export function renderDiff(
     if (limit?.shown) limit.shown[j] = 0;
     const olds = lineCount(h.old);
     const news = lineCount(h.new);
-    const oldStart = olds === 0 ? h.at - 1 : h.at;
-    const newStart = news === 0 ? h.newAt - 1 : h.newAt;
-    put(`@@ -${oldStart},${olds} +${newStart},${news} @@`);
+    put(header(h, olds, news));
     if (total > out.length) {
       total += olds + news;
       continue;
