@@ -230,8 +230,11 @@ export function planUndo(
   let at = 0;
   let added = 0;
   let removed = 0;
+  // Where each current line starts: a run of kept lines is one slice.
+  const starts = [0];
+  for (const c of cur) starts.push(starts[starts.length - 1] + c.length);
   const keep = (from: number, to: number) => {
-    for (let k = from; k < to; k++) text += cur[k];
+    if (to > from) text += current.slice(starts[from], starts[to]);
   };
   for (const { q, h, m } of located) {
     keep(at, q);
