@@ -308,7 +308,10 @@ function searchable(c: Cluster, input: EditInput): boolean {
   for (const l of c.newLines!) chars += l.length;
   for (let n = c.oldStart; n <= c.oldEnd; n++) {
     if (++lines > SEARCHED_MAX_LINES) return false;
-    chars += input.oldLine(n)?.length ?? 0;
+    const line = input.oldLine(n);
+    // A line not collected (a streamed file): the search path says so.
+    if (line === undefined) return true;
+    chars += line.length;
     if (chars > SEARCHED_MAX_CHARS) return false;
   }
   return lines <= SEARCHED_MAX_LINES;
@@ -317,37 +320,49 @@ function searchable(c: Cluster, input: EditInput): boolean {
 /**
  * A large cluster's hunk written from its plan: context, removed and added
  * lines in order, the lines themselves only up to `room` (the rest is
- * counted, never built).
+ * counted, never built); null when a line it needs was not collected.
  */
 function plannedHunk(
   c: Cluster,
   input: EditInput,
   room: number,
-): { hunk: StructuredPatchHunk; total: number } {
+): { hunk: StructuredPatchHunk; total: number } | null {
+  let missing = false;
   const lines: string[] = [];
   let total = 0;
   let removed = 0;
   let added = 0;
-  const put = (mark: string, text: string | undefined) => {
-    if (total++ >= room) return;
-    const t = text ?? "";
+  const put = (mark: string, t: string) => {
+    total++;
     lines.push(
       mark +
         (t.length > input.maxLineChars ? displayed(t, input.maxLineChars) : t),
     );
   };
+  // Old lines `from` to `to - 1`: fetched while there is room, past it only counted.
+  const olds = (mark: string, from: number, to: number) => {
+    const stop = Math.min(to, from + Math.max(0, room - total));
+    for (let n = from; n < stop; n++) {
+      const line = input.oldLine(n);
+      if (line === undefined) missing = true;
+      put(mark, line ?? "");
+    }
+    total += to - stop;
+  };
   let next = c.oldStart;
   for (const e of c.edits) {
-    for (; next < e.at; next++) put(" ", input.oldLine(next));
-    for (let n = e.at; n < e.at + e.deleteCount; n++) {
-      put("-", input.oldLine(n));
+    if (next < e.at) olds(" ", next, e.at);
+    olds("-", e.at, e.at + e.deleteCount);
+    for (const l of e.lines) {
+      if (total < room) put("+", l);
+      else total++;
     }
-    for (const l of e.lines) put("+", l);
     removed += e.deleteCount;
     added += e.lines.length;
     next = Math.max(next, e.at + e.deleteCount);
   }
-  for (; next <= c.oldEnd; next++) put(" ", input.oldLine(next));
+  if (next <= c.oldEnd) olds(" ", next, c.oldEnd + 1);
+  if (missing) return null;
   const oldLines = c.oldEnd - c.oldStart + 1;
   return {
     hunk: {
@@ -374,13 +389,16 @@ function diffOf(
   for (const c of clusters) {
     if (c.complete && !searchable(c, input)) {
       const planned = plannedHunk(c, input, Math.max(0, room - shown));
-      hunks.push(planned.hunk);
-      shown += planned.hunk.lines.length + 1;
-      total += planned.total + 1;
-      continue;
+      if (planned) {
+        hunks.push(planned.hunk);
+        shown += planned.hunk.lines.length + 1;
+        total += planned.total + 1;
+        continue;
+      }
+      c.complete = false;
     }
     const old: string[] = [];
-    for (let n = c.oldStart; n <= c.oldEnd; n++) {
+    for (let n = c.oldStart; c.complete && n <= c.oldEnd; n++) {
       const line = input.oldLine(n);
       if (line === undefined) c.complete = false;
       old.push(line ?? "");

@@ -367,12 +367,11 @@ async function recordUndo(
 ): Promise<void> {
   if (step.action === "delete") return;
   const mem = (await ctx.records.get(session, real)) ?? new LineMemory();
-  // Only the number of lines each hunk wrote counts for the remap: a
-  // sparse array of that length stands in for them.
+  // Only the number of lines each hunk wrote counts for the remap.
   mem.remap(step.hunks.map((h) => ({
     at: h.at,
     deleteCount: lineCount(h.old),
-    lines: new Array<string>(lineCount(h.new)),
+    lines: { length: lineCount(h.new) } as string[],
   })));
   for (const [j, h] of step.hunks.entries()) {
     mem.see(h.newAt, lineHashes(h.new, h.newAt, shown[j] ?? 0));
