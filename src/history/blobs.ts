@@ -12,6 +12,7 @@ import {
   constants,
   fstatSync,
   fsyncSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readdirSync,
@@ -33,6 +34,29 @@ import type { EntryRecord, Hunk } from "./types.ts";
 
 /** Text fields of a hunk longer than this (UTF-16 units) go to a blob. */
 export const INLINE_MAX = 4096;
+
+/** Records {@link Blobs.remember} holds weakly, the newest. */
+const RECENT_MAX = 16;
+/** Blob identities {@link Blobs} keeps, the newest. */
+const CHECKED_MAX = 256;
+
+/** The fields of a file's status that any write changes. */
+interface FileStatus {
+  dev: number;
+  ino: number;
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+}
+
+function identity(st: FileStatus): string {
+  return `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
+}
+
+/** What names a stored record's content: its id and its blobs. */
+function recordKey(stored: EntryRecord): string {
+  return `${stored.id} ${blobsOf(stored).join(" ")}`;
+}
 
 const BLOB_FIELDS = ["old", "new", "before", "after"] as const;
 type BlobField = typeof BLOB_FIELDS[number];
@@ -117,6 +141,61 @@ export class Blobs {
     this.dir = join(historyDir, "blobs");
   }
 
+  /**
+   * Records with their blobs' text in place, by id and blobs, for as long
+   * as anything else holds them: showing an entry and then judging its
+   * undo (the review page), or undoing an entry just committed, read its
+   * blobs once.
+   */
+  private readonly recent = new Map<string, WeakRef<EntryRecord>>();
+
+  /**
+   * Each blob's identity (device, inode, size, times) when this process
+   * last wrote, touched or read and checked it: a blob that still has it
+   * holds what was checked then (any write moves its change time).
+   */
+  private readonly checked = new Map<string, string>();
+
+  private note(sha: string, st: FileStatus): void {
+    this.checked.delete(sha);
+    this.checked.set(sha, identity(st));
+    if (this.checked.size > CHECKED_MAX) {
+      this.checked.delete(this.checked.keys().next().value!);
+    }
+  }
+
+  /** Whether a blob is as this process last checked it. */
+  private unchanged(sha: string): boolean {
+    const was = this.checked.get(sha);
+    if (was === undefined) return false;
+    try {
+      return identity(lstatSync(this.path(sha))) === was;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * The record {@link remember} kept under `key`, while it is still held
+   * and each of its blobs is as it was checked.
+   */
+  recall(key: string, shas: readonly string[]): EntryRecord | undefined {
+    const record = this.recent.get(key)?.deref();
+    if (!record) this.recent.delete(key);
+    return record && shas.every((sha) => this.unchanged(sha))
+      ? record
+      : undefined;
+  }
+
+  /** Keeps a weak hold of a record with its blobs' text in place. */
+  remember(key: string, record: EntryRecord): void {
+    this.recent.delete(key);
+    this.recent.set(key, new WeakRef(record));
+    if (this.recent.size > RECENT_MAX) {
+      this.recent.delete(this.recent.keys().next().value!);
+    }
+  }
+
   /** The file of a blob. */
   path(sha: string): string {
     return join(this.dir, sha);
@@ -126,12 +205,12 @@ export class Blobs {
    * Keeps `text` as a blob (flushed) unless it is kept already (then its
    * time is refreshed, so a prune's grace spares it).
    *
-   * @returns Its sha-256 and the bytes newly written (0 when it was kept).
+   * @returns Its sha-256, the bytes newly written (0 when it was kept) and its size.
    */
   async put(
     text: string,
     known?: KnownText,
-  ): Promise<{ sha: string; added: number }> {
+  ): Promise<{ sha: string; added: number; size: number }> {
     let bytes: Uint8Array | undefined;
     let sha: string;
     if (known && "sha" in known) sha = known.sha;
@@ -153,7 +232,8 @@ export class Blobs {
       try {
         if (fstatSync(fd).isFile() && fstatSync(fd).size === size) {
           touchHandle(fd);
-          return { sha, added: 0 };
+          this.note(sha, fstatSync(fd));
+          return { sha, added: 0, size };
         }
       } finally {
         closeSync(fd);
@@ -189,7 +269,8 @@ export class Blobs {
     closeSync(fd);
     renameSync(tmp, file);
     syncPath(this.dir);
-    return { sha, added: bytes.length };
+    this.note(sha, lstatSync(file));
+    return { sha, added: bytes.length, size };
   }
 
   /** The text of a blob, checked against its name. */
@@ -215,8 +296,9 @@ export class Blobs {
       );
     }
     let bytes: Uint8Array;
+    let st: FileStatus & { isFile(): boolean };
     try {
-      const st = fstatSync(fd);
+      st = fstatSync(fd);
       if (!st.isFile()) throw fail(file, "is not a regular file");
       bytes = new Uint8Array(st.size);
       let at = 0;
@@ -232,7 +314,9 @@ export class Blobs {
       throw fail(file, "does not match its sha-256 (damaged)");
     }
     try {
-      return { text: decoder.decode(bytes), size: bytes.length };
+      const text = decoder.decode(bytes);
+      this.note(sha, st);
+      return { text, size: bytes.length };
     } catch {
       throw fail(file, "is not UTF-8 (damaged)");
     }
@@ -295,6 +379,10 @@ export async function externalize(
         );
         added += put.added;
         (out.blobs ??= {})[k] = put.sha;
+        // From now on the text is known by its blob, not by bytes held.
+        if (k === "old" || k === "new") {
+          knowText(h, k, { sha: put.sha, size: put.size });
+        }
         if (k === "before" || k === "after") out[k] = "";
         else out[k] = "";
         if (k === "new") delete out.hashes;
@@ -303,7 +391,9 @@ export async function externalize(
     }
     files.push({ ...f, hunks: hunks as Hunk[] });
   }
-  return { record: { ...record, files }, added };
+  const stored = { ...record, files };
+  if (blobsOf(stored).length > 0) blobs.remember(recordKey(stored), record);
+  return { record: stored, added };
 }
 
 /**
@@ -356,6 +446,9 @@ export async function internalize(
   record: EntryRecord,
 ): Promise<EntryRecord> {
   if (blobsOf(record).length === 0) return record;
+  const key = recordKey(record);
+  const held = blobs.recall(key, blobsOf(record));
+  if (held) return held;
   const files = [];
   for (const f of record.files) {
     const hunks: Hunk[] = [];
@@ -382,5 +475,7 @@ export async function internalize(
     }
     files.push({ ...f, hunks });
   }
-  return { ...record, files };
+  const out = { ...record, files };
+  blobs.remember(key, out);
+  return out;
 }

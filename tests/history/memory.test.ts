@@ -23,6 +23,7 @@ import process from "node:process";
 import { describe, it } from "node:test";
 import { REPO_ROOT } from "../_spawn.ts";
 import { cleanEnv } from "../cli/_cli.ts";
+import { openWorkspace } from "../../src/workspace/mod.ts";
 import { makeTree } from "../workspace/_helpers.ts";
 
 const LINES = 400_000;
@@ -73,7 +74,50 @@ function listening(child: ChildProcess): Promise<string> {
   });
 }
 
-describe("history memory of the server", () => {
+describe("history memory", () => {
+  it(
+    "a blob damaged after its entry was committed is refused, even right after the commit",
+    { timeout: 60_000 },
+    async () => {
+      const t = await makeTree();
+      try {
+        const text = Array.from({ length: 2_000 }, (_, i) => `row ${i}`)
+          .join("\n") + "\n";
+        await writeFile(join(t.root, "a.txt"), text);
+        const ws = openWorkspace(t.root, { stateDir: t.state });
+        const first = (await ws.read("a.txt")).text.split("\n");
+        const done = await ws.patch({
+          files: [{
+            path: "a.txt",
+            ops: [{
+              op: "delete",
+              start: first[0].slice(0, first[0].indexOf("|")),
+              end: first[1999].slice(0, first[1999].indexOf("|")),
+            }],
+          }],
+        });
+        const blobs = join(t.state, "history", "blobs");
+        const [name] = await readdir(blobs);
+        const blob = join(blobs, name);
+        const bytes = await readFile(blob);
+        bytes[0] ^= 1;
+        await writeFile(blob, bytes);
+        await assert.rejects(ws.entry(done.entry!), (e: Error) => {
+          assert.equal((e as { code?: string }).code, "HISTORY");
+          assert.match(e.message, /does not match its sha-256/);
+          return true;
+        });
+        await assert.rejects(
+          ws.undo(done.entry!),
+          /does not match its sha-256/,
+        );
+        assert.equal(await readFile(join(t.root, "a.txt"), "utf8"), "");
+      } finally {
+        await t.cleanup();
+      }
+    },
+  );
+
   it(
     `eight delete-then-undo cycles of a 20 MB file over HTTP keep the server under ${LIMIT_MIB} MiB`,
     { timeout: 240_000, skip: skipReason() },
