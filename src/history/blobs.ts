@@ -31,9 +31,9 @@ import { sha256Hex } from "./record.ts";
 import { lineHash32 } from "../hash/fnv.ts";
 import { bare, segments } from "./hunks.ts";
 import type { EntryRecord, Hunk } from "./types.ts";
+import { INLINE_MAX, type KnownText, knownText, knowText } from "./_texts.ts";
 
-/** Text fields of a hunk longer than this (UTF-16 units) go to a blob. */
-export const INLINE_MAX = 4096;
+export { carryKnown, INLINE_MAX, type KnownText, knowText } from "./_texts.ts";
 
 /** Records {@link Blobs.remember} holds weakly, the newest. */
 const RECENT_MAX = 16;
@@ -67,58 +67,6 @@ export interface StoredHunk extends Omit<Hunk, "hashes"> {
   hashes?: number[];
   /** sha-256 of each text field kept in a blob (the field itself is `""`). */
   blobs?: Partial<Record<BlobField, string>>;
-}
-
-/**
- * What is known of a long text field of a hunk without encoding it again:
- * its UTF-8 bytes (a file's bytes as loaded), or the blob that holds it (a
- * text read back from one).
- */
-export type KnownText = { bytes: Uint8Array } | { sha: string; size: number };
-
-const knownTexts = new WeakMap<Hunk, Partial<Record<BlobField, KnownText>>>();
-
-/**
- * Notes what is known of one text field of a hunk, so that keeping it as a
- * blob neither encodes nor hashes it again (a deletion of a whole large
- * file, an undo that writes back the text it read).
- *
- * @param h The hunk.
- * @param field `"old"` or `"new"`.
- * @param known Its exact UTF-8 bytes, or the blob already holding it.
- */
-export function knowText(
-  h: Hunk,
-  field: "old" | "new",
-  known: KnownText,
-): void {
-  const all = knownTexts.get(h) ?? {};
-  all[field] = known;
-  knownTexts.set(h, all);
-}
-
-/**
- * Carries what is known of the long texts of `from` over to the fields of
- * `to` that hold the very same text (an undo writes back what the entry
- * removed: its new text is the entry's old one).
- */
-export function carryKnown(from: readonly Hunk[], to: readonly Hunk[]): void {
-  for (const h of to) {
-    for (const field of ["old", "new"] as const) {
-      const text = h[field];
-      if (text.length <= INLINE_MAX) continue;
-      for (const f of from) {
-        const known = knownTexts.get(f);
-        if (!known) continue;
-        for (const k of ["old", "new"] as const) {
-          const k2 = known[k];
-          if (k2 && f[k].length === text.length && f[k] === text) {
-            knowText(h, field, k2);
-          }
-        }
-      }
-    }
-  }
 }
 
 const encoder = new TextEncoder();
@@ -375,7 +323,7 @@ export async function externalize(
         out ??= copyHunk(h);
         const put = await blobs.put(
           v,
-          k === "old" || k === "new" ? knownTexts.get(h)?.[k] : undefined,
+          k === "old" || k === "new" ? knownText(h, k) : undefined,
         );
         added += put.added;
         (out.blobs ??= {})[k] = put.sha;

@@ -6,6 +6,7 @@
  */
 import { lineHash32 } from "../hash/fnv.ts";
 import { utf8Length } from "../_internal/names.ts";
+import { INLINE_MAX } from "./_texts.ts";
 import type { Hunk } from "./types.ts";
 
 const BOM = "\uFEFF";
@@ -105,16 +106,13 @@ function hashesOf(text: string, first: boolean): number[] {
 }
 
 /**
- * Text past this many UTF-16 units gets its line hashes on first use: the
- * log keeps such text in a blob and recomputes them from it, so a change
- * of many lines never holds them all.
+ * Sets `h.hashes`, computed on first use when `h.new` is long enough for
+ * the log to keep it in a blob (then the log recomputes them from it, and a
+ * change of many lines never holds them all).
  */
-const EAGER_HASHES_MAX = 4096;
-
-/** Sets `h.hashes`, computed on first use when `h.new` is long. */
 export function withHashes(h: Omit<Hunk, "hashes">): Hunk {
   const hunk = h as Hunk;
-  if (h.new.length <= EAGER_HASHES_MAX) {
+  if (h.new.length <= INLINE_MAX) {
     hunk.hashes = hashesOf(h.new, h.newAt === 1);
     return hunk;
   }

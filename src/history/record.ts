@@ -6,7 +6,7 @@
 import { lineHash32 } from "../hash/fnv.ts";
 import type { PlannedEdit } from "../patch/types.ts";
 import { hunksOf } from "./hunks.ts";
-import { knowText } from "./blobs.ts";
+import { knowText } from "./_texts.ts";
 import type {
   Door,
   EntryFile,
