@@ -47,20 +47,27 @@ export function knowText(
  * removed: its new text is the entry's old one).
  */
 export function carryKnown(from: readonly Hunk[], to: readonly Hunk[]): void {
+  // By length first: an entry may have many hunks, and only equal lengths
+  // can hold the same text.
+  const byLength = new Map<number, [string, KnownText][]>();
+  for (const f of from) {
+    const known = knownTexts.get(f);
+    if (!known) continue;
+    for (const k of ["old", "new"] as const) {
+      const k2 = known[k];
+      if (!k2) continue;
+      const same = byLength.get(f[k].length);
+      if (same) same.push([f[k], k2]);
+      else byLength.set(f[k].length, [[f[k], k2]]);
+    }
+  }
+  if (byLength.size === 0) return;
   for (const h of to) {
     for (const field of ["old", "new"] as const) {
       const text = h[field];
       if (text.length <= INLINE_MAX) continue;
-      for (const f of from) {
-        const known = knownTexts.get(f);
-        if (!known) continue;
-        for (const k of ["old", "new"] as const) {
-          const k2 = known[k];
-          if (k2 && f[k].length === text.length && f[k] === text) {
-            knowText(h, field, k2);
-          }
-        }
-      }
+      const match = byLength.get(text.length)?.find(([t]) => t === text);
+      if (match) knowText(h, field, match[1]);
     }
   }
 }
