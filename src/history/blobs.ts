@@ -12,6 +12,7 @@ import {
   constants,
   fstatSync,
   fsyncSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readdirSync,
@@ -30,9 +31,32 @@ import { sha256Hex } from "./record.ts";
 import { lineHash32 } from "../hash/fnv.ts";
 import { bare, segments } from "./hunks.ts";
 import type { EntryRecord, Hunk } from "./types.ts";
+import { INLINE_MAX, type KnownText, knownText, knowText } from "./_texts.ts";
 
-/** Text fields of a hunk longer than this (UTF-16 units) go to a blob. */
-export const INLINE_MAX = 4096;
+export { carryKnown, INLINE_MAX, type KnownText, knowText } from "./_texts.ts";
+
+/** Records {@link Blobs.remember} holds weakly, the newest. */
+const RECENT_MAX = 16;
+/** Blob identities {@link Blobs} keeps, the newest. */
+const CHECKED_MAX = 256;
+
+/** The fields of a file's status that any write changes. */
+interface FileStatus {
+  dev: number;
+  ino: number;
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+}
+
+function identity(st: FileStatus): string {
+  return `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
+}
+
+/** What names a stored record's content: its id and its blobs. */
+function recordKey(stored: EntryRecord): string {
+  return `${stored.id} ${blobsOf(stored).join(" ")}`;
+}
 
 const BLOB_FIELDS = ["old", "new", "before", "after"] as const;
 type BlobField = typeof BLOB_FIELDS[number];
@@ -65,6 +89,61 @@ export class Blobs {
     this.dir = join(historyDir, "blobs");
   }
 
+  /**
+   * Records with their blobs' text in place, by id and blobs, for as long
+   * as anything else holds them: showing an entry and then judging its
+   * undo (the review page), or undoing an entry just committed, read its
+   * blobs once.
+   */
+  private readonly recent = new Map<string, WeakRef<EntryRecord>>();
+
+  /**
+   * Each blob's identity (device, inode, size, times) when this process
+   * last wrote, touched or read and checked it: a blob that still has it
+   * holds what was checked then (any write moves its change time).
+   */
+  private readonly checked = new Map<string, string>();
+
+  private note(sha: string, st: FileStatus): void {
+    this.checked.delete(sha);
+    this.checked.set(sha, identity(st));
+    if (this.checked.size > CHECKED_MAX) {
+      this.checked.delete(this.checked.keys().next().value!);
+    }
+  }
+
+  /** Whether a blob is as this process last checked it. */
+  private unchanged(sha: string): boolean {
+    const was = this.checked.get(sha);
+    if (was === undefined) return false;
+    try {
+      return identity(lstatSync(this.path(sha))) === was;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * The record {@link remember} kept under `key`, while it is still held
+   * and each of its blobs is as it was checked.
+   */
+  recall(key: string, shas: readonly string[]): EntryRecord | undefined {
+    const record = this.recent.get(key)?.deref();
+    if (!record) this.recent.delete(key);
+    return record && shas.every((sha) => this.unchanged(sha))
+      ? record
+      : undefined;
+  }
+
+  /** Keeps a weak hold of a record with its blobs' text in place. */
+  remember(key: string, record: EntryRecord): void {
+    this.recent.delete(key);
+    this.recent.set(key, new WeakRef(record));
+    if (this.recent.size > RECENT_MAX) {
+      this.recent.delete(this.recent.keys().next().value!);
+    }
+  }
+
   /** The file of a blob. */
   path(sha: string): string {
     return join(this.dir, sha);
@@ -74,11 +153,20 @@ export class Blobs {
    * Keeps `text` as a blob (flushed) unless it is kept already (then its
    * time is refreshed, so a prune's grace spares it).
    *
-   * @returns Its sha-256 and the bytes newly written (0 when it was kept).
+   * @returns Its sha-256, the bytes newly written (0 when it was kept) and its size.
    */
-  async put(text: string): Promise<{ sha: string; added: number }> {
-    const bytes = encoder.encode(text);
-    const sha = await sha256Hex(bytes);
+  async put(
+    text: string,
+    known?: KnownText,
+  ): Promise<{ sha: string; added: number; size: number }> {
+    let bytes: Uint8Array | undefined;
+    let sha: string;
+    if (known && "sha" in known) sha = known.sha;
+    else {
+      bytes = known?.bytes ?? encoder.encode(text);
+      sha = await sha256Hex(bytes);
+    }
+    const size = bytes?.length ?? (known as { size: number }).size;
     const file = this.path(sha);
     if (!this.made) {
       mkdirSync(this.dir, { recursive: true });
@@ -90,9 +178,10 @@ export class Blobs {
         constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
       );
       try {
-        if (fstatSync(fd).isFile() && fstatSync(fd).size === bytes.length) {
+        if (fstatSync(fd).isFile() && fstatSync(fd).size === size) {
           touchHandle(fd);
-          return { sha, added: 0 };
+          this.note(sha, fstatSync(fd));
+          return { sha, added: 0, size };
         }
       } finally {
         closeSync(fd);
@@ -102,6 +191,8 @@ export class Blobs {
         throw error;
       }
     }
+    // Named by a blob that is gone (pruned meanwhile): written again.
+    bytes ??= encoder.encode(text);
     const tmp = `${file}.${processId()}-${
       Math.random().toString(16).slice(2, 10)
     }.tmp`;
@@ -126,11 +217,17 @@ export class Blobs {
     closeSync(fd);
     renameSync(tmp, file);
     syncPath(this.dir);
-    return { sha, added: bytes.length };
+    this.note(sha, lstatSync(file));
+    return { sha, added: bytes.length, size };
   }
 
   /** The text of a blob, checked against its name. */
   async get(sha: string): Promise<string> {
+    return (await this.read(sha)).text;
+  }
+
+  /** The text of a blob, checked against its name, and its size in bytes. */
+  async read(sha: string): Promise<{ text: string; size: number }> {
     const file = this.path(sha);
     let fd: number;
     try {
@@ -147,8 +244,9 @@ export class Blobs {
       );
     }
     let bytes: Uint8Array;
+    let st: FileStatus & { isFile(): boolean };
     try {
-      const st = fstatSync(fd);
+      st = fstatSync(fd);
       if (!st.isFile()) throw fail(file, "is not a regular file");
       bytes = new Uint8Array(st.size);
       let at = 0;
@@ -164,7 +262,9 @@ export class Blobs {
       throw fail(file, "does not match its sha-256 (damaged)");
     }
     try {
-      return decoder.decode(bytes);
+      const text = decoder.decode(bytes);
+      this.note(sha, st);
+      return { text, size: bytes.length };
     } catch {
       throw fail(file, "is not UTF-8 (damaged)");
     }
@@ -220,10 +320,17 @@ export async function externalize(
       for (const k of BLOB_FIELDS) {
         const v = h[k];
         if (typeof v !== "string" || v.length <= INLINE_MAX) continue;
-        out ??= { ...h };
-        const put = await blobs.put(v);
+        out ??= copyHunk(h);
+        const put = await blobs.put(
+          v,
+          k === "old" || k === "new" ? knownText(h, k) : undefined,
+        );
         added += put.added;
         (out.blobs ??= {})[k] = put.sha;
+        // From now on the text is known by its blob, not by bytes held.
+        if (k === "old" || k === "new") {
+          knowText(h, k, { sha: put.sha, size: put.size });
+        }
         if (k === "before" || k === "after") out[k] = "";
         else out[k] = "";
         if (k === "new") delete out.hashes;
@@ -232,7 +339,23 @@ export async function externalize(
     }
     files.push({ ...f, hunks: hunks as Hunk[] });
   }
-  return { record: { ...record, files }, added };
+  const stored = { ...record, files };
+  if (blobsOf(stored).length > 0) blobs.remember(recordKey(stored), record);
+  return { record: stored, added };
+}
+
+/**
+ * A hunk's fields copied, without computing the hashes of a long `new`
+ * (they are left out: the log recomputes them from its blob).
+ */
+function copyHunk(h: Hunk): StoredHunk {
+  const out: Record<string, unknown> = {};
+  const skipHashes = typeof h.new === "string" && h.new.length > INLINE_MAX;
+  for (const key of Object.keys(h)) {
+    if (key === "hashes" && skipHashes) continue;
+    out[key] = (h as unknown as Record<string, unknown>)[key];
+  }
+  return out as unknown as StoredHunk;
 }
 
 /** The blobs a stored record names. */
@@ -271,6 +394,9 @@ export async function internalize(
   record: EntryRecord,
 ): Promise<EntryRecord> {
   if (blobsOf(record).length === 0) return record;
+  const key = recordKey(record);
+  const held = blobs.recall(key, blobsOf(record));
+  if (held) return held;
   const files = [];
   for (const f of record.files) {
     const hunks: Hunk[] = [];
@@ -280,15 +406,24 @@ export async function internalize(
         continue;
       }
       const h = { ...stored } as StoredHunk;
+      const known: [BlobField, KnownText][] = [];
       for (const k of BLOB_FIELDS) {
         const sha = stored.blobs[k];
-        if (sha !== undefined) h[k] = await blobs.get(sha);
+        if (sha === undefined) continue;
+        const { text, size } = await blobs.read(sha);
+        h[k] = text;
+        known.push([k, { sha, size }]);
       }
       delete h.blobs;
       if (stored.blobs.new !== undefined) lazyHashes(h as Hunk);
+      for (const [k, text] of known) {
+        if (k === "old" || k === "new") knowText(h as Hunk, k, text);
+      }
       hunks.push(h as Hunk);
     }
     files.push({ ...f, hunks });
   }
-  return { ...record, files };
+  const out = { ...record, files };
+  blobs.remember(key, out);
+  return out;
 }

@@ -21,7 +21,15 @@ export type {
   UndoResult,
 } from "./types.ts";
 export { DOORS } from "./types.ts";
-export { bare, hunksOf, lineCount, renderDiff, segments } from "./hunks.ts";
+export {
+  bare,
+  type DiffLimit,
+  hunksOf,
+  lineCount,
+  lineHashes,
+  renderDiff,
+  segments,
+} from "./hunks.ts";
 export {
   crc32,
   frameRecord,
@@ -33,7 +41,13 @@ export {
   parseLog,
 } from "./log.ts";
 export { recordProblem } from "./check.ts";
-export { INLINE_MAX, type StoredHunk } from "./blobs.ts";
+export {
+  carryKnown,
+  INLINE_MAX,
+  type KnownText,
+  knowText,
+  type StoredHunk,
+} from "./blobs.ts";
 export { planUndo, type UndoPlan, type UndoStep } from "./undo.ts";
 export {
   checkQuery,

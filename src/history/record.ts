@@ -6,6 +6,7 @@
 import { lineHash32 } from "../hash/fnv.ts";
 import type { PlannedEdit } from "../patch/types.ts";
 import { hunksOf } from "./hunks.ts";
+import { knowText } from "./_texts.ts";
 import type {
   Door,
   EntryFile,
@@ -41,6 +42,10 @@ export interface ChangedFile {
   oldText?: string;
   /** The whole text after, when it was in memory. */
   newText?: string;
+  /** The exact UTF-8 bytes of `oldText`, when held (kept as a blob without encoding it again). */
+  oldBytes?: Uint8Array;
+  /** The exact UTF-8 bytes of `newText`, when held. */
+  newBytes?: Uint8Array;
   /** The planned edits, when the change was a patch. */
   plan?: readonly PlannedEdit[];
   /** For a file too big to hold: its old lines by number (display only). */
@@ -87,6 +92,15 @@ export function recordFile(f: ChangedFile): RecordFile {
   const out: RecordFile = { ...entryFile(f), hunks: [] };
   if (f.oldText !== undefined && f.newText !== undefined) {
     out.hunks = hunksOf(f.oldText, f.newText, f.plan);
+    // A hunk as long as a whole text is that text (a substring of equal length).
+    for (const h of out.hunks) {
+      if (f.oldBytes && h.old.length === f.oldText.length && h.old !== "") {
+        knowText(h, "old", { bytes: f.oldBytes });
+      }
+      if (f.newBytes && h.new.length === f.newText.length && h.new !== "") {
+        knowText(h, "new", { bytes: f.newBytes });
+      }
+    }
     if (f.whole !== undefined) out.whole = f.whole;
   } else {
     out.noUndo =

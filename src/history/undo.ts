@@ -6,8 +6,7 @@
  * @module
  */
 import type { Problem } from "../errors.ts";
-import type { PlannedEdit } from "../patch/types.ts";
-import { bare, hunksOf, segments } from "./hunks.ts";
+import { bare, type HunkPlan, hunksOf, lineCount, segments } from "./hunks.ts";
 import type { Hunk, RecordFile } from "./types.ts";
 
 /** What undoing an entry does to one file. */
@@ -104,7 +103,7 @@ export function planUndo(
         action: "create",
         text,
         hunks: hunksOf("", text),
-        added: segments(text).length,
+        added: lineCount(text),
       },
     };
   }
@@ -139,7 +138,7 @@ export function planUndo(
       step: {
         action: "delete",
         hunks: hunksOf(current, ""),
-        removed: segments(current).length,
+        removed: lineCount(current),
       },
     };
   }
@@ -180,7 +179,7 @@ export function planUndo(
             path,
             Math.min(Math.max(p, 1), Math.max(cur.length, 1)),
             `the lines around where ${id} removed lines ${h.at}–${
-              h.at + segments(h.old).length - 1
+              h.at + lineCount(h.old) - 1
             } changed since, so ${id} cannot put them back.`,
           ),
         );
@@ -224,15 +223,18 @@ export function planUndo(
     floor = q + m;
   }
   if (problems.length > 0) return { ok: false, problems };
-  const parts: string[] = [];
-  const plan: PlannedEdit[] = [];
+  // Concatenated, never joined: the engine keeps the big pieces (a
+  // deletion's whole old text) as they are instead of copying them.
+  let text = "";
+  const plan: HunkPlan[] = [];
   let at = 0;
   let added = 0;
   let removed = 0;
-  // Line by line, never spread: a file may hold more lines than an
-  // argument list can.
+  // Where each current line starts: a run of kept lines is one slice.
+  const starts = [0];
+  for (const c of cur) starts.push(starts[starts.length - 1] + c.length);
   const keep = (from: number, to: number) => {
-    for (let k = from; k < to; k++) parts.push(cur[k]);
+    if (to > from) text += current.slice(starts[from], starts[to]);
   };
   for (const { q, h, m } of located) {
     keep(at, q);
@@ -249,15 +251,14 @@ export function planUndo(
         put = olds.join("");
       }
     }
-    parts.push(put);
-    const putLines = put === "" ? [] : segments(put);
-    plan.push({ at: q + 1, deleteCount: m, lines: putLines });
-    added += putLines.length;
+    text += put;
+    const putLines = lineCount(put);
+    plan.push({ at: q + 1, deleteCount: m, lines: { length: putLines } });
+    added += putLines;
     removed += m;
     at = q + m;
   }
   keep(at, cur.length);
-  const text = parts.join("");
   return {
     ok: true,
     step: {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { bare, renderDiff, segments } from "./hunks.ts";
+import { bare, lineCount, marked, renderDiff, segments } from "./hunks.ts";
 import type {
   EntryDetail,
   EntryRecord,
@@ -82,8 +82,9 @@ export function toDetail(
 
 interface Piece {
   h: Hunk;
-  olds: string[];
-  news: string[];
+  /** Lines of the hunk's old and new text. */
+  olds: number;
+  news: number;
   /** Where the hunk's new lines stand in the current file (0-based), if they do. */
   q?: number;
 }
@@ -92,15 +93,28 @@ function sameLine(a: string, b: string): boolean {
   return bare(a, true) === bare(b, true);
 }
 
+/** Whether the lines of `text` stand at `q` of `cur` (terminators aside). */
+function standsAt(cur: string[], text: string, q: number): boolean {
+  let pos = 0;
+  for (let k = q; pos < text.length; k++) {
+    const nl = text.indexOf("\n", pos);
+    const end = nl < 0 ? text.length : nl + 1;
+    if (k >= cur.length || !sameLine(cur[k], text.slice(pos, end))) {
+      return false;
+    }
+    pos = end;
+  }
+  return true;
+}
+
 /** Where each hunk's written lines stand now, hunk by hunk (positions kept in order). */
 function locate(cur: string[], pieces: Piece[]): void {
   let delta = 0;
   let floor = 0;
   for (const p of pieces) {
     const q = p.h.newAt - 1 + delta;
-    const m = p.news.length;
-    let fits = q >= floor && q + m <= cur.length;
-    for (let k = 0; fits && k < m; k++) fits = sameLine(cur[q + k], p.news[k]);
+    const m = p.news;
+    let fits = q >= floor && q + m <= cur.length && standsAt(cur, p.h.new, q);
     if (fits && m === 0) {
       fits = (q === 0 ? p.h.before === null : p.h.before !== null &&
         sameLine(cur[q - 1], p.h.before)) &&
@@ -128,12 +142,11 @@ function diffWithContext(
   const cur = typeof current === "string" ? segments(current) : [];
   const pieces: Piece[] = hunks.map((h) => ({
     h,
-    olds: h.old === "" ? [] : segments(h.old),
-    news: h.new === "" ? [] : segments(h.new),
+    olds: lineCount(h.old),
+    news: lineCount(h.new),
   }));
   if (typeof current === "string") locate(cur, pieces);
   const out = [`--- a/${path}`, `+++ b/${path}`];
-  const text = (s: string, first: boolean) => bare(s, first);
   let i = 0;
   while (i < pieces.length) {
     // One block: pieces whose unchanged gap is short, as it stood then and now.
@@ -142,8 +155,8 @@ function diffWithContext(
       const a = pieces[j];
       const b = pieces[j + 1];
       if (a.q === undefined || b.q === undefined) break;
-      const gapNow = b.q - (a.q + a.news.length);
-      const gapThen = (b.h.newAt - 1) - (a.h.newAt - 1 + a.news.length);
+      const gapNow = b.q - (a.q + a.news);
+      const gapThen = (b.h.newAt - 1) - (a.h.newAt - 1 + a.news);
       if (gapNow !== gapThen || gapNow > 2 * DIFF_CONTEXT) break;
       j++;
     }
@@ -162,18 +175,18 @@ function diffWithContext(
     let post: string[];
     let postFirst: number;
     if (last.q !== undefined) {
-      postFirst = last.q + last.news.length;
+      postFirst = last.q + last.news;
       post = cur.slice(postFirst, postFirst + DIFF_CONTEXT);
     } else {
       post = last.h.after === null ? [] : [last.h.after];
-      postFirst = last.h.newAt - 1 + last.news.length;
+      postFirst = last.h.newAt - 1 + last.news;
     }
     const body: string[] = [];
     let oldLen = 0;
     let newLen = 0;
     const context = (lines: string[], at: number) => {
-      for (const [k, s] of lines.entries()) {
-        body.push(` ${text(s, at + k === 0)}`);
+      for (let k = 0; k < lines.length; k++) {
+        body.push(` ${bare(lines[k], at + k === 0)}`);
       }
       oldLen += lines.length;
       newLen += lines.length;
@@ -183,17 +196,13 @@ function diffWithContext(
       const p = pieces[k];
       if (k > i) {
         const prev = pieces[k - 1];
-        const from = prev.q! + prev.news.length;
+        const from = prev.q! + prev.news;
         context(cur.slice(from, p.q!), from);
       }
-      for (const [n, s] of p.olds.entries()) {
-        body.push(`-${text(s, p.h.at + n === 1)}`);
-      }
-      for (const [n, s] of p.news.entries()) {
-        body.push(`+${text(s, p.h.newAt + n === 1)}`);
-      }
-      oldLen += p.olds.length;
-      newLen += p.news.length;
+      if (p.olds > 0) body.push(marked(p.h.old, "-", p.h.at));
+      if (p.news > 0) body.push(marked(p.h.new, "+", p.h.newAt));
+      oldLen += p.olds;
+      newLen += p.news;
     }
     context(post, postFirst);
     const oldStart = first.h.at - pre.length;
@@ -203,7 +212,6 @@ function diffWithContext(
         newLen === 0 ? newStart - 1 : newStart
       },${newLen} @@`,
     );
-    // One push per line: a hunk may hold millions, past any argument list.
     for (const line of body) out.push(line);
     i = j + 1;
   }

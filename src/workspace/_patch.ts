@@ -186,6 +186,8 @@ async function patchLocked(
             created: f.created,
             oldText: p.oldText,
             newText: p.newText,
+            oldBytes: p.old,
+            newBytes: p.bytes,
             plan: p.plan,
             oldLine: p.oldLine,
           });

@@ -171,11 +171,12 @@ export function summarizeEdit(input: EditInput): EditSummary {
     );
     shown.push(...runsOf(listing));
   }
-  const diff = diffOf(input, clusters);
+  const budget = input.maxResultBytes ?? MAX_RESULT_BYTES;
+  const diff = diffOf(input, clusters, budget);
   const bounded = bound(
     rendered,
-    diff === "" ? [] : diff.split("\n"),
-    input.maxResultBytes ?? MAX_RESULT_BYTES,
+    diff,
+    budget,
     input.display,
     regions,
   );
@@ -214,14 +215,14 @@ function fitting(lines: readonly string[], budget: number): number {
  */
 function bound(
   anchors: string[],
-  diff: string[],
+  { lines: diff, total }: DiffLines,
   budget: number,
   display: string,
   regions: readonly ChangedRegion[],
 ): { anchors: string; diff: string } {
   const size = (lines: string[]) =>
     lines.reduce((n, l) => n + utf8Length(l) + 1, 0);
-  if (size(anchors) + size(diff) <= budget) {
+  if (diff.length === total && size(anchors) + size(diff) <= budget) {
     return { anchors: anchors.join("\n"), diff: diff.join("\n") };
   }
   const note = 200;
@@ -242,11 +243,11 @@ function bound(
   const diffBudget = budget - size(outAnchors) - note;
   const keptDiff = fitting(diff, Math.max(0, diffBudget));
   const outDiff = diff.slice(0, keptDiff);
-  if (keptDiff < diff.length) {
+  if (keptDiff < total) {
     const from = Math.max(1, regions[0]?.start ?? 1);
     const to = Math.max(from, regions[regions.length - 1]?.end ?? from);
     outDiff.push(
-      `… diff cut after ${keptDiff} of ${diff.length} lines (the result is capped at ${
+      `… diff cut after ${keptDiff} of ${total} lines (the result is capped at ${
         Math.round(budget / 1024)
       } KiB): read lines ${from}–${to} of ${display} to see the new text.`,
     );
@@ -274,11 +275,130 @@ function applyWindow(c: Cluster, input: EditInput): string[] {
   return out;
 }
 
-function diffOf(input: EditInput, clusters: Cluster[]): string {
+/**
+ * A diff's lines: all of them, or (for a change too large to show whole)
+ * the first ones, more than any result's budget holds, and how many there
+ * are in all.
+ */
+interface DiffLines {
+  lines: string[];
+  total: number;
+}
+
+/**
+ * Past this many lines (old and new together) or UTF-16 units, a cluster
+ * whose edits only remove or only insert lines has its diff written from
+ * the plan (those lines removed or added, the rest context) instead of
+ * searched for line by line: the search would find the same lines, short
+ * of which of several equal lines it names, only its head can be shown, and
+ * it would hold the whole change several times over. A cluster that
+ * replaces lines is always searched, so lines a whole write keeps as they
+ * were stay context.
+ */
+const SEARCHED_MAX_LINES = 20_000;
+const SEARCHED_MAX_CHARS = 4 * 1024 ** 2;
+
+/** Whether a cluster is searched for its diff (see {@link SEARCHED_MAX_LINES}). */
+function searchable(c: Cluster, input: EditInput): boolean {
+  if (c.edits.some((e) => e.deleteCount > 0 && e.lines.length > 0)) {
+    return true;
+  }
+  let lines = c.newLines!.length;
+  let chars = 0;
+  for (const l of c.newLines!) chars += l.length;
+  for (let n = c.oldStart; n <= c.oldEnd; n++) {
+    if (++lines > SEARCHED_MAX_LINES) return false;
+    const line = input.oldLine(n);
+    // A line not collected (a streamed file): the search path says so.
+    if (line === undefined) return true;
+    chars += line.length;
+    if (chars > SEARCHED_MAX_CHARS) return false;
+  }
+  return lines <= SEARCHED_MAX_LINES;
+}
+
+/**
+ * A large cluster's hunk written from its plan: context, removed and added
+ * lines in order, the lines themselves only up to `room` (the rest is
+ * counted, never built); null when a line it needs was not collected.
+ */
+function plannedHunk(
+  c: Cluster,
+  input: EditInput,
+  room: number,
+): { hunk: StructuredPatchHunk; total: number } | null {
+  let missing = false;
+  const lines: string[] = [];
+  let total = 0;
+  let removed = 0;
+  let added = 0;
+  const put = (mark: string, t: string) => {
+    total++;
+    lines.push(
+      mark +
+        (t.length > input.maxLineChars ? displayed(t, input.maxLineChars) : t),
+    );
+  };
+  // Old lines `from` to `to - 1`: fetched while there is room, past it only counted.
+  const olds = (mark: string, from: number, to: number) => {
+    const stop = Math.min(to, from + Math.max(0, room - total));
+    for (let n = from; n < stop; n++) {
+      const line = input.oldLine(n);
+      if (line === undefined) missing = true;
+      put(mark, line ?? "");
+    }
+    total += to - stop;
+  };
+  let next = c.oldStart;
+  for (const e of c.edits) {
+    if (next < e.at) olds(" ", next, e.at);
+    olds("-", e.at, e.at + e.deleteCount);
+    for (const l of e.lines) {
+      if (total < room) put("+", l);
+      else total++;
+    }
+    removed += e.deleteCount;
+    added += e.lines.length;
+    next = Math.max(next, e.at + e.deleteCount);
+  }
+  if (next <= c.oldEnd) olds(" ", next, c.oldEnd + 1);
+  if (missing) return null;
+  const oldLines = c.oldEnd - c.oldStart + 1;
+  return {
+    hunk: {
+      oldStart: c.oldStart,
+      oldLines,
+      newStart: c.newStart,
+      newLines: oldLines - removed + added,
+      lines,
+    },
+    total,
+  };
+}
+
+function diffOf(
+  input: EditInput,
+  clusters: Cluster[],
+  budget: number,
+): DiffLines {
   const hunks: StructuredPatchHunk[] = [];
+  // More lines than `budget` bytes can show (each line costs 2 at least).
+  const room = Math.ceil(budget / 2) + 2;
+  let shown = 0;
+  let total = 0;
   for (const c of clusters) {
+    if (c.complete && !searchable(c, input)) {
+      const planned = plannedHunk(c, input, Math.max(0, room - shown));
+      if (planned) {
+        hunks.push(planned.hunk);
+        shown += planned.hunk.lines.length + 1;
+        total += planned.total + 1;
+        continue;
+      }
+      c.complete = false;
+    }
     const old: string[] = [];
-    for (let n = c.oldStart; n <= c.oldEnd; n++) {
+    for (let n = c.oldStart; c.complete && n <= c.oldEnd; n++) {
       const line = input.oldLine(n);
       if (line === undefined) c.complete = false;
       old.push(line ?? "");
@@ -295,6 +415,8 @@ function diffOf(input: EditInput, clusters: Cluster[]): string {
           ` (${removed} lines removed and ${added} written here: too large to show in the diff)`,
         ],
       });
+      shown += 2;
+      total += 2;
       continue;
     }
     const text = (
@@ -310,6 +432,8 @@ function diffOf(input: EditInput, clusters: Cluster[]): string {
       { context: DIFF_CONTEXT },
     );
     for (const h of part.hunks) {
+      shown += h.lines.length + 1;
+      total += h.lines.length + 1;
       hunks.push({
         ...h,
         oldStart: h.oldStart + c.oldStart - 1,
@@ -324,8 +448,8 @@ function diffOf(input: EditInput, clusters: Cluster[]): string {
       });
     }
   }
-  if (hunks.length === 0) return "";
-  return formatPatch(
+  if (hunks.length === 0) return { lines: [], total: 0 };
+  const lines = formatPatch(
     {
       oldFileName: input.created ? "/dev/null" : input.display,
       newFileName: input.display,
@@ -334,5 +458,8 @@ function diffOf(input: EditInput, clusters: Cluster[]): string {
       hunks,
     },
     FILE_HEADERS_ONLY,
-  ).trimEnd();
+  ).trimEnd().split("\n");
+  // Whole, it counts as it reads; cut, the two file headers and every
+  // line not built count too.
+  return { lines, total: shown === total ? lines.length : total + 2 };
 }

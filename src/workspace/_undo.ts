@@ -14,10 +14,14 @@ import { DeniedError, TooLargeError } from "../errors.ts";
 import { lineHash32 } from "../hash/fnv.ts";
 import {
   bare,
+  carryKnown,
+  type DiffLimit,
   type Door,
   DOORS,
   type EntryDetail,
   type Hunk,
+  lineCount,
+  lineHashes,
   planUndo,
   renderDiff,
   segments,
@@ -38,6 +42,7 @@ import { loadWhole } from "./_load.ts";
 import { lockTargets, start } from "./_locking.ts";
 import { remember } from "./_record.ts";
 import { resolveTarget } from "./_resolve.ts";
+import { resultShare } from "./_result_notes.ts";
 
 const encoder = new TextEncoder();
 
@@ -150,6 +155,7 @@ async function undoLocked(
     const plan = planUndo(id, f, current, sha);
     if (!plan.ok) problems.push(...plan.problems);
     else {
+      carryKnown(f.hunks, plan.step.hunks);
       const mode = back || plan.step.action === "delete"
         ? read.stat?.mode
         : f.mode;
@@ -171,15 +177,22 @@ async function undoLocked(
     }
     if (problems.length > 0) throw refusal(problems);
   }
+  // Bounded as a patch's result is: the entry itself shows the whole change.
+  const shown: number[][] = steps.map(() => []);
+  const limit = (i: number): DiffLimit => ({
+    maxBytes: resultShare(steps.length),
+    more: `show ${id} for the whole change this reverts`,
+    shown: shown[i],
+  });
   const files = steps.map(
-    ({ target, step, back }): EntryDetail["files"][number] => {
+    ({ target, step, back }, i): EntryDetail["files"][number] => {
       if (back && step.action === "write") {
         return {
           path: back.display,
           added: step.added,
           removed: step.removed,
           renamedFrom: target.display,
-          diff: renderDiff(back.display, step.hunks),
+          diff: renderDiff(back.display, step.hunks, undefined, limit(i)),
         };
       }
       const kind = step.action === "delete"
@@ -192,7 +205,7 @@ async function undoLocked(
         added: step.action === "delete" ? 0 : step.added,
         removed: step.action === "create" ? 0 : step.removed,
         ...(kind ? { [kind]: true } : {}),
-        diff: renderDiff(target.display, step.hunks, kind),
+        diff: renderDiff(target.display, step.hunks, kind, limit(i)),
       };
     },
   );
@@ -214,7 +227,7 @@ async function undoLocked(
         }]
         : [{
           target,
-          bytes: encoder.encode(step.text),
+          ...content(step.text),
           old,
           ...(mode !== undefined && !target.exists ? { mode } : {}),
         }],
@@ -250,8 +263,8 @@ async function undoLocked(
     ),
   );
   const warnings = ctx.takeNotices();
-  for (const { target, step } of steps) {
-    await recordUndo(ctx, session, target.real, step, warnings);
+  for (const [i, { target, step }] of steps.entries()) {
+    await recordUndo(ctx, session, target.real, step, shown[i], warnings);
   }
   return {
     id: record?.id ?? null,
@@ -259,6 +272,39 @@ async function undoLocked(
     dryRun,
     files,
     summary: [summary, ...warnings.map((w) => `Warning: ${w}`)].join("\n"),
+  };
+}
+
+/** Text past this many UTF-16 units is written in chunks, never encoded whole. */
+const CHUNKED_TEXT = 1024 ** 2;
+
+/**
+ * How a stage entry writes `text`: as bytes when small, else encoded a
+ * chunk at a time into one reused buffer (an undo of a deletion writes the
+ * whole file back, and a second copy of it as bytes is what it can spare).
+ */
+function content(
+  text: string,
+): Pick<StageEntry, "bytes" | "write"> {
+  if (text.length <= CHUNKED_TEXT) return { bytes: encoder.encode(text) };
+  return {
+    write: async (handle) => {
+      // Three bytes at most per UTF-16 unit.
+      const buffer = new Uint8Array(3 * CHUNKED_TEXT);
+      let pos = 0;
+      while (pos < text.length) {
+        let end = Math.min(text.length, pos + CHUNKED_TEXT);
+        // Never between the halves of a surrogate pair.
+        const last = text.charCodeAt(end - 1);
+        if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
+        const { written } = encoder.encodeInto(text.slice(pos, end), buffer);
+        let at = 0;
+        while (at < written) {
+          at += (await handle.write(buffer, at, written - at)).bytesWritten;
+        }
+        pos = end;
+      }
+    },
   };
 }
 
@@ -307,31 +353,30 @@ function notReadForUndo(id: string, path: string, span: Span): Problem {
 
 /**
  * Records what an undo wrote as read by its session: remembered lines move
- * to where they now stand, and the lines it wrote count as seen (the undo's
- * diff showed them), as a patch's own result does.
+ * to where they now stand, and the lines it wrote that its diff showed
+ * count as seen (`shown`: how many of each hunk's new lines, all of them
+ * unless the diff was cut), as a patch's own result does.
  */
 async function recordUndo(
   ctx: Context,
   session: string,
   real: string,
   step: UndoStep,
+  shown: readonly number[],
   warnings: string[],
 ): Promise<void> {
   if (step.action === "delete") return;
   const mem = (await ctx.records.get(session, real)) ?? new LineMemory();
+  // Only the number of lines each hunk wrote counts for the remap.
   mem.remap(step.hunks.map((h) => ({
     at: h.at,
-    deleteCount: h.old === "" ? 0 : segments(h.old).length,
-    lines: h.new === "" ? [] : segments(h.new).map((s) => bare(s, false)),
+    deleteCount: lineCount(h.old),
+    lines: { length: lineCount(h.new) } as string[],
   })));
-  for (const h of step.hunks) {
-    const news = h.new === "" ? [] : segments(h.new);
-    mem.see(
-      h.newAt,
-      news.map((s, k) => lineHash32(bare(s, h.newAt + k === 1))),
-    );
+  for (const [j, h] of step.hunks.entries()) {
+    mem.see(h.newAt, lineHashes(h.new, h.newAt, shown[j] ?? 0));
   }
-  const total = segments(step.text).length;
+  const total = lineCount(step.text);
   mem.forgetFrom(total + 1);
   mem.lineCount = total;
   await remember(ctx, session, real, mem, warnings);
