@@ -171,19 +171,56 @@ ${
   );
 }
 
-function diffBlock(diff: string): Html {
-  const lines = diff.split("\n").map((l) => {
-    const cls = l.startsWith("@@") || l.startsWith("---") ||
-        l.startsWith("+++")
-      ? "h"
-      : l.startsWith("+")
-      ? "a"
-      : l.startsWith("-")
-      ? "d"
-      : "";
-    return html`<span class="${cls}">${visible(l)}</span>`;
-  });
-  return html`<pre class="diff">${lines}</pre>`;
+/** Most diff lines the entry page shows of one file; the rest is counted. */
+export const PAGE_DIFF_LINES = 2_000;
+
+function diffClass(l: string): string {
+  return l.startsWith("@@") || l.startsWith("---") || l.startsWith("+++")
+    ? "h"
+    : l.startsWith("+")
+    ? "a"
+    : l.startsWith("-")
+    ? "d"
+    : "";
+}
+
+/**
+ * A file's diff as the page shows it: its first {@link PAGE_DIFF_LINES}
+ * lines, then how many more there are and where the whole diff is (a
+ * 400,000-line deletion would otherwise be tens of MB of markup).
+ */
+function diffBlock(diff: string, id: string): Html {
+  const lines: Html[] = [];
+  let at = 0;
+  while (at <= diff.length && lines.length < PAGE_DIFF_LINES) {
+    const end = diff.indexOf("\n", at);
+    const l = diff.slice(at, end === -1 ? diff.length : end);
+    lines.push(html`<span class="${diffClass(l)}">${visible(l)}</span>`);
+    if (end === -1) {
+      at = diff.length + 1;
+      break;
+    }
+    at = end + 1;
+  }
+  // Lines left after the shown ones (a final line end opens no new line).
+  let more = 0;
+  if (at < diff.length) {
+    more = 1;
+    for (
+      let i = diff.indexOf("\n", at);
+      i !== -1;
+      i = diff.indexOf("\n", i + 1)
+    ) {
+      if (i < diff.length - 1) more++;
+    }
+  }
+  const rest = more === 0 ? "" : html`
+    <p
+      class="muted">${more.toLocaleString(
+        "en-US",
+      )} more diff lines not shown; the whole diff: <code>hashline show ${id}</code> or <code>GET /v1/history/${id}</code>.</p>
+  `;
+  return html`<pre class="diff">${lines}</pre>${rest}`;
 }
 
 /** What the entry page says about undo. */
@@ -209,7 +246,11 @@ export function entryPage(
     html`<h2>${visible(f.path)}${
       fileTag(f)
     } <span class="add">+${f.added}</span> <span class="del">−${f.removed}</span></h2>
-${f.diff === "" ? html`<p class="muted">No change.</p>` : diffBlock(f.diff)}`
+${
+      f.diff === ""
+        ? html`<p class="muted">No change.</p>`
+        : diffBlock(f.diff, e.id)
+    }`
   );
   const action = undo.possible
     ? html`

@@ -10,7 +10,11 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { createApp } from "../../src/http/app.ts";
-import { entryPage, listPage } from "../../src/http/_page_view.ts";
+import {
+  entryPage,
+  listPage,
+  PAGE_DIFF_LINES,
+} from "../../src/http/_page_view.ts";
 import { makeTree } from "../workspace/_helpers.ts";
 import { anchors } from "./_helpers.ts";
 
@@ -183,6 +187,49 @@ describe("review page, as a supervisor reads it", () => {
         }),
       );
       assert.match(reason, /a\.txt: moved\nb\.txt: moved/);
+    },
+  );
+  it(
+    "shows the first 2,000 lines of a huge diff and says how many more there are and where the whole one is",
+    { timeout: 60_000 },
+    async () => {
+      const t = await makeTree();
+      try {
+        const big = Array.from({ length: 5_000 }, (_, i) => `row ${i}`).join(
+          "\n",
+        ) + "\n";
+        await writeFile(join(t.root, "big.txt"), big);
+        const ws = t.open({ session: "s" });
+        const a = await anchors(ws, "big.txt");
+        const del = await ws.patch({
+          files: [{
+            path: "big.txt",
+            ops: [{ op: "delete", start: a[0], end: a[a.length - 1] }],
+          }],
+        });
+        const app = createApp({ root: t.root, stateDir: t.state });
+        const page = await (await app.request(
+          `http://127.0.0.1/history/${del.entry}`,
+        )).text();
+        const pre = /<pre class="diff">([\s\S]*?)<\/pre>/.exec(page)![1];
+        const shown = pre.match(/<span/g)!.length;
+        assert.equal(shown, PAGE_DIFF_LINES);
+        assert.match(pre, /row 0</);
+        assert.doesNotMatch(pre, /row 4999</);
+        const more = Number(
+          /([\d,]+) more diff lines not shown/.exec(page)![1].replace(/,/g, ""),
+        );
+        assert.match(page, new RegExp(`hashline show ${del.entry}`));
+        // Shown and counted together are the whole diff the API gives.
+        const api = await (await app.request(
+          `http://127.0.0.1/v1/history/${del.entry}`,
+        )).json();
+        const whole = (api.entry.files[0].diff as string).replace(/\n$/, "")
+          .split("\n").length;
+        assert.equal(shown + more, whole);
+      } finally {
+        await t.cleanup();
+      }
     },
   );
 });
