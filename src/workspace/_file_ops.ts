@@ -14,7 +14,8 @@ import type { CheckMode } from "../check/mod.ts";
 import { hunksOf } from "../history/hunks.ts";
 import { recordFile } from "../history/record.ts";
 import type { RecordFile } from "../history/types.ts";
-import { lineHash32 } from "../hash/fnv.ts";
+import { foldHash, hex2, lineHash32 } from "../hash/fnv.ts";
+import { leanLines, parseBareAnchor } from "../anchor/lean.ts";
 import { ContentIndex } from "../patch/_content.ts";
 import { expandBlocks, isBlockAnchor } from "../block/expand.ts";
 import { splitLines } from "../anchor/split.ts";
@@ -134,6 +135,59 @@ export async function patchFileOps(
 }
 
 /**
+ * Bare line numbers in moves and copies (`12`, `12*`, after a lean read)
+ * become the anchors the session's record holds for those lines: the source
+ * span against the source file's record, the target gap against the target
+ * file's. A line the record does not hold is `NOT_READ`; a file with no
+ * record at all is left to the move rules, which ask for a read of it.
+ */
+function bareMoves(
+  patch: Patch,
+  loaded: Map<string, Loaded>,
+  problems: Problem[],
+): Patch {
+  const anchorOf = (
+    text: string | undefined,
+    path: string,
+    label: string,
+  ): string | undefined => {
+    const bare = parseBareAnchor(text);
+    const memory = loaded.get(path)?.memory;
+    if (!bare || !memory) return text;
+    const h = memory.hash32(bare.line);
+    if (h === undefined) {
+      problems.push({
+        code: "NOT_READ",
+        path,
+        line: bare.line,
+        message:
+          `${label}: line ${bare.line} was never shown to this session: read it first (offset ${bare.line}), then resend.`,
+      });
+      return text;
+    }
+    return `${bare.line}:${hex2(foldHash(h))}${bare.block ? "*" : ""}`;
+  };
+  const files = patch.files.map((f) => {
+    if (!f.moves?.length) return f;
+    const moves = f.moves.map((m): MoveOp => {
+      const label = `${m.op} ${m.start}${
+        m.end !== undefined ? `..${m.end}` : ""
+      }`;
+      const target = m.to ?? f.path;
+      const next: MoveOp = { ...m, start: anchorOf(m.start, f.path, label)! };
+      if (m.end !== undefined) next.end = anchorOf(m.end, f.path, label);
+      if (m.after !== undefined) next.after = anchorOf(m.after, target, label);
+      if (m.before !== undefined) {
+        next.before = anchorOf(m.before, target, label);
+      }
+      return next;
+    });
+    return { ...f, moves };
+  });
+  return { ...patch, files };
+}
+
+/**
  * A move or copy whose source is a block (`start: "L:HH*"`) or whose target
  * is after one (`after: "C*"`) takes the block's lines, resolved on the file
  * as validated by the rules of any block anchor (every line read and
@@ -234,6 +288,8 @@ async function locked(
     });
   }
   if (problems.length > 0) throw refusal(problems);
+  patch = bareMoves(patch, loaded, problems);
+  if (problems.length > 0) throw refusal(problems);
   patch = await moveBlocks(ctx, patch, loaded, problems);
   if (problems.length > 0) throw refusal(problems);
   const indexes = new Map<string, ContentIndex>();
@@ -307,9 +363,13 @@ async function locked(
       }
     }
     if (from.text !== null && !from.memory && action.ops.length > 0) {
-      // The rules named it already when it was a rename or a move's end.
+      // The rules named it already when it was a rename or a move's end,
+      // or refused it whole when it was a create over a file that exists.
       if (
-        !problems.some((p) => p.path === action.path && p.code === "NOT_READ")
+        !problems.some((p) =>
+          p.path === action.path &&
+          (p.code === "NOT_READ" || p.code === "EXISTS")
+        )
       ) {
         problems.push({
           code: "NOT_READ",
@@ -385,7 +445,11 @@ async function locked(
       added: s.added,
       removed: s.removed,
       created,
-      anchors: kind === "delete" ? "" : s.anchors,
+      anchors: kind === "delete"
+        ? ""
+        : d.from.memory?.form === "lean"
+        ? leanLines(s.anchors)
+        : s.anchors,
       // A renamed file's diff names both paths.
       diff: kind === "rename" && s.diff.startsWith(`--- ${display}\n`)
         ? `--- ${d.action.path}\n${s.diff.slice(display.length + 5)}`
