@@ -138,7 +138,8 @@ export async function patchFileOps(
  * Bare line numbers in moves and copies (`12`, `12*`, after a lean read)
  * become the anchors the session's record holds for those lines: the source
  * span against the source file's record, the target gap against the target
- * file's. A line the record does not hold is `NOT_READ`; a file with no
+ * file's. A line the record does not hold is `NOT_READ` (`OUT_OF_RANGE`
+ * past the end of the file); a file with no
  * record at all is left to the move rules, which ask for a read of it.
  */
 function bareMoves(
@@ -155,6 +156,22 @@ function bareMoves(
     const memory = loaded.get(path)?.memory;
     if (!bare || !memory) return text;
     const h = memory.hash32(bare.line);
+    const now = loaded.get(path)?.text;
+    const count = h === undefined && now != null
+      ? splitLines(now).lines.length
+      : undefined;
+    if (count !== undefined && bare.line > count) {
+      problems.push({
+        code: "OUT_OF_RANGE",
+        path,
+        line: bare.line,
+        message:
+          `${label}: line ${bare.line} is out of range: the file has ${count} ${
+            count === 1 ? "line" : "lines"
+          }; name a line from 1 to ${count}, then resend.`,
+      });
+      return text;
+    }
     if (h === undefined) {
       problems.push({
         code: "NOT_READ",
