@@ -205,6 +205,79 @@ function bareMoves(
 }
 
 /**
+ * Block anchors (`L:HH*`, and `N*` after a lean read) in the line ops of a
+ * patch that also moves lines or creates, deletes or renames files: each
+ * resolves on its file as validated, by the rules of any block anchor (every
+ * line of the block read and unchanged), into a plain range. A file the
+ * session never read is left to the read rule, which refuses it whole.
+ */
+async function opBlocks(
+  ctx: Context,
+  patch: Patch,
+  loaded: Map<string, Loaded>,
+  problems: Problem[],
+  notes: string[],
+): Promise<Patch> {
+  const files = [];
+  for (const f of patch.files) {
+    const l = loaded.get(f.path);
+    if (!l || l.text === null || !l.memory || !hasBlockOps(f.ops)) {
+      files.push(f);
+      continue;
+    }
+    const memory = l.memory;
+    const ops = f.ops.map((op, index): PatchOp => {
+      const field = op.op === "replace" || op.op === "delete"
+        ? "start"
+        : op.op === "insert_after"
+        ? "anchor"
+        : null;
+      if (field === null) return op;
+      const text = (op as unknown as Record<string, string>)[field];
+      const bare = parseBareAnchor(text);
+      if (!bare?.block) return op;
+      const h = memory.hash32(bare.line);
+      if (h === undefined) {
+        problems.push({
+          code: "NOT_READ",
+          path: f.path,
+          line: bare.line,
+          message: `In op ${
+            index + 1
+          } (${op.op} ${text}), line ${bare.line} was never shown to this session: read it first (offset ${bare.line}), then resend.`,
+        });
+        return op;
+      }
+      return {
+        ...op,
+        [field]: `${bare.line}:${hex2(foldHash(h))}*`,
+      } as PatchOp;
+    });
+    const source = await ctx.syntax.structure(f.path, l.text);
+    const out = expandBlocks(
+      ops,
+      splitLines(l.text).lines,
+      source,
+      memory,
+      f.path,
+    );
+    problems.push(...out.problems);
+    notes.push(...out.notes.map((n) => `${f.path} ${n}`));
+    files.push({ ...f, ops: out.ops });
+  }
+  return { ...patch, files };
+}
+
+/** Whether any op names a block (`L:HH*` or `N*`). */
+function hasBlockOps(ops: readonly PatchOp[]): boolean {
+  return ops.some((op) =>
+    ("start" in op && isBlockAnchor(op.start)) ||
+    ("anchor" in op && isBlockAnchor(op.anchor)) ||
+    ("end" in op && isBlockAnchor(op.end))
+  );
+}
+
+/**
  * A move or copy whose source is a block (`start: "L:HH*"`) or whose target
  * is after one (`after: "C*"`) takes the block's lines, resolved on the file
  * as validated by the rules of any block anchor (every line read and
@@ -308,6 +381,9 @@ async function locked(
   patch = bareMoves(patch, loaded, problems);
   if (problems.length > 0) throw refusal(problems);
   patch = await moveBlocks(ctx, patch, loaded, problems);
+  if (problems.length > 0) throw refusal(problems);
+  const blocks: string[] = [];
+  patch = await opBlocks(ctx, patch, loaded, problems, blocks);
   if (problems.length > 0) throw refusal(problems);
   const indexes = new Map<string, ContentIndex>();
   const state = (path: string): PathState => {
@@ -568,6 +644,7 @@ async function locked(
     )
   );
   if (moveLines.length > 0) parts.unshift(moveLines.join("\n"));
+  if (blocks.length > 0) parts.push(`Blocks: ${blocks.join("; ")}`);
   if (warnings.length > 0) parts.push(...warnings.map((w) => `Warning: ${w}`));
   if (dryRun) parts.unshift("Dry run: nothing was written.");
   return {
@@ -575,6 +652,7 @@ async function locked(
     files,
     summary: parts.join("\n\n"),
     rebased: [],
+    ...(blocks.length > 0 ? { blocks } : {}),
     warnings,
     checks: syntax.checks,
     ...(entryId ? { entry: entryId } : {}),
