@@ -143,7 +143,7 @@ async function outlineRead(
         "no outline: the file is over the 2 MiB limit of syntax parsing, so it is read plainly",
     };
   }
-  const { text } = await loadWhole(target);
+  const { text, bytes } = await loadWhole(target);
   const source = await ctx.syntax.structure(target.display, text);
   if (source.kind === "none") {
     return {
@@ -178,6 +178,8 @@ async function outlineRead(
   }
   if (hidden > 0) out.push(outlineMarker(hidden, win.endLine));
   const warnings: string[] = [];
+  // Stamped as a plain read is, so an edit of the file unchanged since
+  // needs no alignment (hidden lines may repeat a shown one).
   await recordRuns(
     ctx,
     session,
@@ -186,6 +188,7 @@ async function outlineRead(
     lines.length,
     warnings,
     form,
+    await contentStamp(bytes),
   );
   return withWarnings({
     path: target.display,
