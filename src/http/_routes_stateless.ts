@@ -13,6 +13,7 @@ import { hasBlockAnchors } from "../block/expand.ts";
 import { problem, refusal } from "../patch/problems.ts";
 import { PatchOpSchema } from "../patch/schema.ts";
 import { parsePatch } from "../patch/parse.ts";
+import { refuseFileParts } from "../patch/one_content.ts";
 import type { Patch, PatchOp } from "../patch/types.ts";
 import { MAX_READ_LINES } from "../tools/inputs.ts";
 import { parseInput } from "../tools/validate.ts";
@@ -98,6 +99,15 @@ export function statelessRoutes(
   app.post("/v1/apply", jsonBody(), async (c) => {
     const input = parseInput(ApplyBody, c.var.body, "request body");
     const patch = onePatch(input);
+    if (!Array.isArray(patch)) {
+      refuseFileParts(
+        typeof patch === "string"
+          ? parsePatch(patch, { headerless: true })
+          : patch,
+        "the content in the request",
+        "POST /v1/files/patch (a workspace)",
+      );
+    }
     if (!applyBlocks) refuseBlocks(patch);
     // Block anchors need a grammar, loaded only when a patch names one.
     const content = !applyBlocks ||

@@ -45,12 +45,15 @@ function withAnchors(op: PatchOp, anchors: string[]): PatchOp {
  * @param ops The ops as sent.
  * @param memory The session's read record of the file, if any.
  * @param path Put on each problem.
+ * @param lineCount Lines the file has now: a number past them that the
+ *   record does not hold is `OUT_OF_RANGE` rather than a line to read.
  * @returns The ops, problems, and the indexes of the ops refused here.
  */
 export function resolveBare(
   ops: PatchOp[],
   memory: ReadMemory | undefined,
   path?: string,
+  lineCount?: number,
 ): ResolvedBare {
   const problems: Problem[] = [];
   const skip = new Set<number>();
@@ -73,6 +76,21 @@ export function resolveBare(
         return text;
       }
       const h = memory.hash32(bare.line);
+      if (h === undefined && lineCount !== undefined && bare.line > lineCount) {
+        problems.push(problem(
+          "OUT_OF_RANGE",
+          `In ${label}, line ${bare.line} is out of range: the file has ${lineCount} ${
+            lineCount === 1 ? "line" : "lines"
+          }${
+            lineCount === 0
+              ? " (it is empty; use append or prepend)"
+              : `; name a line from 1 to ${lineCount} (or append after the last)`
+          }, then resend.`,
+          { path, line: bare.line },
+        ));
+        skip.add(index);
+        return text;
+      }
       if (h === undefined) {
         problems.push(problem(
           "NOT_READ",

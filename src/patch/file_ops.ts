@@ -304,7 +304,7 @@ export function planFileOps(
       problems.push(notRead(
         a.path,
         a.action === "rename"
-          ? "then resend the rename (a rename needs a read like any edit)"
+          ? "resend the rename (a rename needs a read like any edit)"
           : "resend the patch with anchors from that read",
       ));
     }
@@ -361,7 +361,10 @@ export function planFileOps(
 /** A delete needs every line seen and none changed since, as a whole-file write does. */
 function judgeDelete(path: string, s: PathState): Problem[] {
   if (!s.memory) {
-    return [notRead(path, "read it whole, then resend the deletion")];
+    return [notRead(
+      path,
+      "resend the deletion (a deletion needs every line of the file read)",
+    )];
   }
   const lines = s.lines!;
   const total = lines.lineCount;
@@ -443,8 +446,12 @@ function planMove(
     ));
     return null;
   }
+  const named = (p: string) =>
+    problems.some((q) => q.code === "NOT_READ" && q.path === p);
   if (!created && !t.memory) {
-    problems.push(notRead(toPath, `then resend the ${op.op} into it`));
+    if (!named(toPath)) {
+      problems.push(notRead(toPath, `resend the ${op.op} into it`));
+    }
     return null;
   }
   if (!created && !gap && t.lines!.lineCount > 0) {
@@ -456,7 +463,7 @@ function planMove(
     return null;
   }
   if (!s.memory) {
-    problems.push(notRead(path, `then resend the ${op.op}`));
+    if (!named(path)) problems.push(notRead(path, `resend the ${op.op}`));
     return null;
   }
   const a = tryAnchor(span.start);

@@ -14,6 +14,7 @@ import { applyStringEdits } from "./_string_edit.ts";
 import { HANDLE_HEX } from "./limits.ts";
 import { editContent } from "../patch/apply.ts";
 import { parsePatch } from "../patch/parse.ts";
+import { refuseFileParts } from "../patch/one_content.ts";
 // --- syntax check (src/check) ---
 import { SyntaxGate } from "../check/gate.ts";
 // --- end syntax check ---
@@ -126,6 +127,11 @@ export class StoreCore implements RevisionStore {
   ): Promise<EditResult> {
     await this.#open();
     const parsed = parsePatch(patch, { headerless: true });
+    refuseFileParts(
+      parsed,
+      `revision ${refOrHandle}`,
+      "a workspace (edit_file, POST /v1/files/patch)",
+    );
     if (parsed.files.length !== 1) {
       throw new TypeError(
         `A revision is one source, but the patch names ${parsed.files.length} files: send the ops of one file (text form without an @@ line, or an array of ops).`,

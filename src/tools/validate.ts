@@ -21,7 +21,10 @@ export function parseInput<T>(
   if (result.success) return result.data;
   const parts = result.error.issues.slice(0, 8).map((issue) => {
     const field = fieldName(issue.path);
-    const text = issue.code === "invalid_type" && issue.input === undefined
+    // zod leaves the input off its issues: a missing field is the type
+    // error that received undefined; any other names what was sent.
+    const text = issue.code === "invalid_type" &&
+        / received undefined$/.test(issue.message)
       ? `missing (expected ${issue.expected})`
       : issue.message.replace(/^Invalid input: /, "");
     return field ? `field "${field}": ${text}` : text;

@@ -14,7 +14,8 @@ import type { CheckMode } from "../check/mod.ts";
 import { hunksOf } from "../history/hunks.ts";
 import { recordFile } from "../history/record.ts";
 import type { RecordFile } from "../history/types.ts";
-import { lineHash32 } from "../hash/fnv.ts";
+import { foldHash, hex2, lineHash32 } from "../hash/fnv.ts";
+import { leanLines, parseBareAnchor } from "../anchor/lean.ts";
 import { ContentIndex } from "../patch/_content.ts";
 import { expandBlocks, isBlockAnchor } from "../block/expand.ts";
 import { splitLines } from "../anchor/split.ts";
@@ -134,6 +135,149 @@ export async function patchFileOps(
 }
 
 /**
+ * Bare line numbers in moves and copies (`12`, `12*`, after a lean read)
+ * become the anchors the session's record holds for those lines: the source
+ * span against the source file's record, the target gap against the target
+ * file's. A line the record does not hold is `NOT_READ` (`OUT_OF_RANGE`
+ * past the end of the file); a file with no
+ * record at all is left to the move rules, which ask for a read of it.
+ */
+function bareMoves(
+  patch: Patch,
+  loaded: Map<string, Loaded>,
+  problems: Problem[],
+): Patch {
+  const anchorOf = (
+    text: string | undefined,
+    path: string,
+    label: string,
+  ): string | undefined => {
+    const bare = parseBareAnchor(text);
+    const memory = loaded.get(path)?.memory;
+    if (!bare || !memory) return text;
+    const h = memory.hash32(bare.line);
+    const now = loaded.get(path)?.text;
+    const count = h === undefined && now != null
+      ? splitLines(now).lines.length
+      : undefined;
+    if (count !== undefined && bare.line > count) {
+      problems.push({
+        code: "OUT_OF_RANGE",
+        path,
+        line: bare.line,
+        message:
+          `${label}: line ${bare.line} is out of range: the file has ${count} ${
+            count === 1 ? "line" : "lines"
+          }; name a line from 1 to ${count}, then resend.`,
+      });
+      return text;
+    }
+    if (h === undefined) {
+      problems.push({
+        code: "NOT_READ",
+        path,
+        line: bare.line,
+        message:
+          `${label}: line ${bare.line} was never shown to this session: read it first (offset ${bare.line}), then resend.`,
+      });
+      return text;
+    }
+    return `${bare.line}:${hex2(foldHash(h))}${bare.block ? "*" : ""}`;
+  };
+  const files = patch.files.map((f) => {
+    if (!f.moves?.length) return f;
+    const moves = f.moves.map((m): MoveOp => {
+      const label = `${m.op} ${m.start}${
+        m.end !== undefined ? `..${m.end}` : ""
+      }`;
+      const target = m.to ?? f.path;
+      const next: MoveOp = { ...m, start: anchorOf(m.start, f.path, label)! };
+      if (m.end !== undefined) next.end = anchorOf(m.end, f.path, label);
+      if (m.after !== undefined) next.after = anchorOf(m.after, target, label);
+      if (m.before !== undefined) {
+        next.before = anchorOf(m.before, target, label);
+      }
+      return next;
+    });
+    return { ...f, moves };
+  });
+  return { ...patch, files };
+}
+
+/**
+ * Block anchors (`L:HH*`, and `N*` after a lean read) in the line ops of a
+ * patch that also moves lines or creates, deletes or renames files: each
+ * resolves on its file as validated, by the rules of any block anchor (every
+ * line of the block read and unchanged), into a plain range. A file the
+ * session never read is left to the read rule, which refuses it whole.
+ */
+async function opBlocks(
+  ctx: Context,
+  patch: Patch,
+  loaded: Map<string, Loaded>,
+  problems: Problem[],
+  notes: string[],
+): Promise<Patch> {
+  const files = [];
+  for (const f of patch.files) {
+    const l = loaded.get(f.path);
+    if (!l || l.text === null || !l.memory || !hasBlockOps(f.ops)) {
+      files.push(f);
+      continue;
+    }
+    const memory = l.memory;
+    const ops = f.ops.map((op, index): PatchOp => {
+      const field = op.op === "replace" || op.op === "delete"
+        ? "start"
+        : op.op === "insert_after"
+        ? "anchor"
+        : null;
+      if (field === null) return op;
+      const text = (op as unknown as Record<string, string>)[field];
+      const bare = parseBareAnchor(text);
+      if (!bare?.block) return op;
+      const h = memory.hash32(bare.line);
+      if (h === undefined) {
+        problems.push({
+          code: "NOT_READ",
+          path: f.path,
+          line: bare.line,
+          message: `In op ${
+            index + 1
+          } (${op.op} ${text}), line ${bare.line} was never shown to this session: read it first (offset ${bare.line}), then resend.`,
+        });
+        return op;
+      }
+      return {
+        ...op,
+        [field]: `${bare.line}:${hex2(foldHash(h))}*`,
+      } as PatchOp;
+    });
+    const source = await ctx.syntax.structure(f.path, l.text);
+    const out = expandBlocks(
+      ops,
+      splitLines(l.text).lines,
+      source,
+      memory,
+      f.path,
+    );
+    problems.push(...out.problems);
+    notes.push(...out.notes.map((n) => `${f.path} ${n}`));
+    files.push({ ...f, ops: out.ops });
+  }
+  return { ...patch, files };
+}
+
+/** Whether any op names a block (`L:HH*` or `N*`). */
+function hasBlockOps(ops: readonly PatchOp[]): boolean {
+  return ops.some((op) =>
+    ("start" in op && isBlockAnchor(op.start)) ||
+    ("anchor" in op && isBlockAnchor(op.anchor)) ||
+    ("end" in op && isBlockAnchor(op.end))
+  );
+}
+
+/**
  * A move or copy whose source is a block (`start: "L:HH*"`) or whose target
  * is after one (`after: "C*"`) takes the block's lines, resolved on the file
  * as validated by the rules of any block anchor (every line read and
@@ -234,7 +378,12 @@ async function locked(
     });
   }
   if (problems.length > 0) throw refusal(problems);
+  patch = bareMoves(patch, loaded, problems);
+  if (problems.length > 0) throw refusal(problems);
   patch = await moveBlocks(ctx, patch, loaded, problems);
+  if (problems.length > 0) throw refusal(problems);
+  const blocks: string[] = [];
+  patch = await opBlocks(ctx, patch, loaded, problems, blocks);
   if (problems.length > 0) throw refusal(problems);
   const indexes = new Map<string, ContentIndex>();
   const state = (path: string): PathState => {
@@ -307,9 +456,13 @@ async function locked(
       }
     }
     if (from.text !== null && !from.memory && action.ops.length > 0) {
-      // The rules named it already when it was a rename or a move's end.
+      // The rules named it already when it was a rename or a move's end,
+      // or refused it whole when it was a create over a file that exists.
       if (
-        !problems.some((p) => p.path === action.path && p.code === "NOT_READ")
+        !problems.some((p) =>
+          p.path === action.path &&
+          (p.code === "NOT_READ" || p.code === "EXISTS")
+        )
       ) {
         problems.push({
           code: "NOT_READ",
@@ -385,7 +538,11 @@ async function locked(
       added: s.added,
       removed: s.removed,
       created,
-      anchors: kind === "delete" ? "" : s.anchors,
+      anchors: kind === "delete"
+        ? ""
+        : d.from.memory?.form === "lean"
+        ? leanLines(s.anchors)
+        : s.anchors,
       // A renamed file's diff names both paths.
       diff: kind === "rename" && s.diff.startsWith(`--- ${display}\n`)
         ? `--- ${d.action.path}\n${s.diff.slice(display.length + 5)}`
@@ -487,6 +644,7 @@ async function locked(
     )
   );
   if (moveLines.length > 0) parts.unshift(moveLines.join("\n"));
+  if (blocks.length > 0) parts.push(`Blocks: ${blocks.join("; ")}`);
   if (warnings.length > 0) parts.push(...warnings.map((w) => `Warning: ${w}`));
   if (dryRun) parts.unshift("Dry run: nothing was written.");
   return {
@@ -494,6 +652,7 @@ async function locked(
     files,
     summary: parts.join("\n\n"),
     rebased: [],
+    ...(blocks.length > 0 ? { blocks } : {}),
     warnings,
     checks: syntax.checks,
     ...(entryId ? { entry: entryId } : {}),

@@ -69,7 +69,7 @@ export async function readFile(
   }
   let note: string | undefined;
   if (window.outline === true) {
-    const outline = await outlineRead(ctx, session, target, options);
+    const outline = await outlineRead(ctx, session, target, options, form);
     if ("text" in outline) return outline;
     note = outline.note;
   }
@@ -134,6 +134,7 @@ async function outlineRead(
   session: string,
   target: Target,
   options: { offset?: number; limit?: number; maxLineChars?: number },
+  form: "hash" | "lean",
 ): Promise<FileRead | { note: string }> {
   const size = statTarget(target)?.size ?? Infinity;
   if (size > OUTLINE_BYTES) {
@@ -142,7 +143,7 @@ async function outlineRead(
         "no outline: the file is over the 2 MiB limit of syntax parsing, so it is read plainly",
     };
   }
-  const { text } = await loadWhole(target);
+  const { text, bytes } = await loadWhole(target);
   const source = await ctx.syntax.structure(target.display, text);
   if (source.kind === "none") {
     return {
@@ -164,14 +165,31 @@ async function outlineRead(
     if (hidden > 0) out.push(outlineMarker(hidden, n - 1));
     hidden = 0;
     const h = lineHash32(lines[n - 1]);
-    out.push(formatLine(n, lines[n - 1], win.maxLineChars, foldHash(h)));
+    const shownLine = formatLine(
+      n,
+      lines[n - 1],
+      win.maxLineChars,
+      foldHash(h),
+    );
+    out.push(form === "lean" ? leanLines(shownLine) : shownLine);
     const last = runs[runs.length - 1];
     if (last && last.start + last.hashes.length === n) last.hashes.push(h);
     else runs.push({ start: n, hashes: [h] });
   }
   if (hidden > 0) out.push(outlineMarker(hidden, win.endLine));
   const warnings: string[] = [];
-  await recordRuns(ctx, session, target.real, runs, lines.length, warnings);
+  // Stamped as a plain read is, so an edit of the file unchanged since
+  // needs no alignment (hidden lines may repeat a shown one).
+  await recordRuns(
+    ctx,
+    session,
+    target.real,
+    runs,
+    lines.length,
+    warnings,
+    form,
+    await contentStamp(bytes),
+  );
   return withWarnings({
     path: target.display,
     text: out.join("\n"),

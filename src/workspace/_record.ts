@@ -69,11 +69,16 @@ export async function recordRuns(
   runs: readonly { start: number; hashes: number[] }[],
   totalLines: number,
   warnings: string[],
+  form?: "hash" | "lean",
+  stamp?: string,
 ): Promise<void> {
   const mem = (await ctx.records.get(session, real)) ?? new LineMemory();
   for (const run of runs) mem.see(run.start, run.hashes);
   mem.forgetFrom(totalLines + 1);
   mem.lineCount = totalLines;
+  mem.stamp = stamp;
+  // Results and refusals show lines in the form this read used.
+  mem.form = form === "lean" ? "lean" : undefined;
   await remember(ctx, session, real, mem, warnings, "The file was read");
 }
 
