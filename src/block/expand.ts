@@ -9,8 +9,14 @@
  * @module
  */
 import { parseAnchor } from "../anchor/anchor.ts";
+import { parseBareAnchor } from "../anchor/lean.ts";
 import { foldHash, hex2, lineHash32 } from "../hash/fnv.ts";
-import { opLabel, type Problem, problem } from "../patch/problems.ts";
+import {
+  opLabel,
+  type Problem,
+  problem,
+  type Shown,
+} from "../patch/problems.ts";
 import type { PatchOp, ReadMemory } from "../patch/types.ts";
 import { nearestOpeners, resolveBlock, type SyntaxNode } from "./resolve.ts";
 
@@ -102,6 +108,10 @@ function runs(ns: number[]): string {
  * @param source The parsed tree, Markdown (`root: null`), or why there is none.
  * @param memory The session's read record (every block line must be in it); none: not asked.
  * @param path Named on each problem.
+ * @param options `rebase`: the patch asks for rebase. A block anchor whose
+ *   line no longer stands as read is then refused here, stale with the
+ *   lines around it: rebase moves plain ops by their lines, and a block's
+ *   span is known only where its opening line stands as read.
  * @returns The ops with plain anchors, the span notes, and the problems.
  * @example
  * ```ts
@@ -119,6 +129,7 @@ export function expandBlocks(
   source: BlockSource,
   memory?: ReadMemory,
   path?: string,
+  options: { rebase?: boolean } = {},
 ): BlockExpansion {
   const problems: Problem[] = [];
   const notes: string[] = [];
@@ -147,7 +158,21 @@ export function expandBlocks(
     if (field === null) return op;
     const text = (op as unknown as Record<string, string>)[field];
     if (!isBlockAnchor(text)) return op;
-    const plain = text.trimEnd().slice(0, -1).trimEnd();
+    let plain = text.trimEnd().slice(0, -1).trimEnd();
+    // `N*` after a lean read: the line as this session read it.
+    const bare = memory ? parseBareAnchor(text) : null;
+    if (bare && memory) {
+      const read = memory.hash32(bare.line);
+      if (read === undefined) {
+        add(
+          "NOT_READ",
+          `In ${label}, line ${bare.line} was never shown to this session: read it first (offset ${bare.line}), then resend.`,
+          bare.line,
+        );
+        return op;
+      }
+      plain = `${bare.line}:${hex2(foldHash(read))}`;
+    }
     let a;
     try {
       a = parseAnchor(plain);
@@ -162,14 +187,43 @@ export function expandBlocks(
     }
     const start = `${a.line}:${a.hash}`;
     const asLine = { ...op, [field]: start } as PatchOp;
-    // A stale or missing anchor is reported by the ordinary rules.
-    if (a.line > lines.length) return asLine;
+    // A stale or missing anchor is reported by the ordinary rules (unless
+    // rebase could move it as the one line it names: see options).
+    if (a.line > lines.length) {
+      if (!options.rebase) return asLine;
+      add(
+        "STALE_ANCHOR",
+        `In ${label}, the block anchor ${a.line}:${a.hash}* is stale: the file has ${lines.length} lines now, and rebase does not move a block anchor. Read the block where it now stands and resend with its anchor.`,
+        a.line,
+      );
+      return op;
+    }
     const h = lineHash32(lines[a.line - 1]);
     const remembered = memory?.hash32(a.line);
     if (
       hex2(foldHash(h)) !== a.hash ||
       (remembered !== undefined && remembered !== h)
-    ) return asLine;
+    ) {
+      if (!options.rebase) return asLine;
+      const from = Math.max(1, a.line - 2);
+      const to = Math.min(lines.length, a.line + 2);
+      const listing: string[] = [];
+      const shown: Shown = { start: from, hashes: [] };
+      for (let n = from; n <= to; n++) {
+        listing.push(`${anchorOf(n, lines)}|${lines[n - 1]}`);
+        shown.hashes.push(lineHash32(lines[n - 1]));
+      }
+      problems.push(
+        problem(
+          "STALE_ANCHOR",
+          `In ${label}, the block anchor ${a.line}:${a.hash}* is stale: line ${a.line} no longer holds the line this session read there, and rebase does not move a block anchor. Read the block where it now stands and resend with its anchor; the lines around line ${a.line} now:\n${
+            listing.join("\n")
+          }`,
+          { path, line: a.line, shown: [shown] },
+        ),
+      );
+      return op;
+    }
     if (source.kind === "none") {
       add(
         "NOT_A_BLOCK",

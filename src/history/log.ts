@@ -685,9 +685,12 @@ export class HistoryLog {
         if (filter.session !== undefined && r.session !== filter.session) {
           return true;
         }
+        // A renamed file is found under its old name too.
         if (
           filter.path !== undefined &&
-          !r.files.some((f) => f.path === filter.path)
+          !r.files.some((f) =>
+            f.path === filter.path || f.renamedFrom === filter.path
+          )
         ) return true;
         found.push(r);
         return true;

@@ -14,6 +14,7 @@ import { ContentIndex, splicePlan } from "./_content.ts";
 import { checkShape } from "./_shape.ts";
 import { freshRegion } from "./fresh.ts";
 import { parsePatch } from "./parse.ts";
+import { refuseFileParts } from "./one_content.ts";
 import { planPatch } from "./plan.ts";
 import { PatchOpSchema } from "./schema.ts";
 import type {
@@ -148,7 +149,9 @@ export function editIndexed(
  * @throws {PatchRefusedError} Listing every problem (message starts
  *   `Rejected — nothing written.`); nothing is changed.
  * @throws {SyntaxError} When patch text cannot be parsed.
- * @throws {TypeError} When the patch has the wrong shape or names several files.
+ * @throws {TypeError} When the patch has the wrong shape or names several
+ *   files, or moves or copies lines or creates, deletes or renames a file
+ *   (only a workspace's patch can).
  * @example
  * ```ts
  * import assert from "node:assert/strict";
@@ -169,6 +172,13 @@ export function applyPatch(
     ? null
     : parsePatch(patch, { headerless: true });
   let ops: PatchOp[];
+  if (parsed) {
+    refuseFileParts(
+      parsed,
+      "the content given",
+      "a workspace's patch (openWorkspace(root).patch)",
+    );
+  }
   if (!parsed) {
     ops = patch as PatchOp[];
   } else if (parsed.files.length === 0) {

@@ -37,6 +37,7 @@ async function resolveBlocks(
   ops: PatchOp[],
   memory: LineMemory,
   problems: Problem[],
+  rebase: boolean,
 ): Promise<{ ops: PatchOp[]; notes: string[] } | null> {
   if (!hasBlockAnchors(ops)) return { ops, notes: [] };
   const source = await ctx.syntax.structure(display, text);
@@ -46,6 +47,7 @@ async function resolveBlocks(
     source,
     memory,
     display,
+    { rebase },
   );
   if (out.problems.length > 0) {
     problems.push(...out.problems);
@@ -164,7 +166,15 @@ export async function prepare(
     };
   }
   const { bytes, id, text } = await loadWhole(target);
-  const blocks = await resolveBlocks(ctx, display, text, ops, memory, problems);
+  const blocks = await resolveBlocks(
+    ctx,
+    display,
+    text,
+    ops,
+    memory,
+    problems,
+    rebased !== null,
+  );
   if (!blocks) return null;
   ops = blocks.ops;
   // One line-offset pass over the old text serves the edit, the checks

@@ -434,4 +434,25 @@ describe("applyPatch", () => {
   it("a text-form syntax error is a SyntaxError", () => {
     assert.throws(() => applyPatch(content, "- 1:aa\n~x"), SyntaxError);
   });
+  it("refuses moves, copies and file operations rather than dropping them", () => {
+    const a = (n: number) => anchorOf(content, n);
+    for (
+      const [text, part] of [
+        [`= ${a(2)}\n~B\nm ${a(1)} > ${a(2)}`, "move"],
+        [`c ${a(1)} > ${a(2)}`, "copy"],
+        ["@@- f", "delete"],
+        ["@@+ g", "create"],
+        ["@@ a -> b", "rename"],
+      ]
+    ) {
+      assert.throws(
+        () => applyPatch(content, text),
+        (e: unknown) =>
+          e instanceof TypeError &&
+          e.message.startsWith(`Cannot apply ${part} to the content given`) &&
+          /openWorkspace\(root\)\.patch/.test(e.message),
+        text,
+      );
+    }
+  });
 });

@@ -1,0 +1,172 @@
+/**
+ * Block anchors under rebase and after lean reads: a block anchor whose
+ * opening line moved is refused stale (never moved as the one line it
+ * names, which would edit only that line), and `N*` after a lean read
+ * names the block the session read, through the library and the CLI.
+ */
+import assert from "node:assert/strict";
+import { mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { PatchRefusedError } from "../../src/errors.ts";
+import { lineHash } from "../../src/hash/mod.ts";
+import { openWorkspace } from "../../src/workspace/mod.ts";
+import { hashline } from "../cli/_cli.ts";
+
+const T = { timeout: 60_000 };
+const SRC = "function f() {\n  return 1;\n}\nconst x = f();\n";
+
+async function tree(): Promise<{ dir: string; done(): Promise<void> }> {
+  const dir = await realpath(await mkdtemp(join(tmpdir(), "hashline-brl-")));
+  await writeFile(join(dir, "a.ts"), SRC);
+  return { dir, done: () => rm(dir, { recursive: true, force: true }) };
+}
+
+async function refusedWith(
+  run: Promise<unknown>,
+  code: string,
+): Promise<PatchRefusedError> {
+  const error = await run.then(() => null, (e) => e);
+  assert.ok(error instanceof PatchRefusedError, String(error));
+  assert.deepEqual(error.problems.map((p) => p.code), [code]);
+  return error;
+}
+
+describe("block anchors under rebase", () => {
+  it(
+    "a block anchor whose line moved is refused stale, nothing written, and applies once read again",
+    T,
+    async () => {
+      const t = await tree();
+      try {
+        const ws = openWorkspace(t.dir, { stateDir: join(t.dir, ".state") });
+        await ws.read("a.ts");
+        const drifted = "// hi\n" + SRC;
+        await writeFile(join(t.dir, "a.ts"), drifted);
+        const e = await refusedWith(
+          ws.patch(`@@ a.ts\n- 1:${lineHash("function f() {")}*`, {
+            rebase: true,
+          }),
+          "STALE_ANCHOR",
+        );
+        assert.match(
+          e.problems[0].message,
+          /block anchor 1:[0-9a-f]{2}\* is stale/,
+        );
+        assert.match(
+          e.problems[0].message,
+          /^2:[0-9a-f]{2}\|function f\(\) \{$/m,
+        );
+        assert.equal(await readFile(join(t.dir, "a.ts"), "utf8"), drifted);
+
+        await ws.read("a.ts");
+        const done = await ws.patch(
+          `@@ a.ts\n- 2:${lineHash("function f() {")}*`,
+          { rebase: true },
+        );
+        assert.deepEqual(done.blocks, ["a.ts op 1: block 2–4"]);
+        assert.equal(
+          await readFile(join(t.dir, "a.ts"), "utf8"),
+          "// hi\nconst x = f();\n",
+        );
+      } finally {
+        await t.done();
+      }
+    },
+  );
+
+  it(
+    "without rebase the same anchor is stale by the ordinary rule, nothing written",
+    T,
+    async () => {
+      const t = await tree();
+      try {
+        const ws = openWorkspace(t.dir, { stateDir: join(t.dir, ".state") });
+        await ws.read("a.ts");
+        await writeFile(join(t.dir, "a.ts"), "// hi\n" + SRC);
+        await refusedWith(
+          ws.patch(`@@ a.ts\n- 1:${lineHash("function f() {")}*`),
+          "STALE_ANCHOR",
+        );
+        assert.equal(
+          await readFile(join(t.dir, "a.ts"), "utf8"),
+          "// hi\n" + SRC,
+        );
+      } finally {
+        await t.done();
+      }
+    },
+  );
+
+  it("the CLI's patch --rebase refuses it too (exit 1)", T, async () => {
+    const t = await tree();
+    try {
+      const env = { HASHLINE_STORE: join(t.dir, ".state") };
+      const read = await hashline(["read", "a.ts"], { cwd: t.dir, env });
+      assert.equal(read.code, 0, read.stderr);
+      await writeFile(join(t.dir, "a.ts"), "// hi\n" + SRC);
+      const out = await hashline(["patch", "--rebase", "--json"], {
+        cwd: t.dir,
+        env,
+        input: `@@ a.ts\n- 1:${lineHash("function f() {")}*\n`,
+      });
+      assert.equal(out.code, 1, out.stderr);
+      assert.equal(JSON.parse(out.stdout).error.code, "STALE_ANCHOR");
+      assert.equal(
+        await readFile(join(t.dir, "a.ts"), "utf8"),
+        "// hi\n" + SRC,
+      );
+    } finally {
+      await t.done();
+    }
+  });
+});
+
+describe("N* after a lean read", () => {
+  it(
+    "names the block the session read; an unread line is NOT_READ",
+    T,
+    async () => {
+      const t = await tree();
+      try {
+        const ws = openWorkspace(t.dir, { stateDir: join(t.dir, ".state") });
+        await ws.read("a.ts", { anchors: "lean", limit: 3 });
+        await refusedWith(ws.patch("@@ a.ts\n- 4*"), "NOT_READ");
+        assert.equal(await readFile(join(t.dir, "a.ts"), "utf8"), SRC);
+        const done = await ws.patch("@@ a.ts\n- 1*");
+        assert.deepEqual(done.blocks, ["a.ts op 1: block 1–3"]);
+        assert.equal(
+          await readFile(join(t.dir, "a.ts"), "utf8"),
+          "const x = f();\n",
+        );
+      } finally {
+        await t.done();
+      }
+    },
+  );
+
+  it("through the CLI: read --lean, then patch - 1*", T, async () => {
+    const t = await tree();
+    try {
+      const env = { HASHLINE_STORE: join(t.dir, ".state") };
+      const read = await hashline(["read", "a.ts", "--lean"], {
+        cwd: t.dir,
+        env,
+      });
+      assert.match(read.stdout, /^1\|function f\(\) \{$/m);
+      const out = await hashline(["patch"], {
+        cwd: t.dir,
+        env,
+        input: "@@ a.ts\n- 1*\n",
+      });
+      assert.equal(out.code, 0, out.stderr);
+      assert.equal(
+        await readFile(join(t.dir, "a.ts"), "utf8"),
+        "const x = f();\n",
+      );
+    } finally {
+      await t.done();
+    }
+  });
+});
