@@ -32,6 +32,22 @@ export type ParseAnswer =
   | { kind: "parsed"; errors: RawError[]; tree: ParsedTree }
   | { kind: "timeout" };
 
+/**
+ * A parse run a slice at a time, the thread left to other work (module
+ * loads, file reads) between slices.
+ */
+export interface SlicedParse {
+  /** The text being parsed. */
+  readonly text: string;
+  /**
+   * Runs what is left of the parse at once, for at most `limitMs`, and gives
+   * its answer; undefined when it needs longer (it then goes on in slices).
+   */
+  finish(limitMs?: number): ParseAnswer | undefined;
+  /** Settles with the answer when the slices end it (never rejects). */
+  readonly done: Promise<ParseAnswer>;
+}
+
 /** A grammar ready to parse, with the identity its receipts are keyed by. */
 export interface LoadedGrammar {
   /** `package@version/language`. */
@@ -46,7 +62,25 @@ export interface LoadedGrammar {
     timeoutMs: number,
     base?: { text: string; tree: ParsedTree },
   ): ParseAnswer;
+  /**
+   * Parses `text` from scratch a slice at a time, on a parser of its own
+   * (so a `parse` in between is not disturbed); `timeout` when the slices
+   * together ran past `timeoutMs`.
+   */
+  parseInSlices(text: string, timeoutMs: number): SlicedParse;
 }
+
+/** Longest slice of a parse run between other work, in milliseconds. */
+const SLICE_MS = 4;
+
+// The next turn of the event loop, after pending I/O callbacks; a chain of
+// zero timeouts would be held to 4 ms each.
+const nextTurn: (task: () => void) => void =
+  typeof (globalThis as { setImmediate?: unknown }).setImmediate === "function"
+    ? (task) =>
+      (globalThis as unknown as { setImmediate(f: () => void): void })
+        .setImmediate(task)
+    : (task) => void setTimeout(task, 0);
 
 /**
  * The root node of a parsed tree, for the structure rules of `src/block/`.
@@ -261,27 +295,88 @@ async function loadUncached(grammar: Grammar): Promise<LoadedGrammar | string> {
   }
   const parser = new ts.Parser();
   parser.setLanguage(language);
+  let sliced: InstanceType<TreeSitter["Parser"]> | undefined;
+  let slicing: Promise<unknown> = Promise.resolve();
   const runtimeVersion = await packageVersion(RUNTIME_PACKAGE);
+  const parse: LoadedGrammar["parse"] = (text, timeoutMs, base) => {
+    const deadline = performance.now() + timeoutMs;
+    let old: Tree | null = null;
+    if (base) {
+      old = (base.tree as Tree).copy();
+      old.edit(spanEdit(base.text, text));
+    }
+    // Chunks, not the rest of the string on every call: long files stay linear.
+    const tree = parser.parse((i) => text.slice(i, i + 16384), old, {
+      progressCallback: () => performance.now() > deadline,
+    });
+    old?.delete();
+    if (!tree) {
+      parser.reset();
+      return { kind: "timeout" };
+    }
+    return { kind: "parsed", errors: errorsOf(tree.rootNode), tree };
+  };
   return {
     identity:
       `${grammar.package}@${version}/${grammar.language}+${RUNTIME_PACKAGE}@${runtimeVersion}`,
-    parse(text, timeoutMs, base): ParseAnswer {
-      const deadline = performance.now() + timeoutMs;
-      let old: Tree | null = null;
-      if (base) {
-        old = (base.tree as Tree).copy();
-        old.edit(spanEdit(base.text, text));
-      }
-      // Chunks, not the rest of the string on every call: long files stay linear.
-      const tree = parser.parse((i) => text.slice(i, i + 16384), old, {
-        progressCallback: () => performance.now() > deadline,
+    parse,
+    parseInSlices(text, timeoutMs): SlicedParse {
+      let answer: ParseAnswer | undefined;
+      let settle!: (a: ParseAnswer) => void;
+      const done = new Promise<ParseAnswer>((r) => settle = r);
+      let spent = 0;
+      const input = (i: number) => text.slice(i, i + 16384);
+      // One parse at a time on the sliced parser: a cut-short parse resumes
+      // on its next call, so another text must wait for it to end.
+      const ready = slicing;
+      let started = false;
+      const step = (sliceMs: number): ParseAnswer | undefined => {
+        if (answer) return answer;
+        const p = sliced ??= (() => {
+          const q = new ts.Parser();
+          q.setLanguage(language);
+          return q;
+        })();
+        const t0 = performance.now();
+        const stop = t0 + Math.min(sliceMs, timeoutMs - spent);
+        try {
+          const tree = p.parse(input, null, {
+            progressCallback: () => performance.now() > stop,
+          });
+          spent += performance.now() - t0;
+          if (tree) {
+            answer = { kind: "parsed", errors: errorsOf(tree.rootNode), tree };
+          } else if (spent >= timeoutMs) answer = { kind: "timeout" };
+        } catch {
+          answer = { kind: "timeout" };
+        }
+        if (answer) {
+          if (answer.kind === "timeout") p.reset();
+          settle(answer);
+        }
+        return answer;
+      };
+      const tick = () => {
+        if (!step(SLICE_MS)) nextTurn(tick);
+      };
+      void ready.then(() => {
+        started = true;
+        tick();
       });
-      old?.delete();
-      if (!tree) {
-        parser.reset();
-        return { kind: "timeout" };
-      }
-      return { kind: "parsed", errors: errorsOf(tree.rootNode), tree };
+      slicing = done;
+      return {
+        text,
+        done,
+        finish(limitMs = Infinity): ParseAnswer | undefined {
+          // Not started: the parse before it has not ended, so this one
+          // runs on the main parser instead, leaving that one be.
+          if (!started && !answer) {
+            answer = parse(text, Math.min(timeoutMs, limitMs));
+            settle(answer);
+          }
+          return step(limitMs);
+        },
+      };
     },
   };
 }

@@ -30,6 +30,46 @@ const loadEngine = lazy<typeof import("./_engine.ts")>(
   "./_engine.ts",
 );
 
+/** Most files of one patch whose content is parsed ahead of its check. */
+const PRIMED_FILES = 4;
+
+/**
+ * The files a patch edits, read from it as sent without validating it: the
+ * `@@ PATH` lines of the text form, or `files[].path` of the JSON form.
+ * Created, deleted and renamed files are left out (their check starts from
+ * nothing); at most {@link PRIMED_FILES}.
+ */
+function patchPaths(patch: unknown): string[] {
+  let value = patch;
+  if (typeof value === "string") {
+    if (!/^\s*\{/.test(value)) {
+      const out: string[] = [];
+      for (const m of value.matchAll(/^@@ (.+?)\s*$/gm)) {
+        if (!m[1].includes(" -> ") && !out.includes(m[1])) out.push(m[1]);
+      }
+      return out.slice(0, PRIMED_FILES);
+    }
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return [];
+    }
+  }
+  const files = (value as { files?: unknown } | null)?.files;
+  if (!Array.isArray(files)) return [];
+  const out: string[] = [];
+  for (const f of files) {
+    const path = (f as { path?: unknown } | null)?.path;
+    const entry = f as { create?: unknown; delete?: unknown; rename?: unknown };
+    if (
+      typeof path === "string" && path !== "" && !out.includes(path) &&
+      entry.create !== true && entry.delete !== true &&
+      entry.rename === undefined
+    ) out.push(path);
+  }
+  return out.slice(0, PRIMED_FILES);
+}
+
 /** How long the checks of one edit may take together, in milliseconds (DESIGN §11). */
 export const PATCH_CHECKS_MS = 2000;
 
@@ -89,6 +129,49 @@ export class SyntaxGate {
       await loadChecker();
       const { loadGrammar } = await loadEngine();
       await Promise.all(grammars.map((g) => loadGrammar(g!)));
+    })().catch(() => {});
+  }
+
+  /**
+   * Warms ahead of a patch, before the patch is even parsed: starts loading
+   * the grammars of the files it names and parsing their current content a
+   * slice at a time, so the check that follows parses only what the edit
+   * changed. Paths are read from the patch as sent (best effort; a patch
+   * that does not parse primes nothing). Does nothing under `off`.
+   *
+   * @param patch The patch as sent (JSON text, text form or object).
+   * @param mode This edit's mode (default the gate's).
+   * @param read Reads a file's current text by the patch's path (null when
+   *   it cannot be read); it must apply the caller's confinement rules.
+   */
+  prime(
+    patch: unknown,
+    mode: unknown,
+    read: (path: string) => Promise<string | null>,
+  ): void {
+    let m: CheckMode;
+    try {
+      m = checkMode(mode, this.mode);
+    } catch {
+      return;
+    }
+    if (m === "off") return;
+    const paths = patchPaths(patch);
+    if (paths.length === 0) return;
+    this.warm(paths, m);
+    const modules = Promise.all([loadLanguages(), loadChecker(), loadEngine()]);
+    void (async () => {
+      await modules;
+      const { grammarFor } = await loadLanguages();
+      const coded = paths.filter((p) => grammarFor(p) !== null);
+      if (coded.length === 0) return;
+      const module = await loadChecker();
+      const engine = this.engine(module);
+      if (!engine.prime) return;
+      for (const path of coded) {
+        const text = await read(path).catch(() => null);
+        if (text !== null) engine.prime(path, text);
+      }
     })().catch(() => {});
   }
 
