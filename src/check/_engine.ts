@@ -212,11 +212,16 @@ function loadRuntime(): Promise<TreeSitter | null> {
   return runtime ??= (async () => {
     try {
       const { readPackageFile } = await import("../_runtime/packages.ts");
-      const wasm = await readPackageFile(
-        `${RUNTIME_PACKAGE}/web-tree-sitter.wasm`,
-      );
-      if (!wasm) return null;
-      const mod = await import("web-tree-sitter") as unknown as TreeSitter;
+      // The bytes are read while the module loads: each step of a cold
+      // start waits its turn behind whatever else the process is doing.
+      const [wasm, mod] = await Promise.all([
+        readPackageFile(`${RUNTIME_PACKAGE}/web-tree-sitter.wasm`),
+        import("web-tree-sitter").then(
+          (m) => m as unknown as TreeSitter,
+          () => null,
+        ),
+      ]);
+      if (!wasm || !mod) return null;
       await mod.Parser.init({ wasmBinary: wasm });
       return mod;
     } catch {
@@ -275,13 +280,17 @@ export function loadGrammar(grammar: Grammar): Promise<LoadedGrammar | string> {
 }
 
 async function loadUncached(grammar: Grammar): Promise<LoadedGrammar | string> {
-  const ts = await loadRuntime();
+  const { readPackageFile } = await import("../_runtime/packages.ts");
+  // The grammar's bytes and both versions are read while the runtime starts.
+  const [ts, bytes, version, runtimeVersion] = await Promise.all([
+    loadRuntime(),
+    readPackageFile(`${grammar.package}/${grammar.wasm}`),
+    packageVersion(grammar.package),
+    packageVersion(RUNTIME_PACKAGE),
+  ]);
   if (!ts) {
     return `not checked: install the npm package ${RUNTIME_PACKAGE} (and ${grammar.package}) to check ${grammar.language} syntax`;
   }
-  const { readPackageFile } = await import("../_runtime/packages.ts");
-  const bytes = await readPackageFile(`${grammar.package}/${grammar.wasm}`);
-  const version = bytes ? await packageVersion(grammar.package) : null;
   if (!bytes || !version) {
     return `not checked: install the npm package ${grammar.package} to check ${grammar.language} syntax`;
   }
@@ -297,7 +306,6 @@ async function loadUncached(grammar: Grammar): Promise<LoadedGrammar | string> {
   parser.setLanguage(language);
   let sliced: InstanceType<TreeSitter["Parser"]> | undefined;
   let slicing: Promise<unknown> = Promise.resolve();
-  const runtimeVersion = await packageVersion(RUNTIME_PACKAGE);
   const parse: LoadedGrammar["parse"] = (text, timeoutMs, base) => {
     const deadline = performance.now() + timeoutMs;
     let old: Tree | null = null;
