@@ -7,6 +7,7 @@
  * @module
  */
 import type { SyntaxNode } from "../block/_node.ts";
+import { lazy } from "../_internal/lazy.ts";
 import type { Grammar } from "./languages.ts";
 
 /** One syntax error of a parse, as a receipt keeps it. */
@@ -193,11 +194,22 @@ interface TreeSitter {
 
 const RUNTIME_PACKAGE = "web-tree-sitter";
 
+// Loaded through `lazy()`, as the gate does when a patch arrives, so both
+// join the round of module loading under way then.
+const loadTreeSitter = lazy<typeof import("./_tree_sitter.ts")>(
+  import.meta.url,
+  "./_tree_sitter.ts",
+);
+const loadPackages = lazy<typeof import("../_runtime/packages.ts")>(
+  import.meta.url,
+  "../_runtime/packages.ts",
+);
+
 let runtime: Promise<TreeSitter | null> | undefined;
 const grammars = new Map<string, Promise<LoadedGrammar | string>>();
 
 async function packageVersion(name: string): Promise<string | null> {
-  const { readPackageFile } = await import("../_runtime/packages.ts");
+  const { readPackageFile } = await loadPackages();
   const bytes = await readPackageFile(`${name}/package.json`);
   if (!bytes) return null;
   try {
@@ -211,12 +223,12 @@ async function packageVersion(name: string): Promise<string | null> {
 function loadRuntime(): Promise<TreeSitter | null> {
   return runtime ??= (async () => {
     try {
-      const { readPackageFile } = await import("../_runtime/packages.ts");
+      const { readPackageFile } = await loadPackages();
       // The bytes are read while the module loads: each step of a cold
       // start waits its turn behind whatever else the process is doing.
       const [wasm, mod] = await Promise.all([
         readPackageFile(`${RUNTIME_PACKAGE}/web-tree-sitter.wasm`),
-        import("web-tree-sitter").then(
+        loadTreeSitter().then(
           (m) => m as unknown as TreeSitter,
           () => null,
         ),
@@ -280,7 +292,7 @@ export function loadGrammar(grammar: Grammar): Promise<LoadedGrammar | string> {
 }
 
 async function loadUncached(grammar: Grammar): Promise<LoadedGrammar | string> {
-  const { readPackageFile } = await import("../_runtime/packages.ts");
+  const { readPackageFile } = await loadPackages();
   // The grammar's bytes and both versions are read while the runtime starts.
   const [ts, bytes, version, runtimeVersion] = await Promise.all([
     loadRuntime(),

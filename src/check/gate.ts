@@ -12,6 +12,7 @@ import { isMarkdown } from "../block/markdown.ts";
 import { PatchRefusedError } from "../errors.ts";
 import { lazy } from "../_internal/lazy.ts";
 import type { Checker, CheckInput, SyntaxCheck } from "./checker.ts";
+import { grammarFor } from "./languages.ts";
 import { type CheckMode, checkMode } from "./modes.ts";
 
 // The checker and its helpers load with the first edit a gate checks, so a
@@ -21,13 +22,20 @@ const loadChecker = lazy<CheckerModule>(
   import.meta.url,
   "./checker.ts",
 );
-const loadLanguages = lazy<typeof import("./languages.ts")>(
-  import.meta.url,
-  "./languages.ts",
-);
 const loadEngine = lazy<typeof import("./_engine.ts")>(
   import.meta.url,
   "./_engine.ts",
+);
+// What a first check loads after the engine, started with it ahead of a
+// patch: a round of module loading holds the event loop, so imports started
+// together load together, and each started later waits for a round of its own.
+const loadTreeSitter = lazy<typeof import("./_tree_sitter.ts")>(
+  import.meta.url,
+  "./_tree_sitter.ts",
+);
+const loadPackages = lazy<typeof import("../_runtime/packages.ts")>(
+  import.meta.url,
+  "../_runtime/packages.ts",
 );
 
 /** Most files of one patch whose content is parsed ahead of its check. */
@@ -123,7 +131,6 @@ export class SyntaxGate {
     }
     if (m === "off" || paths.length === 0) return;
     void (async () => {
-      const { grammarFor } = await loadLanguages();
       const grammars = paths.map((p) => grammarFor(p)).filter((g) => g);
       if (grammars.length === 0) return;
       await loadChecker();
@@ -156,15 +163,16 @@ export class SyntaxGate {
       return;
     }
     if (m === "off") return;
-    const paths = patchPaths(patch);
-    if (paths.length === 0) return;
-    this.warm(paths, m);
-    const modules = Promise.all([loadLanguages(), loadChecker(), loadEngine()]);
+    const coded = patchPaths(patch).filter((p) => grammarFor(p) !== null);
+    if (coded.length === 0) return;
+    // Every module a first check needs, started at once (see above).
+    for (
+      const load of [loadChecker, loadEngine, loadTreeSitter, loadPackages]
+    ) {
+      (load as () => Promise<unknown>)().catch(() => {});
+    }
+    this.warm(coded, m);
     void (async () => {
-      await modules;
-      const { grammarFor } = await loadLanguages();
-      const coded = paths.filter((p) => grammarFor(p) !== null);
-      if (coded.length === 0) return;
       const module = await loadChecker();
       const engine = this.engine(module);
       if (!engine.prime) return;
@@ -218,7 +226,6 @@ export class SyntaxGate {
     if (m === "off" || inputs.length === 0) return { checks: [], warnings: [] };
     const module = await loadChecker();
     const { describeCheck, syntaxProblems } = module;
-    const { grammarFor } = await loadLanguages();
     const checks: SyntaxCheck[] = [];
     const deadline = performance.now() + PATCH_CHECKS_MS;
     for (const input of inputs) {
