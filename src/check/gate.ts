@@ -40,6 +40,8 @@ const loadPackages = lazy<typeof import("../_runtime/packages.ts")>(
 
 /** Most files of one patch whose content is parsed ahead of its check. */
 const PRIMED_FILES = 4;
+/** Longest a check waits for a prime to hand it the files it read. */
+const PRIME_WAIT_MS = 200;
 
 /**
  * The files a patch edits, read from it as sent without validating it: the
@@ -96,6 +98,8 @@ export class SyntaxGate {
   private readonly stateDir: string | null;
   private checker?: Checker;
   private readonly noted = new Set<string>();
+  /** Settles when every prime under way has read its files and handed them on. */
+  private primes: Promise<unknown> = Promise.resolve();
 
   /**
    * @param mode Default mode (`warn` when undefined).
@@ -172,7 +176,7 @@ export class SyntaxGate {
       (load as () => Promise<unknown>)().catch(() => {});
     }
     this.warm(coded, m);
-    void (async () => {
+    const handed = (async () => {
       const module = await loadChecker();
       const engine = this.engine(module);
       if (!engine.prime) return;
@@ -181,6 +185,21 @@ export class SyntaxGate {
         if (text !== null) engine.prime(path, text);
       }
     })().catch(() => {});
+    this.primes = Promise.all([this.primes, handed]);
+  }
+
+  /**
+   * Waits (briefly) for the primes under way to hand their files to the
+   * checker, so a check that follows finds the parse under way instead of
+   * starting a second one.
+   */
+  private async primed(): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      this.primes,
+      new Promise((r) => timer = setTimeout(r, PRIME_WAIT_MS)),
+    ]);
+    clearTimeout(timer);
   }
 
   /**
@@ -194,6 +213,7 @@ export class SyntaxGate {
    */
   async structure(path: string, text: string): Promise<BlockSource> {
     if (isMarkdown(path)) return { kind: "tree", root: null };
+    await this.primed();
     const module = await loadChecker();
     const engine = this.engine(module);
     if (!engine.structure) {
@@ -224,6 +244,7 @@ export class SyntaxGate {
   async run(inputs: CheckInput[], mode?: unknown): Promise<GateOutcome> {
     const m = checkMode(mode, this.mode);
     if (m === "off" || inputs.length === 0) return { checks: [], warnings: [] };
+    await this.primed();
     const module = await loadChecker();
     const { describeCheck, syntaxProblems } = module;
     const checks: SyntaxCheck[] = [];
