@@ -317,7 +317,11 @@ async function loadUncached(grammar: Grammar): Promise<LoadedGrammar | string> {
   const parser = new ts.Parser();
   parser.setLanguage(language);
   let sliced: InstanceType<TreeSitter["Parser"]> | undefined;
+  // Settles when every sliced parse started so far has ended.
   let slicing: Promise<unknown> = Promise.resolve();
+  // The sliced parse the parser holds cut short, if any: a parse that is
+  // cut short resumes on the parser's next call, whatever text that names.
+  let holder: object | null = null;
   const parse: LoadedGrammar["parse"] = (text, timeoutMs, base) => {
     const deadline = performance.now() + timeoutMs;
     let old: Tree | null = null;
@@ -346,10 +350,12 @@ async function loadUncached(grammar: Grammar): Promise<LoadedGrammar | string> {
       const done = new Promise<ParseAnswer>((r) => settle = r);
       let spent = 0;
       const input = (i: number) => text.slice(i, i + 16384);
-      // One parse at a time on the sliced parser: a cut-short parse resumes
-      // on its next call, so another text must wait for it to end.
+      // One parse at a time on the sliced parser: this one starts when every
+      // one before it ended (one finished on the main parser ends early).
       const ready = slicing;
+      slicing = ready.then(() => done);
       let started = false;
+      const me = {};
       const step = (sliceMs: number): ParseAnswer | undefined => {
         if (answer) return answer;
         const p = sliced ??= (() => {
@@ -357,6 +363,9 @@ async function loadUncached(grammar: Grammar): Promise<LoadedGrammar | string> {
           q.setLanguage(language);
           return q;
         })();
+        // Never resume another text's parse: start this one over instead.
+        if (holder !== null && holder !== me) p.reset();
+        holder = me;
         const t0 = performance.now();
         const stop = t0 + Math.min(sliceMs, timeoutMs - spent);
         try {
@@ -372,6 +381,7 @@ async function loadUncached(grammar: Grammar): Promise<LoadedGrammar | string> {
         }
         if (answer) {
           if (answer.kind === "timeout") p.reset();
+          holder = null;
           settle(answer);
         }
         return answer;
@@ -383,7 +393,6 @@ async function loadUncached(grammar: Grammar): Promise<LoadedGrammar | string> {
         started = true;
         tick();
       });
-      slicing = done;
       return {
         text,
         done,

@@ -97,6 +97,37 @@ describe("parsing ahead of a check, a slice at a time", () => {
   );
 
   it(
+    "a sliced parse never resumes another text's parse cut short, even behind one finished early",
+    {
+      timeout: 60_000,
+    },
+    async () => {
+      const long = longSource(400);
+      const small = "export const a = { b: [1, 2] };\n";
+      const other = "function f(x: number) {\n  return x + 1;\n}\n";
+      const wantLong = await whole("a.ts", long);
+      const wantOther = await whole("a.ts", other);
+      const g = wantLong.g;
+      const first = g.parseInSlices(long, 10_000);
+      const second = g.parseInSlices(small, 10_000);
+      assert.equal(second.finish()?.kind, "parsed");
+      // A few turns of the event loop: the first parse runs, cut into slices.
+      for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
+      const third = g.parseInSlices(other, 10_000);
+      for (
+        const [job, want] of [[third, wantOther], [first, wantLong]] as const
+      ) {
+        const a = await job.done;
+        assert.equal(a.kind, "parsed");
+        if (a.kind !== "parsed") continue;
+        assert.equal(String(rootOf(a.tree)), want.shape);
+        assert.deepEqual(a.errors, want.errors);
+        a.tree.delete();
+      }
+    },
+  );
+
+  it(
     "a check after a prime parses incrementally and answers as a check without one",
     {
       timeout: 60_000,
