@@ -40,6 +40,8 @@ const loadPackages = lazy<typeof import("../_runtime/packages.ts")>(
 
 /** Most files of one patch whose content is parsed ahead of its check. */
 const PRIMED_FILES = 4;
+/** Largest file read ahead of a check (larger ones are not checked). */
+const PRIME_MAX_BYTES = 2 * 1024 ** 2;
 /** Longest a check waits for a prime to hand it the files it read. */
 const PRIME_WAIT_MS = 200;
 
@@ -152,13 +154,14 @@ export class SyntaxGate {
    *
    * @param patch The patch as sent (JSON text, text form or object).
    * @param mode This edit's mode (default the gate's).
-   * @param read Reads a file's current text by the patch's path (null when
-   *   it cannot be read); it must apply the caller's confinement rules.
+   * @param read Reads a file's current text by the patch's path, if it is
+   *   at most `maxBytes` long (else null, as when it cannot be read); it must
+   *   apply the caller's confinement rules.
    */
   prime(
     patch: unknown,
     mode: unknown,
-    read: (path: string) => Promise<string | null>,
+    read: (path: string, maxBytes: number) => Promise<string | null>,
   ): void {
     let m: CheckMode;
     try {
@@ -181,7 +184,7 @@ export class SyntaxGate {
       const engine = this.engine(module);
       if (!engine.prime) return;
       for (const path of coded) {
-        const text = await read(path).catch(() => null);
+        const text = await read(path, PRIME_MAX_BYTES).catch(() => null);
         if (text !== null) engine.prime(path, text);
       }
     })().catch(() => {});

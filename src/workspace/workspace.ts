@@ -109,14 +109,21 @@ class FileWorkspace implements Workspace {
     options?: PatchOptions,
   ): Promise<PatchResult> {
     // The files' grammars load, and their text parses, while the write path does.
-    this.ctx.syntax.prime(input, options?.check, (path) => this.current(path));
+    this.ctx.syntax.prime(
+      input,
+      options?.check,
+      (path, maxBytes) => this.current(path, maxBytes),
+    );
     return (await loadWriting()).patchFiles(this.ctx, input, options);
   }
 
   /** A file's text as it stands, for a check to start from (null: none). */
-  private async current(path: string): Promise<string | null> {
+  private async current(
+    path: string,
+    maxBytes: number,
+  ): Promise<string | null> {
     const target = await resolveTarget(this.ctx, path, "read");
-    if (!target.exists || (target.stat?.size ?? Infinity) > 2 * 1024 ** 2) {
+    if (!target.exists || (target.stat?.size ?? Infinity) > maxBytes) {
       return null;
     }
     return (await loadWhole(target)).text;
