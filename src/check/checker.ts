@@ -117,6 +117,13 @@ export interface Checker {
    * @param text The content as it stands (a leading BOM is ignored).
    */
   prime?(path: string, text: string): void;
+  /**
+   * Whether the tree of the text last checked or parsed under `path` is
+   * still kept (then a prime of it would parse nothing new). Optional.
+   *
+   * @param path The file's path, as checks name it.
+   */
+  holds?(path: string): boolean;
   /** Parses run so far (a receipt hit runs none). */
   readonly parses: number;
 }
@@ -124,6 +131,8 @@ export interface Checker {
 const MiB = 1024 ** 2;
 /** Trees kept per grammar, so the next edit of a text parses incrementally. */
 const KEPT_TREES = 4;
+/** Paths whose last text is remembered (see {@link Checker.holds}). */
+const RECENT_PATHS = 256;
 
 interface Kept {
   text: string;
@@ -209,6 +218,26 @@ class TreeSitterChecker implements Checker {
   private readonly kept = new Map<string, Kept[]>();
   /** Parses running in slices, per grammar (see {@link prime}). */
   private readonly priming = new Map<string, SlicedParse[]>();
+  /** The text last checked or parsed per path, with its grammar's identity. */
+  private readonly recent = new Map<
+    string,
+    { identity: string; text: string }
+  >();
+
+  holds(path: string): boolean {
+    const last = this.recent.get(path);
+    return last !== undefined &&
+      (this.kept.get(last.identity)?.some((k) => k.text === last.text) ??
+        false);
+  }
+
+  private saw(path: string, grammar: LoadedGrammar, text: string): void {
+    this.recent.delete(path);
+    this.recent.set(path, { identity: grammar.identity, text });
+    if (this.recent.size > RECENT_PATHS) {
+      this.recent.delete(this.recent.keys().next().value!);
+    }
+  }
 
   prime(path: string, text: string): void {
     const grammar = grammarFor(path);
@@ -367,6 +396,7 @@ class TreeSitterChecker implements Checker {
     }
     const body = text.startsWith(BOM) ? text.slice(1) : text;
     this.settlePrime(loaded, body);
+    this.saw(path, loaded, body);
     let kept = this.find(loaded, body);
     if (!kept) {
       this.parses++;
@@ -425,6 +455,7 @@ class TreeSitterChecker implements Checker {
       ? input.before.slice(1)
       : input.before;
     const deadline = input.deadline ?? Infinity;
+    this.saw(input.path, loaded, after);
     const now = await this.answer(loaded, after, beforeText, deadline);
     if (!now) {
       return result("skipped", {

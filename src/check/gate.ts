@@ -184,6 +184,8 @@ export class SyntaxGate {
       const engine = this.engine(module);
       if (!engine.prime) return;
       for (const path of coded) {
+        // A long-lived process most often holds the tree already.
+        if (engine.holds?.(path)) continue;
         const text = await read(path, PRIME_MAX_BYTES).catch(() => null);
         if (text !== null) engine.prime(path, text);
       }

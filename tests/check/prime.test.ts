@@ -152,44 +152,49 @@ describe("parsing ahead of a check, a slice at a time", () => {
       const again = await primed.check({ path: "a.ts", before, after: before });
       assert.equal(again?.status, "ok");
       assert.equal(again?.reused, true, "the primed text's answer is reused");
+      assert.equal(
+        primed.holds!("a.ts"),
+        true,
+        "it holds the last text's tree",
+      );
+      assert.equal(primed.holds!("b.ts"), false);
     },
   );
 
   it(
-    "the gate primes the files a patch names, text and JSON forms, never under off",
+    "the gate primes the files a patch names, text and JSON forms, never under off, nor a file whose tree it holds",
     {
       timeout: 30_000,
     },
     async () => {
       const seen: string[] = [];
-      let wake = () => {};
+      const reads: string[] = [];
       const checker: Checker = {
         parses: 0,
         check: () => Promise.resolve(null),
         prime(path, text) {
           seen.push(`${path}=${text}`);
-          wake();
         },
+        holds: (path) => path === "held.ts",
       };
-      const read = (path: string) =>
-        Promise.resolve(path.endsWith("gone.ts") ? null : `text of ${path}`);
-      const primed = async (patch: unknown, mode?: string, count = 1) => {
+      const read = (path: string) => {
+        reads.push(path);
+        return Promise.resolve(
+          path.endsWith("gone.ts") ? null : `text of ${path}`,
+        );
+      };
+      const primed = async (patch: unknown, mode?: string) => {
         seen.length = 0;
+        reads.length = 0;
         const gate = new SyntaxGate("warn", null, checker);
-        const got = new Promise<void>((r) => {
-          wake = () => seen.length >= count && r();
-        });
         gate.prime(patch, mode, read);
-        if (count > 0) await got;
-        // Nothing more arrives after the last expected prime.
-        await new Promise((r) => setTimeout(r, 20));
+        // A check waits for the primes to hand their files over.
+        await gate.run([{ path: "notes.txt", before: "", after: "x" }]);
         return [...seen];
       };
       assert.deepEqual(
         await primed(
           "@@ src/a.ts\n= 1:aa\n~x\n@@ notes.md\n- 2:bb\n@@+ src/new.ts\n+\n~y\n@@ src/a.ts\n- 3:cc\n@@ src/gone.ts\n- 1:dd\n@@ src/b.py\n- 1:ee\n",
-          undefined,
-          2,
         ),
         ["src/a.ts=text of src/a.ts", "src/b.py=text of src/b.py"],
       );
@@ -203,19 +208,27 @@ describe("parsing ahead of a check, a slice at a time", () => {
             ],
           }),
           "refuse",
-          2,
         ),
         ["x.ts=text of x.ts", "z.json=text of z.json"],
       );
       assert.deepEqual(
-        await primed({ files: [{ path: "o.ts", ops: [] }] }, undefined, 1),
+        await primed({ files: [{ path: "o.ts", ops: [] }] }),
         ["o.ts=text of o.ts"],
       );
       assert.deepEqual(
-        await primed({ files: [{ path: "o.ts", ops: [] }] }, "off", 0),
+        await primed({ files: [{ path: "o.ts", ops: [] }] }, "off"),
         [],
       );
-      assert.deepEqual(await primed("not a patch at all", undefined, 0), []);
+      assert.deepEqual(reads, [], "nothing is read under off");
+      // A file whose tree the checker still holds is not read again.
+      assert.deepEqual(
+        await primed({
+          files: [{ path: "held.ts", ops: [] }, { path: "o.ts", ops: [] }],
+        }),
+        ["o.ts=text of o.ts"],
+      );
+      assert.deepEqual(reads, ["o.ts"]);
+      assert.deepEqual(await primed("not a patch at all"), []);
     },
   );
 
