@@ -100,8 +100,8 @@ export class SyntaxGate {
   private readonly stateDir: string | null;
   private checker?: Checker;
   private readonly noted = new Set<string>();
-  /** Settles when every prime under way has read its files and handed them on. */
-  private primes: Promise<unknown> = Promise.resolve();
+  /** Primes under way, each settling when it has handed its files on. */
+  private readonly primes = new Set<Promise<void>>();
 
   /**
    * @param mode Default mode (`warn` when undefined).
@@ -190,7 +190,8 @@ export class SyntaxGate {
         if (text !== null) engine.prime(path, text);
       }
     })().catch(() => {});
-    this.primes = Promise.all([this.primes, handed]);
+    this.primes.add(handed);
+    void handed.then(() => this.primes.delete(handed));
   }
 
   /**
@@ -199,12 +200,17 @@ export class SyntaxGate {
    * starting a second one.
    */
   private async primed(): Promise<void> {
+    if (this.primes.size === 0) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([
-      this.primes,
-      new Promise((r) => timer = setTimeout(r, PRIME_WAIT_MS)),
+    const late = await Promise.race([
+      Promise.all(this.primes).then(() => false),
+      new Promise<boolean>((r) =>
+        timer = setTimeout(() => r(true), PRIME_WAIT_MS)
+      ),
     ]);
     clearTimeout(timer);
+    // A read that hangs is given up on, not waited for by every later check.
+    if (late) this.primes.clear();
   }
 
   /**

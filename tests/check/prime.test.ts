@@ -229,6 +229,16 @@ describe("parsing ahead of a check, a slice at a time", () => {
       );
       assert.deepEqual(reads, ["o.ts"]);
       assert.deepEqual(await primed("not a patch at all"), []);
+      // A read that never answers holds a check up briefly, once.
+      const stuck = new SyntaxGate("warn", null, checker);
+      stuck.prime(
+        { files: [{ path: "s.ts", ops: [] }] },
+        undefined,
+        () => new Promise<null>(() => {}),
+      );
+      const input = { path: "notes.txt", before: "", after: "x" };
+      assert.deepEqual(await stuck.run([input]), { checks: [], warnings: [] });
+      assert.deepEqual(await stuck.run([input]), { checks: [], warnings: [] });
     },
   );
 
