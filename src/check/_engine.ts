@@ -7,6 +7,7 @@
  * @module
  */
 import type { SyntaxNode } from "../block/_node.ts";
+import { lazy } from "../_internal/lazy.ts";
 import type { Grammar } from "./languages.ts";
 
 /** One syntax error of a parse, as a receipt keeps it. */
@@ -32,6 +33,22 @@ export type ParseAnswer =
   | { kind: "parsed"; errors: RawError[]; tree: ParsedTree }
   | { kind: "timeout" };
 
+/**
+ * A parse run a slice at a time, the thread left to other work (module
+ * loads, file reads) between slices.
+ */
+export interface SlicedParse {
+  /** The text being parsed. */
+  readonly text: string;
+  /**
+   * Runs what is left of the parse at once, for at most `limitMs`, and gives
+   * its answer; undefined when it needs longer (it then goes on in slices).
+   */
+  finish(limitMs?: number): ParseAnswer | undefined;
+  /** Settles with the answer when the slices end it (never rejects). */
+  readonly done: Promise<ParseAnswer>;
+}
+
 /** A grammar ready to parse, with the identity its receipts are keyed by. */
 export interface LoadedGrammar {
   /** `package@version/language`. */
@@ -46,7 +63,25 @@ export interface LoadedGrammar {
     timeoutMs: number,
     base?: { text: string; tree: ParsedTree },
   ): ParseAnswer;
+  /**
+   * Parses `text` from scratch a slice at a time, on a parser of its own
+   * (so a `parse` in between is not disturbed); `timeout` when the slices
+   * together ran past `timeoutMs`.
+   */
+  parseInSlices(text: string, timeoutMs: number): SlicedParse;
 }
+
+/** Longest slice of a parse run between other work, in milliseconds. */
+const SLICE_MS = 4;
+
+// The next turn of the event loop, after pending I/O callbacks; a chain of
+// zero timeouts would be held to 4 ms each.
+const nextTurn: (task: () => void) => void =
+  typeof (globalThis as { setImmediate?: unknown }).setImmediate === "function"
+    ? (task) =>
+      (globalThis as unknown as { setImmediate(f: () => void): void })
+        .setImmediate(task)
+    : (task) => void setTimeout(task, 0);
 
 /**
  * The root node of a parsed tree, for the structure rules of `src/block/`.
@@ -159,11 +194,22 @@ interface TreeSitter {
 
 const RUNTIME_PACKAGE = "web-tree-sitter";
 
+// Loaded through `lazy()`, as the gate does when a patch arrives, so both
+// join the round of module loading under way then.
+const loadTreeSitter = lazy<typeof import("./_tree_sitter.ts")>(
+  import.meta.url,
+  "./_tree_sitter.ts",
+);
+const loadPackages = lazy<typeof import("../_runtime/packages.ts")>(
+  import.meta.url,
+  "../_runtime/packages.ts",
+);
+
 let runtime: Promise<TreeSitter | null> | undefined;
 const grammars = new Map<string, Promise<LoadedGrammar | string>>();
 
 async function packageVersion(name: string): Promise<string | null> {
-  const { readPackageFile } = await import("../_runtime/packages.ts");
+  const { readPackageFile } = await loadPackages();
   const bytes = await readPackageFile(`${name}/package.json`);
   if (!bytes) return null;
   try {
@@ -177,12 +223,17 @@ async function packageVersion(name: string): Promise<string | null> {
 function loadRuntime(): Promise<TreeSitter | null> {
   return runtime ??= (async () => {
     try {
-      const { readPackageFile } = await import("../_runtime/packages.ts");
-      const wasm = await readPackageFile(
-        `${RUNTIME_PACKAGE}/web-tree-sitter.wasm`,
-      );
-      if (!wasm) return null;
-      const mod = await import("web-tree-sitter") as unknown as TreeSitter;
+      const { readPackageFile } = await loadPackages();
+      // The bytes are read while the module loads: each step of a cold
+      // start waits its turn behind whatever else the process is doing.
+      const [wasm, mod] = await Promise.all([
+        readPackageFile(`${RUNTIME_PACKAGE}/web-tree-sitter.wasm`),
+        loadTreeSitter().then(
+          (m) => m as unknown as TreeSitter,
+          () => null,
+        ),
+      ]);
+      if (!wasm || !mod) return null;
       await mod.Parser.init({ wasmBinary: wasm });
       return mod;
     } catch {
@@ -241,13 +292,17 @@ export function loadGrammar(grammar: Grammar): Promise<LoadedGrammar | string> {
 }
 
 async function loadUncached(grammar: Grammar): Promise<LoadedGrammar | string> {
-  const ts = await loadRuntime();
+  const { readPackageFile } = await loadPackages();
+  // The grammar's bytes and both versions are read while the runtime starts.
+  const [ts, bytes, version, runtimeVersion] = await Promise.all([
+    loadRuntime(),
+    readPackageFile(`${grammar.package}/${grammar.wasm}`),
+    packageVersion(grammar.package),
+    packageVersion(RUNTIME_PACKAGE),
+  ]);
   if (!ts) {
     return `not checked: install the npm package ${RUNTIME_PACKAGE} (and ${grammar.package}) to check ${grammar.language} syntax`;
   }
-  const { readPackageFile } = await import("../_runtime/packages.ts");
-  const bytes = await readPackageFile(`${grammar.package}/${grammar.wasm}`);
-  const version = bytes ? await packageVersion(grammar.package) : null;
   if (!bytes || !version) {
     return `not checked: install the npm package ${grammar.package} to check ${grammar.language} syntax`;
   }
@@ -261,27 +316,96 @@ async function loadUncached(grammar: Grammar): Promise<LoadedGrammar | string> {
   }
   const parser = new ts.Parser();
   parser.setLanguage(language);
-  const runtimeVersion = await packageVersion(RUNTIME_PACKAGE);
+  let sliced: InstanceType<TreeSitter["Parser"]> | undefined;
+  // Settles when every sliced parse started so far has ended.
+  let slicing: Promise<unknown> = Promise.resolve();
+  // The sliced parse the parser holds cut short, if any: a parse that is
+  // cut short resumes on the parser's next call, whatever text that names.
+  let holder: object | null = null;
+  const parse: LoadedGrammar["parse"] = (text, timeoutMs, base) => {
+    const deadline = performance.now() + timeoutMs;
+    let old: Tree | null = null;
+    if (base) {
+      old = (base.tree as Tree).copy();
+      old.edit(spanEdit(base.text, text));
+    }
+    // Chunks, not the rest of the string on every call: long files stay linear.
+    const tree = parser.parse((i) => text.slice(i, i + 16384), old, {
+      progressCallback: () => performance.now() > deadline,
+    });
+    old?.delete();
+    if (!tree) {
+      parser.reset();
+      return { kind: "timeout" };
+    }
+    return { kind: "parsed", errors: errorsOf(tree.rootNode), tree };
+  };
   return {
     identity:
       `${grammar.package}@${version}/${grammar.language}+${RUNTIME_PACKAGE}@${runtimeVersion}`,
-    parse(text, timeoutMs, base): ParseAnswer {
-      const deadline = performance.now() + timeoutMs;
-      let old: Tree | null = null;
-      if (base) {
-        old = (base.tree as Tree).copy();
-        old.edit(spanEdit(base.text, text));
-      }
-      // Chunks, not the rest of the string on every call: long files stay linear.
-      const tree = parser.parse((i) => text.slice(i, i + 16384), old, {
-        progressCallback: () => performance.now() > deadline,
+    parse,
+    parseInSlices(text, timeoutMs): SlicedParse {
+      let answer: ParseAnswer | undefined;
+      let settle!: (a: ParseAnswer) => void;
+      const done = new Promise<ParseAnswer>((r) => settle = r);
+      let spent = 0;
+      const input = (i: number) => text.slice(i, i + 16384);
+      // One parse at a time on the sliced parser: this one starts when every
+      // one before it ended (one finished on the main parser ends early).
+      const ready = slicing;
+      slicing = ready.then(() => done);
+      let started = false;
+      const me = {};
+      const step = (sliceMs: number): ParseAnswer | undefined => {
+        if (answer) return answer;
+        const p = sliced ??= (() => {
+          const q = new ts.Parser();
+          q.setLanguage(language);
+          return q;
+        })();
+        // Never resume another text's parse: start this one over instead.
+        if (holder !== null && holder !== me) p.reset();
+        holder = me;
+        const t0 = performance.now();
+        const stop = t0 + Math.min(sliceMs, timeoutMs - spent);
+        try {
+          const tree = p.parse(input, null, {
+            progressCallback: () => performance.now() > stop,
+          });
+          spent += performance.now() - t0;
+          if (tree) {
+            answer = { kind: "parsed", errors: errorsOf(tree.rootNode), tree };
+          } else if (spent >= timeoutMs) answer = { kind: "timeout" };
+        } catch {
+          answer = { kind: "timeout" };
+        }
+        if (answer) {
+          if (answer.kind === "timeout") p.reset();
+          holder = null;
+          settle(answer);
+        }
+        return answer;
+      };
+      const tick = () => {
+        if (!step(SLICE_MS)) nextTurn(tick);
+      };
+      void ready.then(() => {
+        started = true;
+        tick();
       });
-      old?.delete();
-      if (!tree) {
-        parser.reset();
-        return { kind: "timeout" };
-      }
-      return { kind: "parsed", errors: errorsOf(tree.rootNode), tree };
+      return {
+        text,
+        done,
+        finish(limitMs = Infinity): ParseAnswer | undefined {
+          // Not started: the parse before it has not ended, so this one
+          // runs on the main parser instead, leaving that one be.
+          if (!started && !answer) {
+            answer = parse(text, Math.min(timeoutMs, limitMs));
+            settle(answer);
+          }
+          return step(limitMs);
+        },
+      };
     },
   };
 }

@@ -12,9 +12,11 @@ import type { Problem } from "../errors.ts";
 import {
   type LoadedGrammar,
   loadGrammar,
+  type ParseAnswer,
   type ParsedTree,
   type RawError,
   rootOf,
+  type SlicedParse,
 } from "./_engine.ts";
 import type { BlockSource } from "../block/expand.ts";
 import { introducedErrors } from "./_introduced.ts";
@@ -106,6 +108,22 @@ export interface Checker {
    * @returns The tree's root, or why there is none.
    */
   structure?(path: string, text: string): Promise<BlockSource>;
+  /**
+   * Starts parsing a file's current content a slice at a time, between
+   * other work, so the check of an edit of it parses only what the edit
+   * changed. Optional; it never fails (a file it cannot parse is left be).
+   *
+   * @param path The file's path; its extension picks the grammar.
+   * @param text The content as it stands (a leading BOM is ignored).
+   */
+  prime?(path: string, text: string): void;
+  /**
+   * Whether the tree of the text last checked or parsed under `path` is
+   * still kept (then a prime of it would parse nothing new). Optional.
+   *
+   * @param path The file's path, as checks name it.
+   */
+  holds?(path: string): boolean;
   /** Parses run so far (a receipt hit runs none). */
   readonly parses: number;
 }
@@ -113,6 +131,8 @@ export interface Checker {
 const MiB = 1024 ** 2;
 /** Trees kept per grammar, so the next edit of a text parses incrementally. */
 const KEPT_TREES = 4;
+/** Paths whose last text is remembered (see {@link Checker.holds}). */
+const RECENT_PATHS = 256;
 
 interface Kept {
   text: string;
@@ -196,6 +216,79 @@ class TreeSitterChecker implements Checker {
 
   /** The texts parsed last per grammar, with their trees and errors. */
   private readonly kept = new Map<string, Kept[]>();
+  /** Parses running in slices, per grammar (see {@link prime}). */
+  private readonly priming = new Map<string, SlicedParse[]>();
+  /** The text last checked or parsed per path, with its grammar's identity. */
+  private readonly recent = new Map<
+    string,
+    { identity: string; text: string }
+  >();
+
+  holds(path: string): boolean {
+    const last = this.recent.get(path);
+    return last !== undefined &&
+      (this.kept.get(last.identity)?.some((k) => k.text === last.text) ??
+        false);
+  }
+
+  private saw(path: string, grammar: LoadedGrammar, text: string): void {
+    this.recent.delete(path);
+    this.recent.set(path, { identity: grammar.identity, text });
+    if (this.recent.size > RECENT_PATHS) {
+      this.recent.delete(this.recent.keys().next().value!);
+    }
+  }
+
+  prime(path: string, text: string): void {
+    const grammar = grammarFor(path);
+    if (!grammar || utf8Length(text, this.maxBytes) > this.maxBytes) return;
+    const body = text.startsWith(BOM) ? text.slice(1) : text;
+    void loadGrammar(grammar).then((loaded) => {
+      if (typeof loaded === "string" || this.find(loaded, body)) return;
+      const jobs = this.priming.get(loaded.identity) ?? [];
+      if (jobs.some((j) => j.text === body)) return;
+      const job = loaded.parseInSlices(body, this.timeoutMs);
+      this.priming.set(loaded.identity, [...jobs, job]);
+      void job.done.then((answer) => this.primed(loaded, job, answer));
+    }).catch(() => {});
+  }
+
+  /** Keeps the tree of a sliced parse that ended (once). */
+  private primed(
+    grammar: LoadedGrammar,
+    job: SlicedParse,
+    answer: ParseAnswer,
+  ): void {
+    const jobs = this.priming.get(grammar.identity);
+    const at = jobs?.indexOf(job) ?? -1;
+    if (!jobs || at < 0) return;
+    jobs.splice(at, 1);
+    if (jobs.length === 0) this.priming.delete(grammar.identity);
+    if (answer.kind !== "parsed") return;
+    this.parses++;
+    if (this.find(grammar, job.text)) return answer.tree.delete();
+    this.keep(grammar, {
+      text: job.text,
+      tree: answer.tree,
+      errors: answer.errors,
+    });
+  }
+
+  /**
+   * Ends now (within `limitMs`) the sliced parse of `text`, if one runs, so
+   * its tree can serve.
+   */
+  private settlePrime(
+    grammar: LoadedGrammar,
+    text: string | null | undefined,
+    limitMs = this.timeoutMs,
+  ): void {
+    const job = this.priming.get(grammar.identity)?.find((j) =>
+      j.text === text
+    );
+    const answer = job?.finish(Math.max(0, limitMs));
+    if (job && answer) this.primed(grammar, job, answer);
+  }
 
   private find(grammar: LoadedGrammar, text: string): Kept | undefined {
     const list = this.kept.get(grammar.identity);
@@ -233,6 +326,10 @@ class TreeSitterChecker implements Checker {
     before?: string | null,
     deadline = Infinity,
   ): Promise<{ errors: RawError[]; reused: boolean } | null> {
+    this.settlePrime(grammar, text, deadline - performance.now());
+    if (typeof before === "string") {
+      this.settlePrime(grammar, before, deadline - performance.now());
+    }
     const recalled = this.find(grammar, text);
     if (recalled) return { errors: recalled.errors, reused: true };
     const base = typeof before === "string"
@@ -298,6 +395,8 @@ class TreeSitterChecker implements Checker {
       };
     }
     const body = text.startsWith(BOM) ? text.slice(1) : text;
+    this.settlePrime(loaded, body);
+    this.saw(path, loaded, body);
     let kept = this.find(loaded, body);
     if (!kept) {
       this.parses++;
@@ -356,6 +455,7 @@ class TreeSitterChecker implements Checker {
       ? input.before.slice(1)
       : input.before;
     const deadline = input.deadline ?? Infinity;
+    this.saw(input.path, loaded, after);
     const now = await this.answer(loaded, after, beforeText, deadline);
     if (!now) {
       return result("skipped", {

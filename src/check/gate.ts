@@ -12,6 +12,7 @@ import { isMarkdown } from "../block/markdown.ts";
 import { PatchRefusedError } from "../errors.ts";
 import { lazy } from "../_internal/lazy.ts";
 import type { Checker, CheckInput, SyntaxCheck } from "./checker.ts";
+import { grammarFor } from "./languages.ts";
 import { type CheckMode, checkMode } from "./modes.ts";
 
 // The checker and its helpers load with the first edit a gate checks, so a
@@ -21,14 +22,65 @@ const loadChecker = lazy<CheckerModule>(
   import.meta.url,
   "./checker.ts",
 );
-const loadLanguages = lazy<typeof import("./languages.ts")>(
-  import.meta.url,
-  "./languages.ts",
-);
 const loadEngine = lazy<typeof import("./_engine.ts")>(
   import.meta.url,
   "./_engine.ts",
 );
+// What a first check loads after the engine, started with it ahead of a
+// patch: a round of module loading holds the event loop, so imports started
+// together load together, and each started later waits for a round of its own.
+const loadTreeSitter = lazy<typeof import("./_tree_sitter.ts")>(
+  import.meta.url,
+  "./_tree_sitter.ts",
+);
+const loadPackages = lazy<typeof import("../_runtime/packages.ts")>(
+  import.meta.url,
+  "../_runtime/packages.ts",
+);
+
+/** Most files of one patch whose content is parsed ahead of its check. */
+const PRIMED_FILES = 4;
+/** Largest file read ahead of a check (larger ones are not checked). */
+const PRIME_MAX_BYTES = 2 * 1024 ** 2;
+/** Longest a check waits for a prime to hand it the files it read. */
+const PRIME_WAIT_MS = 200;
+
+/**
+ * The files a patch edits, read from it as sent without validating it: the
+ * `@@ PATH` lines of the text form, or `files[].path` of the JSON form.
+ * Created, deleted and renamed files are left out (their check starts from
+ * nothing); at most {@link PRIMED_FILES}.
+ */
+function patchPaths(patch: unknown): string[] {
+  let value = patch;
+  if (typeof value === "string") {
+    if (!/^\s*\{/.test(value)) {
+      const out: string[] = [];
+      for (const m of value.matchAll(/^@@ (.+?)\s*$/gm)) {
+        if (!m[1].includes(" -> ") && !out.includes(m[1])) out.push(m[1]);
+      }
+      return out.slice(0, PRIMED_FILES);
+    }
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return [];
+    }
+  }
+  const files = (value as { files?: unknown } | null)?.files;
+  if (!Array.isArray(files)) return [];
+  const out: string[] = [];
+  for (const f of files) {
+    const path = (f as { path?: unknown } | null)?.path;
+    const entry = f as { create?: unknown; delete?: unknown; rename?: unknown };
+    if (
+      typeof path === "string" && path !== "" && !out.includes(path) &&
+      entry.create !== true && entry.delete !== true &&
+      entry.rename === undefined
+    ) out.push(path);
+  }
+  return out.slice(0, PRIMED_FILES);
+}
 
 /** How long the checks of one edit may take together, in milliseconds (DESIGN §11). */
 export const PATCH_CHECKS_MS = 2000;
@@ -48,6 +100,8 @@ export class SyntaxGate {
   private readonly stateDir: string | null;
   private checker?: Checker;
   private readonly noted = new Set<string>();
+  /** Primes under way, each settling when it has handed its files on. */
+  private readonly primes = new Set<Promise<void>>();
 
   /**
    * @param mode Default mode (`warn` when undefined).
@@ -83,13 +137,80 @@ export class SyntaxGate {
     }
     if (m === "off" || paths.length === 0) return;
     void (async () => {
-      const { grammarFor } = await loadLanguages();
       const grammars = paths.map((p) => grammarFor(p)).filter((g) => g);
       if (grammars.length === 0) return;
       await loadChecker();
       const { loadGrammar } = await loadEngine();
       await Promise.all(grammars.map((g) => loadGrammar(g!)));
     })().catch(() => {});
+  }
+
+  /**
+   * Warms ahead of a patch, before the patch is even parsed: starts loading
+   * the grammars of the files it names and parsing their current content a
+   * slice at a time, so the check that follows parses only what the edit
+   * changed. Paths are read from the patch as sent (best effort; a patch
+   * that does not parse primes nothing). Does nothing under `off`.
+   *
+   * @param patch The patch as sent (JSON text, text form or object).
+   * @param mode This edit's mode (default the gate's).
+   * @param read Reads a file's current text by the patch's path, if it is
+   *   at most `maxBytes` long (else null, as when it cannot be read); it must
+   *   apply the caller's confinement rules.
+   */
+  prime(
+    patch: unknown,
+    mode: unknown,
+    read: (path: string, maxBytes: number) => Promise<string | null>,
+  ): void {
+    let m: CheckMode;
+    try {
+      m = checkMode(mode, this.mode);
+    } catch {
+      return;
+    }
+    if (m === "off") return;
+    const coded = patchPaths(patch).filter((p) => grammarFor(p) !== null);
+    if (coded.length === 0) return;
+    // Every module a first check needs, started at once (see above).
+    for (
+      const load of [loadChecker, loadEngine, loadTreeSitter, loadPackages]
+    ) {
+      (load as () => Promise<unknown>)().catch(() => {});
+    }
+    this.warm(coded, m);
+    const handed = (async () => {
+      const module = await loadChecker();
+      const engine = this.engine(module);
+      if (!engine.prime) return;
+      for (const path of coded) {
+        // A long-lived process most often holds the tree already.
+        if (engine.holds?.(path)) continue;
+        const text = await read(path, PRIME_MAX_BYTES).catch(() => null);
+        if (text !== null) engine.prime(path, text);
+      }
+    })().catch(() => {});
+    this.primes.add(handed);
+    void handed.then(() => this.primes.delete(handed));
+  }
+
+  /**
+   * Waits (briefly) for the primes under way to hand their files to the
+   * checker, so a check that follows finds the parse under way instead of
+   * starting a second one.
+   */
+  private async primed(): Promise<void> {
+    if (this.primes.size === 0) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = await Promise.race([
+      Promise.all(this.primes).then(() => false),
+      new Promise<boolean>((r) =>
+        timer = setTimeout(() => r(true), PRIME_WAIT_MS)
+      ),
+    ]);
+    clearTimeout(timer);
+    // A read that hangs is given up on, not waited for by every later check.
+    if (late) this.primes.clear();
   }
 
   /**
@@ -103,6 +224,7 @@ export class SyntaxGate {
    */
   async structure(path: string, text: string): Promise<BlockSource> {
     if (isMarkdown(path)) return { kind: "tree", root: null };
+    await this.primed();
     const module = await loadChecker();
     const engine = this.engine(module);
     if (!engine.structure) {
@@ -133,9 +255,9 @@ export class SyntaxGate {
   async run(inputs: CheckInput[], mode?: unknown): Promise<GateOutcome> {
     const m = checkMode(mode, this.mode);
     if (m === "off" || inputs.length === 0) return { checks: [], warnings: [] };
+    await this.primed();
     const module = await loadChecker();
     const { describeCheck, syntaxProblems } = module;
-    const { grammarFor } = await loadLanguages();
     const checks: SyntaxCheck[] = [];
     const deadline = performance.now() + PATCH_CHECKS_MS;
     for (const input of inputs) {

@@ -25,6 +25,8 @@ import type { Patch } from "../patch/types.ts";
 import { Context } from "./_context.ts";
 import { recover } from "./_locking.ts";
 import { readFile, readText, stat } from "./_read.ts";
+import { resolveTarget } from "./_resolve.ts";
+import { loadWhole } from "./_load.ts";
 import type {
   EntryDetail,
   HistoryList,
@@ -106,7 +108,25 @@ class FileWorkspace implements Workspace {
     input: Patch | string,
     options?: PatchOptions,
   ): Promise<PatchResult> {
+    // The files' grammars load, and their text parses, while the write path does.
+    this.ctx.syntax.prime(
+      input,
+      options?.check,
+      (path, maxBytes) => this.current(path, maxBytes),
+    );
     return (await loadWriting()).patchFiles(this.ctx, input, options);
+  }
+
+  /** A file's text as it stands, for a check to start from (null: none). */
+  private async current(
+    path: string,
+    maxBytes: number,
+  ): Promise<string | null> {
+    const target = await resolveTarget(this.ctx, path, "read");
+    if (!target.exists || (target.stat?.size ?? Infinity) > maxBytes) {
+      return null;
+    }
+    return (await loadWhole(target)).text;
   }
 
   async write(
