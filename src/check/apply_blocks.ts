@@ -9,6 +9,7 @@ import { splitLines } from "../anchor/split.ts";
 import type { Checker } from "./checker.ts";
 import { applyPatch, type EditOptions } from "../patch/apply.ts";
 import { parsePatch } from "../patch/parse.ts";
+import { refuseFileParts } from "../patch/one_content.ts";
 import { refusal } from "../patch/problems.ts";
 import type { Patch, PatchOp } from "../patch/types.ts";
 import {
@@ -67,6 +68,11 @@ export async function applyBlockPatch(
     ? { files: [{ path: "", ops: patch }] }
     : parsePatch(patch, { headerless: true });
   if (parsed.files.length !== 1) return applyPatch(content, patch, options);
+  refuseFileParts(
+    parsed,
+    "the content given",
+    "a workspace's patch (openWorkspace(root).patch)",
+  );
   const file = parsed.files[0];
   const path = options.path ?? file.path;
   if (!hasBlockAnchors(file.ops)) return applyPatch(content, file.ops, options);
@@ -76,6 +82,7 @@ export async function applyBlockPatch(
     await structureOf(path, content),
     options.memory,
     path,
+    { rebase: options.rebase },
   );
   if (out.problems.length > 0) throw refusal(out.problems);
   return applyPatch(content, out.ops, options);

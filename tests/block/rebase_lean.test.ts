@@ -10,7 +10,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { PatchRefusedError } from "../../src/errors.ts";
-import { lineHash } from "../../src/hash/mod.ts";
+import { lineHash, lineHash32 } from "../../src/hash/mod.ts";
+import { applyBlockPatch } from "../../mod.ts";
+import { memoryFromHashes } from "../../src/patch/memory.ts";
 import { openWorkspace } from "../../src/workspace/mod.ts";
 import { hashline } from "../cli/_cli.ts";
 
@@ -169,4 +171,44 @@ describe("N* after a lean read", () => {
       await t.done();
     }
   });
+});
+
+describe("applyBlockPatch (content in, content out)", () => {
+  it(
+    "with a record and rebase, a moved block anchor is refused stale, not applied to its first line",
+    T,
+    async () => {
+      const read = SRC.split("\n").slice(0, -1);
+      const memory = memoryFromHashes(
+        new Map(read.map((l, i) => [i + 1, lineHash32(l)])),
+      );
+      const drifted = "// hi\n" + SRC;
+      const error = await applyBlockPatch(
+        drifted,
+        `- 1:${lineHash("function f() {")}*`,
+        { path: "a.ts", memory, rebase: true },
+      ).then(() => null, (e) => e);
+      assert.ok(error instanceof PatchRefusedError, String(error));
+      assert.deepEqual(error.problems.map((p) => p.code), ["STALE_ANCHOR"]);
+    },
+  );
+
+  it(
+    "refuses moves and file operations instead of dropping them",
+    T,
+    async () => {
+      await assert.rejects(
+        applyBlockPatch(
+          SRC,
+          `- 1:${lineHash("function f() {")}*\nm 4:${
+            lineHash("const x = f();")
+          } > 1:${lineHash("function f() {")}`,
+          { path: "a.ts" },
+        ),
+        (e: unknown) =>
+          e instanceof TypeError &&
+          /^Cannot apply move to the content given/.test(e.message),
+      );
+    },
+  );
 });
