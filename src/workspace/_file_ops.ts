@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { PatchRefusedError, TooLargeError } from "../errors.ts";
+import { NotAFileError, PatchRefusedError, TooLargeError } from "../errors.ts";
 import type { CheckMode } from "../check/mod.ts";
 import { hunksOf } from "../history/hunks.ts";
 import { recordFile } from "../history/record.ts";
@@ -98,11 +98,42 @@ export async function patchFileOps(
     if (!targets.has(key)) targets.set(key, t);
     return key;
   };
+  // A folder where a file is to be created or renamed to stands there
+  // already: EXISTS, as a file would be (a rename never overwrites).
+  const claim = async (
+    p: string,
+    entry: string,
+    why: string,
+  ): Promise<string> => {
+    try {
+      return await resolve(p);
+    } catch (error) {
+      if (
+        error instanceof NotAFileError &&
+        /\bit is a folder\b/.test(error.message)
+      ) {
+        throw refusal([{ code: "EXISTS", path: entry, message: why }]);
+      }
+      throw error;
+    }
+  };
   const canonical: Patch = { files: [] };
   for (const f of parsed.files) {
-    const path = await resolve(f.path);
+    const path = f.create === true
+      ? await claim(
+        f.path,
+        f.path,
+        "cannot create it: a folder already stands at this path; choose another path.",
+      )
+      : await resolve(f.path);
     const out = { ...f, path };
-    if (f.rename !== undefined) out.rename = await resolve(f.rename);
+    if (f.rename !== undefined) {
+      out.rename = await claim(
+        f.rename,
+        f.path,
+        `cannot rename it to "${f.rename}": a folder stands there, and a rename never overwrites. Choose another path.`,
+      );
+    }
     if (f.moves) {
       out.moves = [];
       for (const m of f.moves) {
