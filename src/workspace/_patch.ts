@@ -156,8 +156,9 @@ async function patchLocked(
     const lean = known.get(p.target.real)?.form === "lean";
     files.push({
       path: p.target.display,
-      added: s.added,
-      removed: s.removed,
+      // A patch that leaves the file as it was changed no line.
+      added: p.unchanged ? 0 : s.added,
+      removed: p.unchanged ? 0 : s.removed,
       created: !p.target.exists,
       anchors: lean ? leanLines(s.anchors) : s.anchors,
       diff: s.diff,

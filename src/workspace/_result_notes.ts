@@ -21,6 +21,8 @@ export function editHead(
 ): string {
   return f.created
     ? `Created ${f.path} (+${f.added})`
+    : f.added === 0 && f.removed === 0
+    ? `Unchanged ${f.path}: the patch leaves it as it was (+0 -0)`
     : `Edited ${f.path} (+${f.added} -${f.removed})`;
 }
 
