@@ -21,21 +21,12 @@ import {
   REFRESH_MS,
 } from "../lock/holder.ts";
 import {
-  clearDeadBreaker,
   closeQuietly,
-  createExclusive,
   EMPTY_STALE_MS,
   type Holder,
-  readHolder,
-  takeOver,
+  releaseIfMine,
+  tryLock,
 } from "../lock/lock_file.ts";
-import {
-  closeSync,
-  constants,
-  openSync,
-  readSync,
-  unlinkSync,
-} from "../_runtime/fs.ts";
 
 const chains: LockQueues = new Map();
 
@@ -48,23 +39,6 @@ function stale(holder: Holder): boolean {
   return provablyDead(named) || age > LEASE_MS;
 }
 
-function release(path: string, token: string): void {
-  try {
-    const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
-    let mine = false;
-    try {
-      const buf = new Uint8Array(token.length + 1);
-      const n = readSync(fd, buf, 0, buf.length, 0);
-      mine = new TextDecoder().decode(buf.subarray(0, n)) === token;
-    } finally {
-      closeSync(fd);
-    }
-    if (mine) unlinkSync(path);
-  } catch {
-    // Taken over after its lease: nothing of ours is left to free.
-  }
-}
-
 async function acquire(
   dir: string,
   timeoutMs: number,
@@ -74,23 +48,17 @@ async function acquire(
   const token = holderLine(Math.random().toString(36).slice(2));
   const deadline = Date.now() + timeoutMs;
   for (let wait = 1;; wait = Math.min(wait * 2, 20)) {
-    const fd = createExclusive(path, token);
-    if (fd !== null) {
-      clearDeadBreaker(folder, "lock.break");
+    const fd = tryLock(folder, "lock", token, stale, "lock");
+    if (typeof fd === "number") {
       const lease = setInterval(() => touchHandle(fd), REFRESH_MS);
       (lease as { unref?: () => void }).unref?.();
       return () => {
         clearInterval(lease);
         closeQuietly(fd);
-        release(path, token);
+        releaseIfMine(path, token);
       };
     }
-    const holder = readHolder(path);
-    if (holder === null) continue;
-    if (stale(holder)) {
-      takeOver(folder, "lock", holder, "lock");
-      continue;
-    }
+    if (fd === "again") continue;
     if (Date.now() > deadline) {
       throw new HashlineError(
         "BUSY",

@@ -22,13 +22,6 @@
 import { joinQueue, type LockQueues } from "./queue.ts";
 import { join } from "node:path";
 import { setInterval } from "node:timers";
-import {
-  closeSync,
-  constants,
-  openSync,
-  readSync,
-  unlinkSync,
-} from "../_runtime/fs.ts";
 import { processId } from "../_runtime/process.ts";
 import { touchHandle } from "../_runtime/host.ts";
 import { changedError, HashlineError } from "../errors.ts";
@@ -42,14 +35,12 @@ import {
   REFRESH_MS,
 } from "./holder.ts";
 import {
-  clearDeadBreaker,
   closeQuietly,
-  createExclusive,
   EMPTY_STALE_MS,
   type Holder,
   lockName,
-  readHolder,
-  takeOver,
+  releaseIfMine,
+  tryLock,
 } from "./lock_file.ts";
 
 export { lockName };
@@ -137,19 +128,15 @@ async function acquireFile(
   for (;;) {
     const pin = pinned(spec);
     try {
-      const folder = (n: string) => pin.path(n);
-      const fd = createExclusive(folder(name), token);
-      if (fd !== null) {
-        // A breaker left by a process killed while breaking this lock.
-        clearDeadBreaker(folder, `${name}.break`);
-        return { token, fd };
-      }
-      const holder = readHolder(folder(name));
-      if (holder === null) continue;
-      if (isStale(holder, key)) {
-        takeOver(folder, name, holder, spec.rest);
-        continue;
-      }
+      const got = tryLock(
+        (n: string) => pin.path(n),
+        name,
+        token,
+        (holder) => isStale(holder, key),
+        spec.rest,
+      );
+      if (typeof got === "number") return { token, fd: got };
+      if (got === "again") continue;
     } catch (error) {
       throw lockFailure(spec, error);
     } finally {
@@ -170,21 +157,7 @@ function releaseFile(spec: LockSpec, token: string): void {
     return;
   }
   try {
-    const fd = openSync(
-      pin.path(name),
-      constants.O_RDONLY | constants.O_NOFOLLOW,
-    );
-    let mine = false;
-    try {
-      const buf = new Uint8Array(token.length + 1);
-      const n = readSync(fd, buf, 0, buf.length, 0);
-      mine = new TextDecoder().decode(buf.subarray(0, n)) === token;
-    } finally {
-      closeSync(fd);
-    }
-    if (mine) unlinkSync(pin.path(name));
-  } catch {
-    // Taken over or removed: nothing of ours is left to release.
+    releaseIfMine(pin.path(name), token);
   } finally {
     pin.close();
   }

@@ -219,3 +219,58 @@ export function takeOver(
     }
   }
 }
+
+/**
+ * One attempt at a lock: its open handle when taken (a breaker a dead
+ * taker left is cleared on the way), `"again"` when the holder was stale
+ * and has just been broken (try again at once), or null when a live holder
+ * stands (wait, then try again).
+ *
+ * @param folder The lock's folder, as a function of a name in it.
+ * @param name The lock file's name.
+ * @param token The holder line to write.
+ * @param stale Whether a holder may be broken.
+ * @param rest What the take-over may clean up (see {@link takeOver}).
+ */
+export function tryLock(
+  folder: (name: string) => string,
+  name: string,
+  token: string,
+  stale: (holder: Holder) => boolean,
+  rest: string,
+): number | "again" | null {
+  const fd = createExclusive(folder(name), token);
+  if (fd !== null) {
+    clearDeadBreaker(folder, `${name}.break`);
+    return fd;
+  }
+  const holder = readHolder(folder(name));
+  if (holder === null) return "again";
+  if (!stale(holder)) return null;
+  takeOver(folder, name, holder, rest);
+  return "again";
+}
+
+/**
+ * Removes a lock file only while it still holds this holder's line (a lock
+ * taken over after its lease belongs to another, and is left alone).
+ *
+ * @param path The lock file.
+ * @param token The holder line written when it was taken.
+ */
+export function releaseIfMine(path: string, token: string): void {
+  try {
+    const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+    let mine = false;
+    try {
+      const buf = new Uint8Array(token.length + 1);
+      const n = readSync(fd, buf, 0, buf.length, 0);
+      mine = new TextDecoder().decode(buf.subarray(0, n)) === token;
+    } finally {
+      closeSync(fd);
+    }
+    if (mine) unlinkSync(path);
+  } catch {
+    // Taken over or removed: nothing of ours is left to free.
+  }
+}
