@@ -72,7 +72,11 @@ export class LineMemory implements ReadMemory {
 
   /** The hash of line n as read (before any refusal showed it again), or undefined. */
   read32(n: number): number | undefined {
-    return this.readHash(n) ?? this.shown?.hash32(n);
+    const read = this.readHash(n);
+    if (read !== undefined) return read;
+    // A line past the end of the file as read was no part of that read.
+    if (this.lineCount !== undefined && n > this.lineCount) return undefined;
+    return this.shown?.hash32(n);
   }
 
   /** The hash of line n as read, from the runs alone. */
@@ -260,10 +264,12 @@ export class LineMemory implements ReadMemory {
       yield* this.entries();
       return;
     }
+    // Lines past the end of the file as read were no part of that read.
+    const end = this.lineCount ?? Infinity;
     const out = new LineMemory(
-      this.shown.runs.map((r) => ({
+      this.shown.runs.filter((r) => r.start <= end).map((r) => ({
         start: r.start,
-        hashes: r.hashes.slice(),
+        hashes: r.hashes.slice(0, Math.max(0, end - r.start + 1)),
       })),
     );
     for (const r of this.runs) out.see(r.start, r.hashes);

@@ -84,6 +84,7 @@ export async function patchFileOps(
   parsed: Patch,
   dryRun: boolean,
   check?: CheckMode,
+  rebase = false,
 ): Promise<PatchResult> {
   // Every path the patch names, checked before anything is read.
   const targets = new Map<string, Target>();
@@ -159,7 +160,16 @@ export async function patchFileOps(
   });
   const release = dryRun ? () => {} : await lockTargets(ctx, locks);
   try {
-    return await locked(ctx, session, canonical, targets, known, dryRun, check);
+    return await locked(
+      ctx,
+      session,
+      canonical,
+      targets,
+      known,
+      dryRun,
+      check,
+      rebase,
+    );
   } finally {
     release();
   }
@@ -382,8 +392,10 @@ async function locked(
   known: Map<string, LineMemory | undefined>,
   dryRun: boolean,
   check?: CheckMode,
+  rebase = false,
 ): Promise<PatchResult> {
   const problems: Problem[] = [];
+  const rebased: string[] = [];
   const loaded = new Map<string, Loaded>();
   for (const [key, was] of first) {
     const t = await resolveTarget(ctx, was.input, "write");
@@ -505,12 +517,16 @@ async function locked(
       continue;
     }
     try {
+      // Rebase moves the line ops whose lines only moved (a move's or
+      // copy's own ends were placed, or refused, by the rules above).
       const { outcome, plan, old } = editIndexed(oldText, action.ops, {
         ...(from.memory ? { memory: from.memory } : {}),
         path: action.path,
         ...(from.memory?.replaced ? { replaced: from.memory.replaced } : {}),
         ...(action.eol ? { eol: action.eol } : {}),
+        ...(rebase && from.memory ? { rebase: true } : {}),
       });
+      rebased.push(...outcome.rebased.map((n) => `${action.path} ${n}`));
       done.push({
         action,
         from,
@@ -675,6 +691,7 @@ async function locked(
     )
   );
   if (moveLines.length > 0) parts.unshift(moveLines.join("\n"));
+  if (rebased.length > 0) parts.push(`Rebased: ${rebased.join("; ")}`);
   if (blocks.length > 0) parts.push(`Blocks: ${blocks.join("; ")}`);
   if (warnings.length > 0) parts.push(...warnings.map((w) => `Warning: ${w}`));
   if (dryRun) parts.unshift("Dry run: nothing was written.");
@@ -682,7 +699,7 @@ async function locked(
     dryRun,
     files,
     summary: parts.join("\n\n"),
-    rebased: [],
+    rebased,
     ...(blocks.length > 0 ? { blocks } : {}),
     warnings,
     checks: syntax.checks,

@@ -60,7 +60,14 @@ export async function patchFiles(
   // The grammars load while the files are resolved, locked and read.
   ctx.syntax.warm(parsed.files.map((f) => f.path), options.check);
   if (hasFileOps(parsed)) {
-    return await patchFileOps(ctx, session, parsed, dryRun, options.check);
+    return await patchFileOps(
+      ctx,
+      session,
+      parsed,
+      dryRun,
+      options.check,
+      rebase,
+    );
   }
   const groups = await groupsOf(ctx, parsed);
   // Judged against what the session knew when it sent the patch, not what
