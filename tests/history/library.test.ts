@@ -242,6 +242,28 @@ describe("history through the library", () => {
     await assert.rejects(ws.entry("h_1"), { code: "NOT_FOUND" });
   });
 
+  it("a write of the bytes already there commits nothing and writes no entry, as a no-op patch", async () => {
+    const file = join(t.root, "a.txt");
+    await writeFile(file, "one\r\ntwo");
+    const before = await stat(file);
+    const ws = t.open();
+    await ws.read("a.txt");
+    const w = await ws.write("a.txt", "one\r\ntwo");
+    assert.equal(w.entry, undefined);
+    assert.equal(w.diff, "");
+    const a = await anchors(ws, "a.txt");
+    const p = await ws.patch({
+      files: [{
+        path: "a.txt",
+        ops: [{ op: "replace", start: a[1], lines: ["two"] }],
+      }],
+    });
+    assert.equal(p.entry, undefined);
+    assert.deepEqual(await ws.history(), []);
+    assert.equal(await readFile(file, "utf8"), "one\r\ntwo");
+    assert.equal((await stat(file)).ino, before.ino);
+  });
+
   it("filters by session, path and limit, newest first; ids only grow across reopenings", async () => {
     await writeFile(join(t.root, "a.txt"), "a\n");
     await writeFile(join(t.root, "b.txt"), "b\n");
