@@ -242,6 +242,19 @@ describe("history through the library", () => {
     await assert.rejects(ws.entry("h_1"), { code: "NOT_FOUND" });
   });
 
+  it("an entry's summary is its result's first line, also for a file a patch creates", async () => {
+    const ws = t.open();
+    const r = await ws.patch({
+      files: [{ path: "new.txt", ops: [{ op: "append", lines: ["x", "y"] }] }],
+    });
+    assert.equal(r.summary.split("\n")[0], "Created new.txt (+2)");
+    const [top] = await ws.history();
+    assert.equal(top.summary, "Created new.txt (+2)");
+    assert.deepEqual(top.files, [
+      { path: "new.txt", added: 2, removed: 0, created: true },
+    ]);
+  });
+
   it("a write of the bytes already there commits nothing and writes no entry, as a no-op patch", async () => {
     const file = join(t.root, "a.txt");
     await writeFile(file, "one\r\ntwo");
