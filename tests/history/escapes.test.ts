@@ -4,7 +4,7 @@
  * in `--json`; `read` to a pipe stays byte-exact.
  */
 import assert from "node:assert/strict";
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { hashline } from "../cli/_cli.ts";
@@ -75,4 +75,48 @@ describe("history text is safe to print", () => {
       await t.cleanup();
     }
   });
+
+  it(
+    "undo's refusal quotes the line as it stands with visible escapes, in text and --json",
+    {
+      timeout: 60_000,
+    },
+    async () => {
+      const t = await makeTree();
+      try {
+        await writeFile(join(t.root, "a.txt"), "one\ntwo\n");
+        const ws = t.open();
+        const a = await anchors(ws, "a.txt");
+        const r = await ws.patch({
+          files: [{
+            path: "a.txt",
+            ops: [{ op: "replace", start: a[1], lines: ["TWO"] }],
+          }],
+        });
+        const now = "one\n\x1b]0;pwned\x07\u202Egnp.exe\n";
+        await writeFile(join(t.root, "a.txt"), now);
+        const env = { HASHLINE_STORE: t.state };
+        const text = await hashline(["undo", r.entry!, "--root", t.root], {
+          cwd: t.root,
+          env,
+        });
+        assert.equal(text.code, 1);
+        assert.match(text.stderr, /MOVED_ON|no longer holds what h_1 wrote/);
+        assert.doesNotMatch(text.stderr, RAW);
+        assert.ok(text.stderr.includes("<U+202E>gnp.exe"), text.stderr);
+        const json = await hashline(
+          ["undo", r.entry!, "--json", "--root", t.root],
+          { cwd: t.root, env },
+        );
+        assert.equal(json.code, 1);
+        assert.doesNotMatch(json.stdout, RAW);
+        const body = JSON.parse(json.stdout);
+        assert.equal(body.error.code, "MOVED_ON");
+        assert.ok(body.error.message.includes("\u202Egnp.exe"));
+        assert.equal(await readFile(join(t.root, "a.txt"), "utf8"), now);
+      } finally {
+        await t.cleanup();
+      }
+    },
+  );
 });
