@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { appendFile, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
+import { createApp } from "../../src/http/app.ts";
 import { makeTree, type Tree } from "../workspace/_helpers.ts";
 import { anchors, bytesOf, SHAPES } from "./_helpers.ts";
 
@@ -240,6 +241,36 @@ describe("history through the library", () => {
     assert.deepEqual(await ws.history(), []);
     await assert.rejects(ws.undo("h_1"), { code: "NOT_FOUND" });
     await assert.rejects(ws.entry("h_1"), { code: "NOT_FOUND" });
+  });
+
+  it("undo of a deletion after the file shrank past it is MOVED_ON, also over HTTP, and writes nothing", async () => {
+    const file = join(t.root, "a.txt");
+    await writeFile(file, "a\nb\nc\n");
+    const ws = t.open();
+    const a = await anchors(ws, "a.txt");
+    const r = await ws.patch({
+      files: [{ path: "a.txt", ops: [{ op: "delete", start: a[1] }] }],
+    });
+    for (const now of ["", "a\n"]) {
+      await writeFile(file, now);
+      await assert.rejects(
+        ws.undo(r.entry!),
+        (e: Error & { code?: string }) => {
+          assert.equal(e.code, "MOVED_ON");
+          assert.match(e.message, /cannot put them back/);
+          return true;
+        },
+      );
+      const app = createApp({ root: t.root, stateDir: t.state });
+      const res = await app.request(`/v1/history/${r.entry}/undo`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: "{}",
+      });
+      assert.equal(res.status, 409);
+      assert.equal((await res.json()).error.code, "MOVED_ON");
+      assert.equal(await readFile(file, "utf8"), now);
+    }
   });
 
   it("an entry's summary is its result's first line, also for a file a patch creates", async () => {
