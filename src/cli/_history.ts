@@ -78,7 +78,9 @@ export async function run(ctx: CliContext): Promise<number> {
         );
       } else if (entries.length === 0) await ctx.err("(no entries)");
       else await ctx.out(entries.map(logLine).join("\n"));
-      if (warnings && !ctx.json) await ctx.err(warnings.join("\n"));
+      if (warnings && !ctx.json) {
+        await ctx.err(warnings.map(visible).join("\n"));
+      }
       return EXIT_OK;
     }
     const [id] = ctx.args;

@@ -4,9 +4,10 @@
  * in `--json`; `read` to a pipe stays byte-exact.
  */
 import assert from "node:assert/strict";
-import { readFile, writeFile } from "node:fs/promises";
+import { appendFile, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, it } from "node:test";
+import { frameRecord } from "../../src/history/mod.ts";
 import { hashline } from "../cli/_cli.ts";
 import { makeTree } from "../workspace/_helpers.ts";
 import { anchors } from "./_helpers.ts";
@@ -75,6 +76,41 @@ describe("history text is safe to print", () => {
       await t.cleanup();
     }
   });
+
+  it(
+    "log's warning about a skipped record shows its hostile id with visible escapes",
+    {
+      timeout: 60_000,
+    },
+    async () => {
+      const t = await makeTree();
+      try {
+        await writeFile(join(t.root, "a.txt"), "one\n");
+        const ws = t.open();
+        await ws.read("a.txt");
+        await ws.write("a.txt", "two\n");
+        const log = join(t.state, "history", "log");
+        const good = JSON.parse(
+          (await readFile(log, "utf8")).trim().replace(/^\d+ [0-9a-f]+ /, ""),
+        );
+        await appendFile(
+          log,
+          frameRecord({ ...good, id: "h_\x1b[2J\u202Eevil" }),
+        );
+        const out = await hashline(["log", "--root", t.root], {
+          cwd: t.root,
+          env: { HASHLINE_STORE: t.state },
+        });
+        assert.equal(out.code, 0, out.stderr);
+        assert.match(out.stderr, /Skipped record/);
+        assert.ok(out.stderr.includes("<U+202E>evil"), out.stderr);
+        assert.doesNotMatch(out.stderr, RAW);
+        assert.doesNotMatch(out.stdout, RAW);
+      } finally {
+        await t.cleanup();
+      }
+    },
+  );
 
   it(
     "undo's refusal quotes the line as it stands with visible escapes, in text and --json",
