@@ -6,7 +6,7 @@
  */
 import type { EntryFile, HistoryEntry } from "../history/mod.ts";
 import { openWorkspace } from "../workspace/mod.ts";
-import { type CliContext, EXIT_OK, fail } from "./_context.ts";
+import { type CliContext, EXIT_OK, reportError } from "./_context.ts";
 import { intFlag, stringFlag } from "./_flags.ts";
 import { safeJson, visible, visibleLines } from "../_internal/visible.ts";
 
@@ -78,7 +78,9 @@ export async function run(ctx: CliContext): Promise<number> {
         );
       } else if (entries.length === 0) await ctx.err("(no entries)");
       else await ctx.out(entries.map(logLine).join("\n"));
-      if (warnings && !ctx.json) await ctx.err(warnings.join("\n"));
+      if (warnings && !ctx.json) {
+        await ctx.err(warnings.map(visible).join("\n"));
+      }
       return EXIT_OK;
     }
     const [id] = ctx.args;
@@ -103,6 +105,13 @@ export async function run(ctx: CliContext): Promise<number> {
     else await ctx.out(visibleLines(result.summary));
     return EXIT_OK;
   } catch (error) {
-    return await fail(ctx, error);
+    // A refusal quotes lines as they stand (MOVED_ON): printed as the
+    // entries are, so a line an agent wrote cannot drive the terminal.
+    return await reportError(
+      (text) => ctx.out(safeJson(JSON.parse(text))),
+      (text) => ctx.err(visibleLines(text)),
+      ctx.json,
+      error,
+    );
   }
 }

@@ -11,6 +11,9 @@ import type { EditResult, RevisionStore } from "../store/types.ts";
 import { type CliContext, EXIT_OK, fail } from "./_context.ts";
 import { intFlag, stringFlag } from "./_flags.ts";
 import { readInput } from "./_input.ts";
+import { join } from "node:path";
+import { exportToWorkspace } from "../tools/export.ts";
+import { openWorkspace } from "../workspace/mod.ts";
 
 type Sub = (ctx: CliContext, store: RevisionStore) => Promise<number>;
 
@@ -197,11 +200,27 @@ async function exportTo(
   ref: string,
   out: string,
 ): Promise<number> {
-  const done = await store.exportTo(ref, ctx.path(out));
+  // A new file of the workspace, as every other write: confined to the root,
+  // `.git/`, `.hashline` and `--deny` refused, recorded in the history.
+  const ws = openWorkspace(ctx.root, {
+    session: ctx.session,
+    stateDir: ctx.stateDir,
+    deny: ctx.deny,
+    check: ctx.values.check as CheckMode | undefined,
+    door: "cli",
+  });
+  const done = await exportToWorkspace(
+    ws,
+    store,
+    ref,
+    ctx.path(out),
+    ctx.session,
+  );
+  const path = join(ctx.root, done.path);
   await print(
     ctx,
-    { ...done },
-    `Wrote ${done.bytes} bytes of ${ref} to ${done.path}`,
+    { path, ref: done.ref, bytes: done.bytes },
+    `Wrote ${done.bytes} bytes of ${ref} to ${path}`,
   );
   return EXIT_OK;
 }

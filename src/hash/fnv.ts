@@ -14,6 +14,7 @@ const PRIME = 0x01000193;
  *
  * @param line The line's text.
  * @returns The unsigned 32-bit FNV-1a value.
+ * @throws {TypeError} When `line` is not a string.
  * @example
  * ```ts
  * import assert from "node:assert/strict";
@@ -22,6 +23,13 @@ const PRIME = 0x01000193;
  * ```
  */
 export function lineHash32(line: string): number {
+  if (typeof line !== "string") {
+    throw new TypeError(
+      `Cannot hash a line: expected a string (the line's text without its terminator), got ${
+        line === null ? "null" : typeof line
+      }.`,
+    );
+  }
   let h = OFFSET_BASIS;
   for (let i = 0; i < line.length; i++) {
     let cp = line.charCodeAt(i);
@@ -77,6 +85,7 @@ export function hex2(byte: number): string {
  *
  * @param line The line's text, without its terminator.
  * @returns Two lowercase hex digits.
+ * @throws {TypeError} When `line` is not a string.
  * @example
  * ```ts
  * import assert from "node:assert/strict";

@@ -9,6 +9,8 @@
 import { DOORS } from "./types.ts";
 
 const HEX64 = /^[0-9a-f]{64}$/;
+const ID = /^h_[1-9]\d{0,15}$/;
+const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
 const BLOB_FIELDS = ["old", "new", "before", "after"] as const;
 
 function count(v: unknown): boolean {
@@ -107,17 +109,25 @@ export function recordProblem(r: unknown): string | null {
     return "it is not an object";
   }
   const o = r as Record<string, unknown>;
-  if (typeof o.id !== "string" || !/^h_[1-9]\d{0,15}$/.test(o.id)) {
+  if (typeof o.id !== "string" || !ID.test(o.id)) {
     return "its id is not of the form h_N";
   }
   for (const k of ["time", "session", "summary"]) {
     if (typeof o[k] !== "string") return `its ${k} is not a string`;
   }
+  if (
+    !TIME.test(o.time as string) || Number.isNaN(Date.parse(o.time as string))
+  ) {
+    return "its time is not an ISO 8601 UTC time";
+  }
   if (typeof o.door !== "string" || !(DOORS as string[]).includes(o.door)) {
     return "its door is not one of the known doors";
   }
-  if (o.undoOf !== undefined && typeof o.undoOf !== "string") {
-    return "its undoOf is not a string";
+  if (
+    o.undoOf !== undefined &&
+    (typeof o.undoOf !== "string" || !ID.test(o.undoOf))
+  ) {
+    return "its undoOf is not an entry id of the form h_N";
   }
   if (!Array.isArray(o.files)) return "its files is not a list";
   for (let i = 0; i < o.files.length; i++) {

@@ -497,7 +497,7 @@ export class HistoryLog {
       const count = counted ? c.count : c.count + 1;
       const bytes = counted ? c.bytes : c.bytes + written;
       if (
-        count > this.limit + Math.max(16, Math.floor(this.limit / 10)) ||
+        count > this.limit + Math.floor(this.limit / 10) ||
         bytes > this.maxBytes
       ) {
         this.writeCounter({ next, ...this.prune() });
@@ -671,6 +671,9 @@ export class HistoryLog {
     const warnings: string[] = [];
     let bad = 0;
     let past = 0;
+    // Retention keeps the newest `limit` entries; the log may hold up to a
+    // tenth more between prunes, which a listing does not show.
+    let kept = 0;
     try {
       this.scanBack(fd, (value, offset) => {
         const problem = recordProblem(value);
@@ -681,6 +684,7 @@ export class HistoryLog {
           return true;
         }
         const r = value as EntryRecord;
+        if (++kept > this.limit) return false;
         if (found.length >= filter.limit) return ++past < DISORDER;
         if (filter.session !== undefined && r.session !== filter.session) {
           return true;

@@ -54,6 +54,8 @@ function standsAt(cur: string[], want: string[], q: number): boolean {
 }
 
 function contextAt(cur: string[], h: Hunk, q: number): boolean {
+  // A gap past the end (the file shrank since) holds no context.
+  if (q < 0 || q > cur.length) return false;
   const before = q === 0 ? h.before === null : h.before !== null &&
     bare(cur[q - 1], true) === bare(h.before, true);
   const after = q === cur.length ? h.after === null : h.after !== null &&

@@ -37,6 +37,8 @@ export interface HistoryRouteOptions {
 export function historyRoutes(options: HistoryRouteOptions): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>();
   app.get("/v1/history", async (c) => {
+    // The session filter is the query; a header still names a session.
+    sessionOf(c.req.raw, undefined);
     const entries = await (await options.workspace()).history({
       session: c.req.query("session") || undefined,
       path: c.req.query("path") || undefined,
@@ -46,6 +48,7 @@ export function historyRoutes(options: HistoryRouteOptions): Hono<HttpEnv> {
     return json({ ok: true, entries, ...(warnings ? { warnings } : {}) });
   });
   app.get("/v1/history/:id", async (c) => {
+    sessionOf(c.req.raw, undefined);
     const entry = await (await options.workspace()).entry(c.req.param("id"));
     return json({ ok: true, entry });
   });

@@ -50,6 +50,8 @@ const ABSENT: [string, string][] = [
   ["/v1/revisions", "a revision store"],
   ["/v1/revisions/*", "a revision store"],
   ["/mcp", "a file system (the MCP tools read and edit files)"],
+  ["/v1/history", "a workspace's edit history (a file system)"],
+  ["/v1/history/*", "a workspace's edit history (a file system)"],
 ];
 
 /**

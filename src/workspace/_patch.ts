@@ -184,7 +184,7 @@ async function patchLocked(
       const record = await recordOf(
         ctx,
         session,
-        `Edited ${files[0].path} (+${files[0].added} -${files[0].removed})`,
+        editHead(files[0]),
         entries.map((p) => {
           const f = files[prepared.indexOf(p)];
           return recordFile({

@@ -35,6 +35,12 @@ import type { WriteOptions, WriteResult } from "./types.ts";
 
 const encoder = new TextEncoder();
 
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /** Refuses content no read could show back: an unpaired surrogate or a NUL. */
 function checkText(content: string): void {
   const wellFormed = (content as { isWellFormed?: () => boolean }).isWellFormed;
@@ -164,7 +170,10 @@ export async function writeFile(
       options.check,
     );
     // --- end syntax check ---
-    const record = await recordOf(
+    // Content equal to the file's bytes changes nothing: no commit, no entry
+    // (as a patch whose result equals the file).
+    const same = old.old !== undefined && sameBytes(old.old, bytes);
+    const record = same ? undefined : await recordOf(
       ctx,
       session,
       target.exists
@@ -182,19 +191,21 @@ export async function writeFile(
         whole: target.exists ? await sha256Hex(bytes) : undefined,
       })],
     );
-    await commitFiles(
-      ctx.stateDir,
-      ctx.conf,
-      [{
-        target: old.target,
-        bytes,
-        old: old.old,
-      }],
-      ctx.hooks,
-      record,
-    );
+    if (!same) {
+      await commitFiles(
+        ctx.stateDir,
+        ctx.conf,
+        [{
+          target: old.target,
+          bytes,
+          old: old.old,
+        }],
+        ctx.hooks,
+        record,
+      );
+    }
     const warnings = [...syntax.warnings, ...ctx.takeNotices()];
-    const note = linkNote(display, old.target.stat);
+    const note = same ? null : linkNote(display, old.target.stat);
     if (note) warnings.push(note);
     await recordWhole(ctx, session, target.real, next, warnings);
     const head = target.exists

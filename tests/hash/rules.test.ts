@@ -5,6 +5,7 @@ import {
   createLineScanner,
   hashLines,
   hashLines32,
+  lineHash,
   lineHash32,
   scanLines,
 } from "../../src/hash/mod.ts";
@@ -276,6 +277,15 @@ describe("public API", () => {
       () => createLineScanner({ engine: "asm" as "ts" }),
       TypeError,
     );
+    // Not the empty line's hash: a number or a missing line is a mistake.
+    for (const bad of [12, undefined, null, ["x"]]) {
+      for (const fn of [lineHash, lineHash32]) {
+        assert.throws(() => fn(bad as unknown as string), {
+          name: "TypeError",
+          message: /expected a string/,
+        });
+      }
+    }
   });
 
   it("leaves the caller's bytes untouched", () => {

@@ -69,6 +69,15 @@ describe("history access", () => {
       assert.equal((await cli(t, ["log", "--session", LABEL])).code, 0);
       const f = await call(app, "GET", `/v1/history?session=${LABEL}`);
       assert.equal(f.status, 200);
+      // As the header, it names a session, on the history routes too.
+      for (const path of ["/v1/history", "/v1/history/h_1"]) {
+        const named = await call(app, "GET", path, undefined, {
+          "hashline-session": LABEL,
+        });
+        assert.equal(named.status, 400, path);
+        assert.equal(named.body.error.code, "BAD_INPUT");
+        assert.match(named.body.error.message, /Hashline-Session/);
+      }
     } finally {
       await t.cleanup();
     }

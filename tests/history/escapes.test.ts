@@ -4,9 +4,10 @@
  * in `--json`; `read` to a pipe stays byte-exact.
  */
 import assert from "node:assert/strict";
-import { writeFile } from "node:fs/promises";
+import { appendFile, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, it } from "node:test";
+import { frameRecord } from "../../src/history/mod.ts";
 import { hashline } from "../cli/_cli.ts";
 import { makeTree } from "../workspace/_helpers.ts";
 import { anchors } from "./_helpers.ts";
@@ -75,4 +76,83 @@ describe("history text is safe to print", () => {
       await t.cleanup();
     }
   });
+
+  it(
+    "log's warning about a skipped record shows its hostile id with visible escapes",
+    {
+      timeout: 60_000,
+    },
+    async () => {
+      const t = await makeTree();
+      try {
+        await writeFile(join(t.root, "a.txt"), "one\n");
+        const ws = t.open();
+        await ws.read("a.txt");
+        await ws.write("a.txt", "two\n");
+        const log = join(t.state, "history", "log");
+        const good = JSON.parse(
+          (await readFile(log, "utf8")).trim().replace(/^\d+ [0-9a-f]+ /, ""),
+        );
+        await appendFile(
+          log,
+          frameRecord({ ...good, id: "h_\x1b[2J\u202Eevil" }),
+        );
+        const out = await hashline(["log", "--root", t.root], {
+          cwd: t.root,
+          env: { HASHLINE_STORE: t.state },
+        });
+        assert.equal(out.code, 0, out.stderr);
+        assert.match(out.stderr, /Skipped record/);
+        assert.ok(out.stderr.includes("<U+202E>evil"), out.stderr);
+        assert.doesNotMatch(out.stderr, RAW);
+        assert.doesNotMatch(out.stdout, RAW);
+      } finally {
+        await t.cleanup();
+      }
+    },
+  );
+
+  it(
+    "undo's refusal quotes the line as it stands with visible escapes, in text and --json",
+    {
+      timeout: 60_000,
+    },
+    async () => {
+      const t = await makeTree();
+      try {
+        await writeFile(join(t.root, "a.txt"), "one\ntwo\n");
+        const ws = t.open();
+        const a = await anchors(ws, "a.txt");
+        const r = await ws.patch({
+          files: [{
+            path: "a.txt",
+            ops: [{ op: "replace", start: a[1], lines: ["TWO"] }],
+          }],
+        });
+        const now = "one\n\x1b]0;pwned\x07\u202Egnp.exe\n";
+        await writeFile(join(t.root, "a.txt"), now);
+        const env = { HASHLINE_STORE: t.state };
+        const text = await hashline(["undo", r.entry!, "--root", t.root], {
+          cwd: t.root,
+          env,
+        });
+        assert.equal(text.code, 1);
+        assert.match(text.stderr, /MOVED_ON|no longer holds what h_1 wrote/);
+        assert.doesNotMatch(text.stderr, RAW);
+        assert.ok(text.stderr.includes("<U+202E>gnp.exe"), text.stderr);
+        const json = await hashline(
+          ["undo", r.entry!, "--json", "--root", t.root],
+          { cwd: t.root, env },
+        );
+        assert.equal(json.code, 1);
+        assert.doesNotMatch(json.stdout, RAW);
+        const body = JSON.parse(json.stdout);
+        assert.equal(body.error.code, "MOVED_ON");
+        assert.ok(body.error.message.includes("\u202Egnp.exe"));
+        assert.equal(await readFile(join(t.root, "a.txt"), "utf8"), now);
+      } finally {
+        await t.cleanup();
+      }
+    },
+  );
 });

@@ -207,6 +207,9 @@ describe("hostile history state", () => {
         hunks: null,
       })),
     })],
+    // Values no writer makes, which the page would otherwise print raw.
+    ['undoOf: "h_\\x1b"', (r) => ({ ...r, undoOf: "h_\x1b" })],
+    ['time: "not-a-time"', (r) => ({ ...r, time: "not-a-time" })],
   ];
   for (const [name, damage] of damaged) {
     it(

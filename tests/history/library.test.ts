@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { appendFile, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
+import { createApp } from "../../src/http/app.ts";
 import { makeTree, type Tree } from "../workspace/_helpers.ts";
 import { anchors, bytesOf, SHAPES } from "./_helpers.ts";
 
@@ -242,6 +243,71 @@ describe("history through the library", () => {
     await assert.rejects(ws.entry("h_1"), { code: "NOT_FOUND" });
   });
 
+  it("undo of a deletion after the file shrank past it is MOVED_ON, also over HTTP, and writes nothing", async () => {
+    const file = join(t.root, "a.txt");
+    await writeFile(file, "a\nb\nc\n");
+    const ws = t.open();
+    const a = await anchors(ws, "a.txt");
+    const r = await ws.patch({
+      files: [{ path: "a.txt", ops: [{ op: "delete", start: a[1] }] }],
+    });
+    for (const now of ["", "a\n"]) {
+      await writeFile(file, now);
+      await assert.rejects(
+        ws.undo(r.entry!),
+        (e: Error & { code?: string }) => {
+          assert.equal(e.code, "MOVED_ON");
+          assert.match(e.message, /cannot put them back/);
+          return true;
+        },
+      );
+      const app = createApp({ root: t.root, stateDir: t.state });
+      const res = await app.request(`/v1/history/${r.entry}/undo`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: "{}",
+      });
+      assert.equal(res.status, 409);
+      assert.equal((await res.json()).error.code, "MOVED_ON");
+      assert.equal(await readFile(file, "utf8"), now);
+    }
+  });
+
+  it("an entry's summary is its result's first line, also for a file a patch creates", async () => {
+    const ws = t.open();
+    const r = await ws.patch({
+      files: [{ path: "new.txt", ops: [{ op: "append", lines: ["x", "y"] }] }],
+    });
+    assert.equal(r.summary.split("\n")[0], "Created new.txt (+2)");
+    const [top] = await ws.history();
+    assert.equal(top.summary, "Created new.txt (+2)");
+    assert.deepEqual(top.files, [
+      { path: "new.txt", added: 2, removed: 0, created: true },
+    ]);
+  });
+
+  it("a write of the bytes already there commits nothing and writes no entry, as a no-op patch", async () => {
+    const file = join(t.root, "a.txt");
+    await writeFile(file, "one\r\ntwo");
+    const before = await stat(file);
+    const ws = t.open();
+    await ws.read("a.txt");
+    const w = await ws.write("a.txt", "one\r\ntwo");
+    assert.equal(w.entry, undefined);
+    assert.equal(w.diff, "");
+    const a = await anchors(ws, "a.txt");
+    const p = await ws.patch({
+      files: [{
+        path: "a.txt",
+        ops: [{ op: "replace", start: a[1], lines: ["two"] }],
+      }],
+    });
+    assert.equal(p.entry, undefined);
+    assert.deepEqual(await ws.history(), []);
+    assert.equal(await readFile(file, "utf8"), "one\r\ntwo");
+    assert.equal((await stat(file)).ino, before.ino);
+  });
+
   it("filters by session, path and limit, newest first; ids only grow across reopenings", async () => {
     await writeFile(join(t.root, "a.txt"), "a\n");
     await writeFile(join(t.root, "b.txt"), "b\n");
@@ -325,10 +391,22 @@ describe("history through the library", () => {
     const ws = t.open({ historyLimit: 5 });
     for (let i = 0; i < 40; i++) await ws.write(`f${i}.txt`, `${i}\n`);
     const all = await ws.history({ limit: 1000 });
-    const ids = all.map((e) => Number(e.id.slice(2)));
-    assert.ok(all.length >= 5 && all.length <= 5 + 16, `kept ${all.length}`);
-    assert.deepEqual(ids, Array.from({ length: all.length }, (_, i) => 40 - i));
+    assert.deepEqual(all.map((e) => e.id), [
+      "h_40",
+      "h_39",
+      "h_38",
+      "h_37",
+      "h_36",
+    ]);
     await assert.rejects(ws.undo("h_1"), { code: "NOT_FOUND" });
+    // Between prunes the log may hold a tenth more; a listing never shows them.
+    const ten = t.open({ historyLimit: 10 });
+    for (let i = 0; i < 15; i++) {
+      await ten.write(`g${i}.txt`, `${i}\n`);
+      const ids = (await ten.history({ limit: 1000 })).map((e) => e.id);
+      assert.equal(ids.length, Math.min(10, 5 + i + 1), ids.join(","));
+      assert.equal(ids[0], `h_${41 + i}`);
+    }
   });
 
   it("an entry costs the size of the edit, not of the file", async () => {

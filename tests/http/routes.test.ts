@@ -87,4 +87,27 @@ describe("routes named by the 404 and 405 answers", () => {
       assert.equal((await ask(edge, "GET", "/v1/apply")).allow, "POST");
     },
   );
+
+  it(
+    "the edge app answers the history routes 501 NOT_AVAILABLE, as the other routes that need a disk",
+    { timeout: 30_000 },
+    async () => {
+      const edge = createEdgeApp();
+      for (const path of ["/v1/history", "/v1/history/h_1"]) {
+        const answer = await ask(edge, "GET", path);
+        assert.equal(answer.status, 501, path);
+        assert.equal(answer.code, "NOT_AVAILABLE");
+        assert.match(answer.message, /edit history/);
+      }
+      const undo = await edge.fetch(
+        new Request("http://127.0.0.1/v1/history/h_1/undo", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: "{}",
+        }),
+      );
+      assert.equal(undo.status, 501);
+      assert.equal((await undo.json()).error.code, "NOT_AVAILABLE");
+    },
+  );
 });

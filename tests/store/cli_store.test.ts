@@ -1,5 +1,12 @@
 import assert from "node:assert/strict";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import {
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rm,
+  writeFile,
+} from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
@@ -228,6 +235,65 @@ describe("hashline store (in process)", () => {
       });
       assert.equal(missing.code, 2);
     }));
+
+  it(
+    "export and get --out write as the workspace does: .git/, outside the root and --deny refused, nothing written; an export is a history entry",
+    {
+      timeout: 60_000,
+    },
+    () =>
+      withDir(async (dir) => {
+        const { json: put } = await store(dir, ["put", join(dir, "a.txt")], {
+          json: true,
+        });
+        await mkdir(join(dir, ".git", "hooks"), { recursive: true });
+        const outside = await mkdtemp(join(tmpdir(), "hashline-cli-outside-"));
+        try {
+          const refused: [string, string, Record<string, string>][] = [
+            [join(dir, ".git", "hooks", "pre-commit"), "DENIED", {}],
+            [join(outside, "out.txt"), "OUTSIDE_ROOT", {}],
+            [join(dir, "secret.env"), "DENIED", { deny: "*.env" }],
+          ];
+          for (const [out, code, extra] of refused) {
+            for (const verb of ["export", "get"]) {
+              const r = await store(dir, [verb, put.handle as string], {
+                json: true,
+                out,
+                ...extra,
+              });
+              assert.equal(r.code, 1, `${verb} ${out}`);
+              assert.equal(r.json.error?.code, code, r.out);
+              await assert.rejects(readFile(out), { code: "ENOENT" });
+            }
+          }
+          assert.deepEqual(await readdir(join(dir, ".git", "hooks")), []);
+          assert.deepEqual(await readdir(outside), []);
+        } finally {
+          await rm(outside, { recursive: true, force: true });
+        }
+        const r = await store(dir, ["export", put.handle as string], {
+          json: true,
+          out: join(dir, "sub", "b.txt"),
+        });
+        assert.equal(r.code, 0, r.err);
+        assert.equal(await readFile(join(dir, "sub", "b.txt"), "utf8"), SOURCE);
+        let out = "";
+        const code = await main(["log", "--json"], {
+          cwd: dir,
+          env: (name) =>
+            name === "HASHLINE_STORE" ? join(dir, ".hashline") : undefined,
+          stdout: (t) => Promise.resolve(void (out += t)),
+          stderr: () => Promise.resolve(),
+        });
+        assert.equal(code, 0);
+        const entries = JSON.parse(out).entries;
+        assert.equal(entries.length, 1);
+        assert.equal(entries[0].door, "cli");
+        assert.deepEqual(entries[0].files, [
+          { path: "sub/b.txt", added: 3, removed: 0, created: true },
+        ]);
+      }),
+  );
 
   it("get --json gives the source; history and resolve list the lineage", () =>
     withDir(async (dir) => {
