@@ -93,7 +93,17 @@ export function historyTools(options: HistoryToolOptions): ToolDefinition[] {
       const entries = await w.history({ path: input.path, limit: input.limit });
       const text = entries.map((e) =>
         `${e.id} ${e.time} ${e.session} ${e.door} ${
-          e.files.map((f) => `${f.path} +${f.added} -${f.removed}`).join(", ")
+          e.files.map((f) =>
+            `${f.path}${
+              f.created
+                ? " (created)"
+                : f.deleted
+                ? " (deleted)"
+                : f.renamedFrom !== undefined
+                ? ` (renamed from ${f.renamedFrom})`
+                : ""
+            } +${f.added} -${f.removed}`
+          ).join(", ")
         }${e.undoOf ? ` (undo of ${e.undoOf})` : ""}`
       ).join("\n");
       const warnings = entries.warnings;

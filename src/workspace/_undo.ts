@@ -342,11 +342,11 @@ function unreadLines(
 
 function notReadForUndo(id: string, path: string, span: Span): Problem {
   const lines = span.from === span.to
-    ? `line ${span.from}`
-    : `lines ${span.from}–${span.to}`;
+    ? `line ${span.from} as it stands`
+    : `lines ${span.from}–${span.to} as they stand`;
   return problem(
     "NOT_READ",
-    `this session has not read ${lines} as they stand, which undoing ${id} changes: read ${path} (offset ${span.from}) first, then send the undo again.`,
+    `this session has not read ${lines}, which undoing ${id} changes: read ${path} (offset ${span.from}) first, then send the undo again.`,
     { path, line: span.from },
   );
 }

@@ -7,6 +7,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { createApp } from "../../src/http/app.ts";
+import { createToolRegistry } from "../../src/tools/mod.ts";
 import { hashline } from "../cli/_cli.ts";
 import { makeTree } from "../workspace/_helpers.ts";
 
@@ -36,6 +37,15 @@ describe("history path filter and renames", () => {
         JSON.parse(cli.stdout).entries.map((e: { id: string }) => e.id),
         [renamed.entry],
       );
+
+      // The agent's listing names the rename as the CLI does.
+      const registry = createToolRegistry({
+        workspace: ws,
+        tools: ["files", "history"],
+      });
+      const listed = await registry.call("edit_history", { path: "p.txt" });
+      assert.ok(listed.ok);
+      assert.match(listed.text, /q\.txt \(renamed from p\.txt\) \+0 -0/);
 
       const app = createApp({ root: t.root, stateDir: t.state });
       const res = await app.request("http://127.0.0.1/v1/history?path=p.txt");
