@@ -6,7 +6,7 @@
  * @module
  */
 import { basename, dirname, join } from "node:path";
-import { readdirSync } from "../_runtime/fs.ts";
+import { lstatSync, readdirSync } from "../_runtime/fs.ts";
 import { lazy } from "../_internal/lazy.ts";
 import type { EntryRecord } from "../history/types.ts";
 import type { Context } from "./_context.ts";
@@ -108,10 +108,20 @@ export async function lockReals(
   const specs: LockSpec[] = [];
   for (const real of reals) {
     try {
+      // A folder the commit had not made yet when it died is locked where
+      // a writer locks a file in a missing folder: in its nearest folder.
+      const parts = partsUnder(ctx.conf.rootRef, dirname(real));
+      let have = parts.length;
+      while (
+        have > 0 &&
+        !isFolder(join(ctx.conf.rootRef.real, ...parts.slice(0, have)))
+      ) {
+        have--;
+      }
       specs.push({
         root: ctx.conf.rootRef,
-        parts: partsUnder(ctx.conf.rootRef, dirname(real)),
-        rest: basename(real),
+        parts: parts.slice(0, have),
+        rest: [...parts.slice(have), basename(real)].join("/"),
         display: real,
       });
     } catch {
@@ -139,4 +149,13 @@ export async function lockTargets(
     ctx.lockTimeoutMs,
     ctx.hooks,
   );
+}
+
+/** Whether a path is a folder (not following a symlink). */
+function isFolder(path: string): boolean {
+  try {
+    return lstatSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
