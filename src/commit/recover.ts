@@ -208,7 +208,11 @@ export async function recoverJournals(
         let pin: Pin;
         try {
           pin = pinFolder(root, partsUnder(root, dirname(e.target)));
-        } catch {
+        } catch (error) {
+          // A folder the commit had not made yet holds nothing of it to undo.
+          if (journal.state !== "committing" && errnoOf(error) === "ENOENT") {
+            continue;
+          }
           report.skipped.push(e.target);
           allLanded = false;
           continue;

@@ -59,6 +59,7 @@ describe("recovery of a commit killed while making folders", () => {
       );
       const report = await t.open().recover();
       assert.deepEqual(report.malformed, []);
+      assert.deepEqual(report.skipped, []);
       assert.equal(report.rolledBack, 1);
       assert.deepEqual(
         (await readdir(t.root)).sort(),
