@@ -251,6 +251,10 @@ export function pageRoutes(options: PageOptions): Hono<HttpEnv> {
       if (error instanceof HashlineError && error.code === "NOT_FOUND") {
         return await page(messagePage("No such entry", error.message), 404);
       }
+      // A path under /history/ that is no entry id: a page, not JSON.
+      if (error instanceof TypeError) {
+        return await page(messagePage("No such entry", error.message), 400);
+      }
       throw error;
     }
     const undone = undoneBy(

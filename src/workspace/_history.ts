@@ -73,6 +73,13 @@ export async function logged(
       `Cannot ${what}: the id must be a string such as "h_12".`,
     );
   }
+  if (!/^h_[1-9][0-9]*$/.test(id)) {
+    throw new TypeError(
+      `Cannot ${what}: ${
+        JSON.stringify(id.slice(0, 40))
+      } is not an entry id; ids are "h_" and a number, such as "h_12", as the log lists them.`,
+    );
+  }
   const log = await ctx.log();
   const r = await log?.get(id);
   if (!r) {
