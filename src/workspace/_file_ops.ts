@@ -39,7 +39,7 @@ import { lockTargets } from "./_locking.ts";
 import { loadEditing } from "./_plan.ts";
 import { recordRefusal, remember } from "./_record.ts";
 import { resolveTarget } from "./_resolve.ts";
-import { resultShare } from "./_result_notes.ts";
+import { patchAnswer, resultShare } from "./_result_notes.ts";
 import type { FileEdit, PatchResult } from "./types.ts";
 
 const encoder = new TextEncoder();
@@ -691,20 +691,16 @@ async function locked(
     )
   );
   if (moveLines.length > 0) parts.unshift(moveLines.join("\n"));
-  if (rebased.length > 0) parts.push(`Rebased: ${rebased.join("; ")}`);
-  if (blocks.length > 0) parts.push(`Blocks: ${blocks.join("; ")}`);
-  if (warnings.length > 0) parts.push(...warnings.map((w) => `Warning: ${w}`));
-  if (dryRun) parts.unshift("Dry run: nothing was written.");
-  return {
+  return patchAnswer({
     dryRun,
     files,
-    summary: parts.join("\n\n"),
+    parts,
     rebased,
-    ...(blocks.length > 0 ? { blocks } : {}),
+    blocks,
     warnings,
     checks: syntax.checks,
-    ...(entryId ? { entry: entryId } : {}),
-  };
+    entry: entryId,
+  });
 }
 
 /**

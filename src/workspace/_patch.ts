@@ -27,7 +27,12 @@ import { loadEditing, prepare, type Prepared } from "./_plan.ts";
 import { historySettled, recordOf } from "./_history.ts";
 import { recordCommit, recordRefusal } from "./_record.ts";
 import { type Group, groupsOf, resolveTarget } from "./_resolve.ts";
-import { editHead, linkNote, resultShare } from "./_result_notes.ts";
+import {
+  editHead,
+  linkNote,
+  patchAnswer,
+  resultShare,
+} from "./_result_notes.ts";
 import type { FileEdit, PatchOptions, PatchResult } from "./types.ts";
 
 /**
@@ -211,21 +216,14 @@ async function patchLocked(
       .filter((s) => s !== "")
       .join("\n")
   );
-  const blocks = prepared.flatMap((p) => p.blocks ?? []);
-  if (blocks.length > 0) parts.push(`Blocks: ${blocks.join("; ")}`);
-  if (rebased.length > 0) parts.push(`Rebased: ${rebased.join("; ")}`);
-  if (warnings.length > 0) {
-    parts.push(...warnings.map((w) => `Warning: ${w}`));
-  }
-  if (dryRun) parts.unshift("Dry run: nothing was written.");
-  return {
+  return patchAnswer({
     dryRun,
     files,
-    summary: parts.join("\n\n"),
+    parts,
     rebased,
-    ...(blocks.length > 0 ? { blocks } : {}),
+    blocks: prepared.flatMap((p) => p.blocks ?? []),
     warnings,
     checks: syntax.checks,
-    ...(entryId ? { entry: entryId } : {}),
-  };
+    entry: entryId,
+  });
 }

@@ -6,6 +6,8 @@
  * @module
  */
 import { mapFsError } from "../_internal/errno.ts";
+import type { SyntaxCheck } from "../check/mod.ts";
+import type { FileEdit, PatchResult } from "./types.ts";
 
 /** Most UTF-8 bytes of anchors and diff one patch result carries (shared by its files). */
 export const MAX_RESULT_BYTES = 64 * 1024;
@@ -52,4 +54,36 @@ export function linkNote(
   const links = stat?.nlink ?? 1;
   if (links <= 1) return null;
   return `${display} had ${links} links; the others keep the old content (only this path was replaced).`;
+}
+
+/**
+ * A patch's result from its per-file parts: the notes on blocks and
+ * rebased ops and the warnings after them, the dry-run line first, and the
+ * same facts as data.
+ */
+export function patchAnswer(a: {
+  dryRun: boolean;
+  files: FileEdit[];
+  parts: string[];
+  rebased: string[];
+  blocks: string[];
+  warnings: string[];
+  checks: SyntaxCheck[];
+  entry?: string;
+}): PatchResult {
+  const parts = [...a.parts];
+  if (a.blocks.length > 0) parts.push(`Blocks: ${a.blocks.join("; ")}`);
+  if (a.rebased.length > 0) parts.push(`Rebased: ${a.rebased.join("; ")}`);
+  parts.push(...a.warnings.map((w) => `Warning: ${w}`));
+  if (a.dryRun) parts.unshift("Dry run: nothing was written.");
+  return {
+    dryRun: a.dryRun,
+    files: a.files,
+    summary: parts.join("\n\n"),
+    rebased: a.rebased,
+    ...(a.blocks.length > 0 ? { blocks: a.blocks } : {}),
+    warnings: a.warnings,
+    checks: a.checks,
+    ...(a.entry ? { entry: a.entry } : {}),
+  };
 }
