@@ -23,9 +23,10 @@ import * as prettier from "prettier";
 import { toLines } from "./_lines.ts";
 import { hashlineApi, memoryOf } from "./_hashline_api.ts";
 import { type Applied, type Outcome, score } from "./checker.ts";
-import { drift, DRIFT_KINDS, type DriftKind } from "./drift.ts";
+import { drift, DRIFT_KINDS } from "./drift.ts";
 import { buildFix } from "./fixes.ts";
 import { loadTasks } from "./tasks.ts";
+import { choice } from "./_choice.ts";
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const { values } = parseArgs({
@@ -38,13 +39,7 @@ const { values } = parseArgs({
     out: { type: "string" },
   },
 });
-const kinds = values.drift === undefined
-  ? DRIFT_KINDS
-  : [values.drift as DriftKind];
-if (!kinds.every((k) => (DRIFT_KINDS as readonly string[]).includes(k))) {
-  console.error(`--drift must be one of ${DRIFT_KINDS.join(", ")}.`);
-  process.exit(2);
-}
+const kinds = choice("drift", values.drift, DRIFT_KINDS);
 const seed = Number(values.seed);
 const { tasks } = await loadTasks({
   nodeModules: join(REPO, "node_modules"),

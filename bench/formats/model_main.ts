@@ -27,15 +27,14 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import {
   MODEL_FORMATS,
-  type ModelFormat,
   READ_FORMS,
-  type ReadForm,
   renderModelTable,
   renderModelTaskTable,
   runModelBench,
 } from "./model.ts";
 import { scriptedModel } from "./model_script.ts";
 import { loadTasks } from "./tasks.ts";
+import { choice } from "./_choice.ts";
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const { values } = parseArgs({
@@ -58,20 +57,8 @@ if (!scripted && (!url || !model)) {
   );
   process.exit(2);
 }
-const formats = values.format === undefined
-  ? MODEL_FORMATS
-  : [values.format as ModelFormat];
-if (!formats.every((f) => (MODEL_FORMATS as readonly string[]).includes(f))) {
-  console.error(`--format must be one of ${MODEL_FORMATS.join(", ")}.`);
-  process.exit(2);
-}
-const reads = values.read === undefined
-  ? READ_FORMS
-  : [values.read as ReadForm];
-if (!reads.every((r) => (READ_FORMS as readonly string[]).includes(r))) {
-  console.error(`--read must be one of ${READ_FORMS.join(", ")}.`);
-  process.exit(2);
-}
+const formats = choice("format", values.format, MODEL_FORMATS);
+const reads = choice("read", values.read, READ_FORMS);
 const seed = Number(values.seed);
 const { tasks } = await loadTasks({
   nodeModules: join(REPO, "node_modules"),
