@@ -29,6 +29,27 @@ interface Compiled {
   segments: Segment[];
 }
 
+/**
+ * Checks a `deny` option: a list of non-empty glob strings (or nothing).
+ *
+ * @param deny The option as given.
+ * @param who What the option belongs to, starting the message (`"Cannot open workspace"`).
+ * @returns The globs (an empty list when none were given).
+ * @throws {TypeError} When it is not such a list.
+ */
+export function denyGlobs(deny: unknown, who: string): readonly string[] {
+  if (deny === undefined) return [];
+  if (
+    !Array.isArray(deny) ||
+    deny.some((g) => typeof g !== "string" || g === "")
+  ) {
+    throw new TypeError(
+      `${who}: deny must be a list of non-empty glob strings.`,
+    );
+  }
+  return deny;
+}
+
 /** Alternatives one glob may expand to through `{a,b}`. */
 const MAX_EXPANSIONS = 1024;
 

@@ -17,7 +17,7 @@ import {
 } from "../errors.ts";
 import type { RootRef } from "./pin.ts";
 import { badPath, checkPathBounds, inside, PATH_MAX_BYTES } from "./paths.ts";
-import { compileGlobs } from "../_internal/glob.ts";
+import { compileGlobs, denyGlobs } from "../_internal/glob.ts";
 import { foldName, guardName, utf8Length } from "../_internal/names.ts";
 import { mapFsError } from "../_internal/errno.ts";
 
@@ -125,15 +125,7 @@ export class Confinement {
     this.maxFileBytes = maxFileBytes;
     const st = statSync(root);
     this.rootRef = { real: root, dev: st.dev, ino: st.ino };
-    const deny = rules.deny ?? [];
-    if (
-      !Array.isArray(deny) ||
-      deny.some((g) => typeof g !== "string" || g === "")
-    ) {
-      throw new TypeError(
-        "Cannot open workspace: deny must be a list of non-empty glob strings.",
-      );
-    }
+    const deny = denyGlobs(rules.deny ?? [], "Cannot open workspace");
     this.denyGlobs = deny;
     this.denied = deny.length > 0 ? compileGlobs(deny) : null;
     this.allowGit = rules.allowGit === true;

@@ -33,6 +33,7 @@ import { lazyResources } from "../tools/resources.ts";
 import type { EditFormat, ToolSetName } from "../tools/types.ts";
 import type { Workspace } from "../workspace/mod.ts";
 import { CHECK_MODES, type CheckMode } from "../check/modes.ts";
+import { denyGlobs } from "../_internal/glob.ts";
 import type { HttpEnv } from "./_env.ts";
 import {
   DEFAULT_BODY_TIMEOUT_MS,
@@ -174,15 +175,7 @@ export function createApp(options: AppOptions = {}): HashlineApp {
   }
   const defaultSession = options.session ?? "default";
   checkClientSession(defaultSession, "session");
-  if (
-    options.deny !== undefined &&
-    (!Array.isArray(options.deny) ||
-      options.deny.some((g) => typeof g !== "string" || g === ""))
-  ) {
-    throw new TypeError(
-      "createApp: deny must be a list of non-empty glob strings.",
-    );
-  }
+  denyGlobs(options.deny, "createApp");
   if (
     options.check !== undefined && !CHECK_MODES.includes(options.check)
   ) {
