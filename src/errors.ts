@@ -328,14 +328,19 @@ export class DeniedError extends HashlineError {
 
 /** A path that names a folder, FIFO, device or socket instead of a regular file. */
 export class NotAFileError extends HashlineError {
+  /** True when the path names a folder that stands there. */
+  readonly folder: boolean;
+
   /**
    * Creates the error.
    *
    * @param message What the path names instead.
+   * @param folder The path names a folder that stands there.
    */
-  constructor(message: string) {
+  constructor(message: string, folder = false) {
     super("NOT_A_FILE", message);
     this.name = "NotAFileError";
+    this.folder = folder;
   }
 }
 

@@ -360,6 +360,7 @@ export class Confinement {
         : "not a regular file";
       throw new NotAFileError(
         `Cannot use "${input}": it is ${kind}; only regular files can be read or patched.`,
+        st.isDirectory(),
       );
     }
     if (st.size > this.maxFileBytes) {

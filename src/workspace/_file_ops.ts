@@ -109,10 +109,7 @@ export async function patchFileOps(
     try {
       return await resolve(p);
     } catch (error) {
-      if (
-        error instanceof NotAFileError &&
-        /\bit is a folder\b/.test(error.message)
-      ) {
+      if (error instanceof NotAFileError && error.folder) {
         throw refusal([{ code: "EXISTS", path: entry, message: why }]);
       }
       throw error;
