@@ -11,12 +11,9 @@
 import { parseAnchor } from "../anchor/anchor.ts";
 import { parseBareAnchor } from "../anchor/lean.ts";
 import { foldHash, hex2, lineHash32 } from "../hash/fnv.ts";
-import {
-  opLabel,
-  type Problem,
-  problem,
-  type Shown,
-} from "../patch/problems.ts";
+import { opLabel, type Problem, problem } from "../patch/problems.ts";
+import { freshAround } from "../patch/fresh.ts";
+import { lookupFromLines } from "../patch/lookup.ts";
 import type { PatchOp, ReadMemory } from "../patch/types.ts";
 import { nearestOpeners, resolveBlock, type SyntaxNode } from "./resolve.ts";
 
@@ -205,21 +202,12 @@ export function expandBlocks(
       (remembered !== undefined && remembered !== h)
     ) {
       if (!options.rebase) return asLine;
-      const from = Math.max(1, a.line - 2);
-      const to = Math.min(lines.length, a.line + 2);
-      const listing: string[] = [];
-      const shown: Shown = { start: from, hashes: [] };
-      for (let n = from; n <= to; n++) {
-        listing.push(`${anchorOf(n, lines)}|${lines[n - 1]}`);
-        shown.hashes.push(lineHash32(lines[n - 1]));
-      }
+      const fresh = freshAround(lookupFromLines(lines), a.line);
       problems.push(
         problem(
           "STALE_ANCHOR",
-          `In ${label}, the block anchor ${a.line}:${a.hash}* is stale: line ${a.line} no longer holds the line this session read there, and rebase does not move a block anchor. Read the block where it now stands and resend with its anchor; the lines around line ${a.line} now:\n${
-            listing.join("\n")
-          }`,
-          { path, line: a.line, shown: [shown] },
+          `In ${label}, the block anchor ${a.line}:${a.hash}* is stale: line ${a.line} no longer holds the line this session read there, and rebase does not move a block anchor. Read the block where it now stands and resend with its anchor; the lines around line ${a.line} now:\n${fresh.text}`,
+          { path, line: a.line, shown: fresh.shown },
         ),
       );
       return op;
