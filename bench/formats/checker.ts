@@ -41,3 +41,41 @@ export function score(applied: Applied, expected: string | null): Outcome {
     ? "CORRECT"
     : "WRONG";
 }
+
+/** A drift trial's score, and whether it needed the restyle allowance. */
+export interface DriftScore {
+  /** The outcome. */
+  outcome: Outcome;
+  /**
+   * `true` when the result counts as CORRECT only because the fix's own new
+   * lines kept the style they were written in (the `reformat` drift).
+   */
+  restyled: boolean;
+}
+
+/**
+ * Scores one edit after a drift: as {@link score}, except that after a
+ * drift that restyled the file, a result whose only difference from the
+ * expected file is the style of the fix's own new lines is CORRECT too
+ * (reported apart, as `restyled`).
+ *
+ * @param applied What the tool did.
+ * @param drifted The drift's expected result and its restyle test.
+ * @returns The outcome, and whether the allowance was needed.
+ */
+export async function scoreDrift(
+  applied: Applied,
+  drifted: {
+    expected: string | null;
+    restyled?: (content: string) => Promise<boolean>;
+  },
+): Promise<DriftScore> {
+  const outcome = score(applied, drifted.expected);
+  if (
+    outcome === "WRONG" && applied.written && drifted.expected !== null &&
+    drifted.restyled && await drifted.restyled(applied.content)
+  ) {
+    return { outcome: "CORRECT", restyled: true };
+  }
+  return { outcome, restyled: false };
+}

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { diffArrays } from "diff";
 import { createRng, deriveSeed } from "./_rng.ts";
 import { fromLines, toLines } from "./_lines.ts";
 import type { Hunk } from "./fixes.ts";
@@ -70,7 +71,8 @@ export const DRIFT_NOTES: Readonly<
   },
   reformat: {
     what: "the whole file reformatted with prettier (defaults)",
-    ideal: "REFUSED, or CORRECT if the result is the reformatted fixed file",
+    ideal:
+      "REFUSED, or CORRECT if the result is the reformatted fixed file; the fix's own new lines may keep the style they were written in",
   },
   crlf: {
     what: "line ends converted to CRLF",
@@ -99,6 +101,45 @@ export interface Drifted {
   expected: string | null;
   /** What was done, with line numbers. */
   note: string;
+  /**
+   * For `reformat` only: whether a written result that is not exactly
+   * `expected` still put the fix where it belongs, with only the fix's own
+   * new lines in the style they were written in (see {@link restyledOnly}).
+   */
+  restyled?: (content: string) => Promise<boolean>;
+}
+
+/**
+ * Whether `content` is the reformatted fixed file except that some of the
+ * fix's own new lines keep the style they were written in: every line of
+ * `content` missing from `expected` (by a line diff) is one of `fixLines`,
+ * and formatting `content` again gives exactly `expected`. Such a result has
+ * every line where it belongs and every change of the drift kept; only text
+ * the edit itself brought is unformatted, which no tool can know to restyle.
+ * A result that undid the reformat anywhere else fails the first test.
+ *
+ * @param content The written result.
+ * @param expected The reformatted fixed file.
+ * @param fixLines The fix's new lines, as written (from the read).
+ * @param reformat Formats a whole file.
+ * @returns `true` when only the fix's lines differ in style.
+ */
+export async function restyledOnly(
+  content: string,
+  expected: string,
+  fixLines: readonly string[],
+  reformat: (text: string) => Promise<string>,
+): Promise<boolean> {
+  const own = new Set(fixLines);
+  const parts = diffArrays(toLines(content), toLines(expected));
+  for (const part of parts) {
+    if (part.removed && part.value.some((line) => !own.has(line))) return false;
+  }
+  try {
+    return await reformat(content) === expected;
+  } catch {
+    return false;
+  }
 }
 
 /** Formats a whole file (prettier); throws when it cannot parse it. */
@@ -216,11 +257,19 @@ export async function drift(
     }
     case "reformat": {
       try {
+        const expected = await options.reformat(task.path, task.original);
         return {
           kind,
           content: await options.reformat(task.path, task.buggy),
-          expected: await options.reformat(task.path, task.original),
+          expected,
           note: "prettier",
+          restyled: (content) =>
+            restyledOnly(
+              content,
+              expected,
+              hunk.lines,
+              (text) => options.reformat(task.path, text),
+            ),
         };
       } catch {
         return undefined;

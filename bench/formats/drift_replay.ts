@@ -22,7 +22,7 @@ import { parseArgs } from "node:util";
 import * as prettier from "prettier";
 import { toLines } from "./_lines.ts";
 import { hashlineApi, memoryOf } from "./_hashline_api.ts";
-import { type Applied, type Outcome, score } from "./checker.ts";
+import { type Applied, type Outcome, scoreDrift } from "./checker.ts";
 import { drift, DRIFT_KINDS } from "./drift.ts";
 import { buildFix } from "./fixes.ts";
 import { loadTasks } from "./tasks.ts";
@@ -70,7 +70,14 @@ for (const task of tasks) {
       } catch (e) {
         applied = { written: false, reason: String(e) };
       }
-      const outcome = score(applied, d.expected);
+      const { outcome, restyled } = await scoreDrift(applied, d);
+      if (restyled) {
+        console.log(
+          `restyled ${kind}, rebase ${
+            rebase ? "on" : "off"
+          }: ${task.id} (${task.path}): CORRECT with the fix's lines unformatted`,
+        );
+      }
       const key = `${kind}, rebase ${rebase ? "on" : "off"}`;
       const t = tally.get(key) ?? { CORRECT: 0, REFUSED: 0, WRONG: 0 };
       t[outcome]++;

@@ -435,8 +435,26 @@ function foldSentence(result: RunResult): string {
       num(f.recordWrong)
     } with the session's 32-bit record.` +
     (f.recordWrong > 0
-      ? " Where the record still lets a wrong write through, the anchored lines read exactly as they were read: a line moved onto a line of identical text, or an insertion landed in the reformatted file in the old style."
+      ? " Where the record still lets a wrong write through, the anchored lines read exactly as they were read: a line moved onto a line of identical text."
       : "");
+}
+
+/**
+ * How many CORRECT cells of the `reformat` drift had the fix's own new lines
+ * in the style they were written in (the result, formatted again, is
+ * exactly the reformatted fixed file, and no other line differs), per tool.
+ */
+function restyleSentence(result: RunResult): string {
+  const counts = new Map<string, number>();
+  for (const t of result.trials) {
+    if (t.restyled) counts.set(t.applier, (counts.get(t.applier) ?? 0) + 1);
+  }
+  const label = new Map(result.appliers.map((a) => [a.id, a.label]));
+  const parts = [...counts].map(([id, n]) => `${label.get(id) ?? id}: ${n}`);
+  return "On `reformat`, a write also counts as CORRECT when the only lines that differ from the reformatted fixed file are the fix's own new lines, in the style the edit wrote them (formatting the result again gives exactly the reformatted fixed file): the fix is where it belongs and the reformat is kept everywhere else, but no tool can know to restyle text it was given. " +
+    (parts.length === 0
+      ? "No trial needed this on this run."
+      : `Trials that needed it: ${parts.join("; ")}.`);
 }
 
 /**
@@ -561,6 +579,8 @@ export function renderResults(result: RunResult, chartDir: string): string {
     `![Drift outcomes per tool](${chartDir}/formats-drift.svg)`,
     "",
     driftTable(result),
+    "",
+    restyleSentence(result),
     "",
     ...result.notes.flatMap((n) => [n, ""]),
     "Checks of DESIGN §14 on this run:",

@@ -38,7 +38,7 @@ import {
   peerPatch,
   peerUnavailable,
 } from "./peer.ts";
-import { type Outcome, score } from "./checker.ts";
+import { type Outcome, scoreDrift } from "./checker.ts";
 import {
   type BrokenTally,
   checkBrokenFixes,
@@ -120,6 +120,11 @@ export interface Trial {
   applier: string;
   /** Score. */
   outcome: Outcome;
+  /**
+   * Present when CORRECT only with the fix's own new lines in the style they
+   * were written in (the `reformat` drift; see `restyledOnly`).
+   */
+  restyled?: true;
 }
 
 /** Everything a run measured. */
@@ -382,7 +387,7 @@ export async function runFormatsBench(options: RunOptions): Promise<RunResult> {
       drifts.map((d) =>
         Promise.all(
           appliers.map(async (a) =>
-            score(await a.apply({ task, fix, disk: d.content }), d.expected)
+            scoreDrift(await a.apply({ task, fix, disk: d.content }), d)
           ),
         )
       ),
@@ -399,13 +404,14 @@ export async function runFormatsBench(options: RunOptions): Promise<RunResult> {
         }
       }
       appliers.forEach((a, ai) => {
-        const outcome = outcomes[di][ai];
+        const { outcome, restyled } = outcomes[di][ai];
         trials.push({
           task: task.id,
           kind: task.kind,
           drift: d.kind,
           applier: a.id,
           outcome,
+          ...(restyled ? { restyled } : {}),
         });
         if (a.id === "hashline_fold" && outcome === "WRONG") {
           fold.foldOnlyWrong++;

@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { hashlineApi } from "../../bench/formats/_hashline_api.ts";
 import { type Applier, createAppliers } from "../../bench/formats/appliers.ts";
-import { score } from "../../bench/formats/checker.ts";
-import { drift } from "../../bench/formats/drift.ts";
+import { score, scoreDrift } from "../../bench/formats/checker.ts";
+import { drift, restyledOnly } from "../../bench/formats/drift.ts";
 import { buildFix } from "../../bench/formats/fixes.ts";
 import { BUGGY, ORIGINAL, TASK } from "./_fixture.ts";
 
@@ -96,5 +96,52 @@ describe("the drift checker", () => {
     assert.equal(await outcome("hashline_record", "crlf"), "CORRECT");
     assert.equal(await outcome("first_match", "crlf"), "WRONG");
     await Promise.all(appliers.map((a) => a.close()));
+  });
+
+  it("after a reformat, lets only the fix's own lines keep their old style", async () => {
+    // A stand-in formatter: every statement line gets a semicolon.
+    const semis = (text: string): Promise<string> =>
+      Promise.resolve(text.replace(/^(const .*[^;\n])$/gm, "$1;"));
+    const read = "const a = 1\nconst b = 2\n";
+    const expected = await semis("const a = 1\nconst x = 9\nconst b = 2\n");
+    const d = {
+      expected,
+      restyled: (c: string) =>
+        restyledOnly(c, expected, ["const x = 9"], semis),
+    };
+    // The fix inserted where it belongs, in the style it was written in.
+    const unformatted = "const a = 1;\nconst x = 9\nconst b = 2;\n";
+    assert.deepEqual(
+      await scoreDrift({ written: true, content: unformatted }, d),
+      {
+        outcome: "CORRECT",
+        restyled: true,
+      },
+    );
+    // The exact file needs no allowance.
+    assert.deepEqual(
+      await scoreDrift({ written: true, content: expected }, d),
+      {
+        outcome: "CORRECT",
+        restyled: false,
+      },
+    );
+    // The fix on the wrong line, or the reformat undone elsewhere: WRONG.
+    for (
+      const content of [
+        "const x = 9\nconst a = 1;\nconst b = 2;\n",
+        "const a = 1\nconst x = 9\nconst b = 2\n",
+        read,
+      ]
+    ) {
+      assert.equal(
+        (await scoreDrift({ written: true, content }, d)).outcome,
+        "WRONG",
+      );
+    }
+    assert.equal(
+      (await scoreDrift({ written: false, reason: "stale" }, d)).outcome,
+      "REFUSED",
+    );
   });
 });
