@@ -11,6 +11,7 @@
 import { validateOps } from "./validate.ts";
 import { changed, notRead, type Problem, problem } from "./problems.ts";
 import { regionOf, tryAnchor } from "./lookup.ts";
+import { rebaseOps } from "./rebase.ts";
 import type {
   AnchorText,
   FilePatch,
@@ -59,6 +60,11 @@ export interface MoveNote {
   start: number;
   /** Last source line. */
   end: number;
+  /**
+   * The source lines as read, when rebase found them elsewhere (`start` and
+   * `end` then say where they stand now).
+   */
+  read?: [number, number];
   /** Target file. */
   to: string;
   /** Index of the insert in the target's `ops`. */
@@ -165,6 +171,12 @@ function fileOpsOf(f: FilePatch): string[] {
  *
  * @param patch The patch, every path spelled as the workspace shows it.
  * @param state What stands at a path now, with the session's read record.
+ * @param options `rebase`: the patch asks for rebase
+ *   (docs/patch-format.md#rebase). A move's or copy's source lines are then
+ *   placed by the alignment, as any op's lines are: the lines taken are
+ *   those the read lines stand as now. The source's delete and the target's
+ *   insert stay addressed as read; rebase places them with the file's other
+ *   ops.
  * @returns One action per file, the moves for the result, and every problem.
  * @example
  * ```ts
@@ -187,6 +199,7 @@ function fileOpsOf(f: FilePatch): string[] {
 export function planFileOps(
   patch: Patch,
   state: (path: string) => PathState,
+  options: { rebase?: boolean } = {},
 ): FileOpsPlan {
   const problems: Problem[] = [];
   const byPath = new Map<string, FileAction>();
@@ -351,7 +364,15 @@ export function planFileOps(
   for (const a of [...files]) {
     const f = entryOf.get(a.path)!;
     for (const op of f.moves ?? []) {
-      const note = planMove(a, op, byPath, files, state, problems);
+      const note = planMove(
+        a,
+        op,
+        byPath,
+        files,
+        state,
+        problems,
+        options.rebase === true,
+      );
       if (note) moves.push(note);
     }
   }
@@ -400,6 +421,7 @@ function planMove(
   files: FileAction[],
   state: (path: string) => PathState,
   problems: Problem[],
+  rebase: boolean,
 ): MoveNote | null {
   const path = source.path;
   const span = resolveSpan(op, path);
@@ -507,16 +529,25 @@ function planMove(
       return null;
     }
   }
+  // Under rebase, the source lines are taken where the alignment places the
+  // lines as read: the same placement rebase gives the move's delete.
+  const placed = rebase
+    ? rebaseOps([sourceOp], s.lines!, s.memory).rebased[0]?.to
+    : undefined;
+  const [first, last] = placed ?? [a.line, b.line];
   if (op.op === "move") {
     source.ops.push(sourceOp);
   } else {
     // A copy writes nothing at its source, yet its lines must be read,
-    // unchanged, and not edited by another op of the patch.
-    problems.push(
-      ...validateOps([sourceOp], s.lines!, { memory: s.memory, path }).map(
-        (p) => ({ ...p, message: `copy source: ${p.message}` }),
-      ),
-    );
+    // unchanged, and not edited by another op of the patch. Rebase places
+    // them only where every one is a remembered line, unchanged.
+    if (!placed) {
+      problems.push(
+        ...validateOps([sourceOp], s.lines!, { memory: s.memory, path }).map(
+          (p) => ({ ...p, message: `copy source: ${p.message}` }),
+        ),
+      );
+    }
     for (const [i, other] of source.ops.entries()) {
       const r = regionOf(other);
       if (r && r[0] <= b.line && a.line <= r[1]) {
@@ -533,7 +564,7 @@ function planMove(
     }
   }
   const lines: string[] = [];
-  for (let n = a.line; n <= b.line; n++) lines.push(s.lines!.text(n));
+  for (let n = first; n <= last; n++) lines.push(s.lines!.text(n));
   const insert: PatchOp = !gap
     ? { op: "append", lines, literal: true }
     : gap.side === "after"
@@ -547,8 +578,9 @@ function planMove(
   return {
     op: op.op,
     from: path,
-    start: a.line,
-    end: b.line,
+    start: first,
+    end: last,
+    ...(placed ? { read: [a.line, b.line] as [number, number] } : {}),
     to: toPath,
     index: into.ops.length - 1,
   };

@@ -66,6 +66,8 @@ interface Done {
   /** The rename target. */
   to?: Target;
   plan: PlannedEdit[];
+  /** The ops as applied (rebase may have moved them from where they were read). */
+  ops?: PatchOp[];
   oldText: string;
   newText: string;
   oldCount: number;
@@ -459,7 +461,19 @@ async function locked(
   const rules = planFileOps(
     patch,
     (p) => renameOf.has(p) ? sameState(p, renameOf.get(p)) : state(p),
+    { rebase },
   );
+  for (const m of rules.moves) {
+    if (m.read && m.op === "copy") {
+      rebased.push(
+        `${m.from} copy source: ${
+          m.read[0] === m.read[1]
+            ? `line ${m.read[0]}`
+            : `lines ${m.read[0]}–${m.read[1]}`
+        } → ${m.start === m.end ? m.start : `${m.start}–${m.end}`}`,
+      );
+    }
+  }
   problems.push(...rules.problems);
   const { editIndexed, summarizeEdit } = await loadEditing();
   const done: Done[] = [];
@@ -514,8 +528,9 @@ async function locked(
       continue;
     }
     try {
-      // Rebase moves the line ops whose lines only moved (a move's or
-      // copy's own ends were placed, or refused, by the rules above).
+      // Rebase moves the line ops whose lines only moved: a move's delete
+      // and a move's or copy's insert among them (the rules above took the
+      // source lines from where rebase places them).
       const { outcome, plan, old } = editIndexed(oldText, action.ops, {
         ...(from.memory ? { memory: from.memory } : {}),
         path: action.path,
@@ -529,6 +544,7 @@ async function locked(
         from,
         ...(action.to ? { to: loaded.get(action.to)!.target } : {}),
         plan,
+        ops: outcome.ops,
         oldText,
         newText: outcome.content,
         oldCount: old.lineCount,
@@ -608,7 +624,11 @@ async function locked(
   }
   const moveLines = rules.moves.map((m) => {
     const target = done.find((d) => d.action.path === m.to)!;
-    const at = landedAt(target.action.ops, m.index, target.oldCount);
+    const at = landedAt(
+      target.ops ?? target.action.ops,
+      m.index,
+      target.oldCount,
+    );
     const span = m.start === m.end ? `${m.start}` : `${m.start}–${m.end}`;
     return `${m.op === "move" ? "Moved" : "Copied"} ${
       m.start === m.end ? "line" : "lines"

@@ -48,4 +48,124 @@ describe("rebase beside file operations", () => {
       await t.cleanup();
     }
   });
+
+  it("places a move's and a copy's source and target where their lines moved", {
+    timeout: 60_000,
+  }, async () => {
+    const t = await makeTree();
+    try {
+      const read = "one\ntwo\nthree\nfour\nfive\n";
+      await writeFile(join(t.root, "a.txt"), read);
+      await writeFile(join(t.root, "b.txt"), "b1\nb2\n");
+      const ws = t.open();
+      await ws.read("a.txt");
+      await ws.read("b.txt");
+      const at = (n: number, text: string) => `${n}:${lineHash(text)}`;
+      // A line put above everything read: each read line now stands one lower.
+      await writeFile(join(t.root, "a.txt"), "zero\n" + read);
+      await writeFile(join(t.root, "b.txt"), "b0\nb1\nb2\n");
+      const move = {
+        files: [{
+          path: "a.txt",
+          ops: [],
+          moves: [{
+            op: "move",
+            start: at(2, "two"),
+            end: at(3, "three"),
+            after: at(5, "five"),
+          }],
+        }],
+      };
+      const before = await snapshot(t.root);
+      const stale = await ws.patch(move as never).then(() => null, (e) => e);
+      assert.ok(stale instanceof PatchRefusedError, String(stale));
+      assert.deepEqual(await snapshot(t.root), before);
+
+      const moved = await ws.patch(move as never, { rebase: true });
+      assert.equal(
+        await readFile(join(t.root, "a.txt"), "utf8"),
+        "zero\none\nfour\nfive\ntwo\nthree\n",
+      );
+      assert.match(moved.summary, /Moved lines 3–4 → a\.txt:5/);
+
+      // A copy into another file, both files drifted since the read.
+      await ws.read("a.txt");
+      await writeFile(
+        join(t.root, "a.txt"),
+        "top\nzero\none\nfour\nfive\ntwo\nthree\n",
+      );
+      const copied = await ws.patch({
+        files: [{
+          path: "a.txt",
+          ops: [],
+          moves: [{
+            op: "copy",
+            start: at(5, "two"),
+            end: at(6, "three"),
+            to: "b.txt",
+            after: at(1, "b1"),
+          }],
+        }],
+      } as never, { rebase: true });
+      assert.equal(
+        await readFile(join(t.root, "b.txt"), "utf8"),
+        "b0\nb1\ntwo\nthree\nb2\n",
+      );
+      assert.equal(
+        await readFile(join(t.root, "a.txt"), "utf8"),
+        "top\nzero\none\nfour\nfive\ntwo\nthree\n",
+      );
+      assert.ok(
+        copied.rebased.includes("a.txt copy source: lines 5–6 → 6–7"),
+        copied.rebased.join("; "),
+      );
+      assert.ok(
+        copied.rebased.includes("b.txt op 1: line 1 → 2"),
+        copied.rebased.join("; "),
+      );
+    } finally {
+      await t.cleanup();
+    }
+  });
+
+  it("refuses a move under rebase when its source changed or fits two places", {
+    timeout: 60_000,
+  }, async () => {
+    const t = await makeTree();
+    try {
+      const read = "one\ntwo\nthree\nfour\n";
+      const at = (n: number, text: string) => `${n}:${lineHash(text)}`;
+      const move = {
+        files: [{
+          path: "a.txt",
+          ops: [],
+          moves: [{ op: "move", start: at(2, "two"), after: at(4, "four") }],
+        }],
+      };
+      for (
+        const [now, code] of [
+          // The source line itself was edited.
+          ["one\ntwo!\nthree\nfour\n", "STALE_ANCHOR"],
+          // A copy of it directly above: two placements fit equally well.
+          ["zero\none\ntwo\ntwo\nthree\nfour\n", "STALE_ANCHOR"],
+        ] as const
+      ) {
+        await writeFile(join(t.root, "a.txt"), read);
+        const ws = t.open();
+        await ws.read("a.txt");
+        await writeFile(join(t.root, "a.txt"), now);
+        const before = await snapshot(t.root);
+        const error = await ws.patch(move as never, { rebase: true }).then(
+          () => null,
+          (e) => e,
+        );
+        assert.ok(error instanceof PatchRefusedError, `${now}: ${error}`);
+        assert.ok(error.problems.some((p) => p.code === code), error.message);
+        assert.deepEqual(await snapshot(t.root), before, now);
+        assert.equal(await readFile(join(t.root, "a.txt"), "utf8"), now);
+      }
+    } finally {
+      await t.cleanup();
+    }
+  });
 });
