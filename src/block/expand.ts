@@ -14,6 +14,7 @@ import { foldHash, hex2, lineHash32 } from "../hash/fnv.ts";
 import { opLabel, type Problem, problem } from "../patch/problems.ts";
 import { freshAround } from "../patch/fresh.ts";
 import { lookupFromLines } from "../patch/lookup.ts";
+import { rebaseOps } from "../patch/rebase.ts";
 import type { PatchOp, ReadMemory } from "../patch/types.ts";
 import { nearestOpeners, resolveBlock, type SyntaxNode } from "./resolve.ts";
 
@@ -106,9 +107,13 @@ function runs(ns: number[]): string {
  * @param memory The session's read record (every block line must be in it); none: not asked.
  * @param path Named on each problem.
  * @param options `rebase`: the patch asks for rebase. A block anchor whose
- *   line no longer stands as read is then refused here, stale with the
- *   lines around it: rebase moves plain ops by their lines, and a block's
- *   span is known only where its opening line stands as read.
+ *   line no longer stands as read is then placed by its opening line (the
+ *   drift alignment of docs/patch-format.md#rebase) and resolved in the file
+ *   now; it applies only if every line of that block is a remembered line
+ *   placed at the same offset, and comes back addressed as read (the
+ *   remembered lines the block now spans), for rebase to move with the
+ *   file's other ops. Otherwise it is refused here, stale with the lines
+ *   around it.
  * @returns The ops with plain anchors, the span notes, and the problems.
  * @example
  * ```ts
@@ -186,27 +191,37 @@ export function expandBlocks(
     const asLine = { ...op, [field]: start } as PatchOp;
     // A stale or missing anchor is reported by the ordinary rules (unless
     // rebase could move it as the one line it names: see options).
+    const standing = a.line <= lines.length && (() => {
+      const h = lineHash32(lines[a.line - 1]);
+      const remembered = memory?.hash32(a.line);
+      return hex2(foldHash(h)) === a.hash &&
+        (remembered === undefined || remembered === h);
+    })();
+    if (!standing && options.rebase) {
+      const placed = placeBlock(op, a, lines, source, memory);
+      if (placed) {
+        notes.push(
+          `op ${index + 1}: block ${placed.span[0]}–${placed.span[1]}`,
+        );
+        return placed.op;
+      }
+    }
     if (a.line > lines.length) {
       if (!options.rebase) return asLine;
       add(
         "STALE_ANCHOR",
-        `In ${label}, the block anchor ${a.line}:${a.hash}* is stale: the file has ${lines.length} lines now, and rebase does not move a block anchor. Read the block where it now stands and resend with its anchor.`,
+        `In ${label}, the block anchor ${a.line}:${a.hash}* is stale: the file has ${lines.length} lines now, and rebase could not place its block (every line of it must have moved as one, unchanged since this session read it). Read the block where it now stands and resend with its anchor.`,
         a.line,
       );
       return op;
     }
-    const h = lineHash32(lines[a.line - 1]);
-    const remembered = memory?.hash32(a.line);
-    if (
-      hex2(foldHash(h)) !== a.hash ||
-      (remembered !== undefined && remembered !== h)
-    ) {
+    if (!standing) {
       if (!options.rebase) return asLine;
       const fresh = freshAround(lookupFromLines(lines), a.line);
       problems.push(
         problem(
           "STALE_ANCHOR",
-          `In ${label}, the block anchor ${a.line}:${a.hash}* is stale: line ${a.line} no longer holds the line this session read there, and rebase does not move a block anchor. Read the block where it now stands and resend with its anchor; the lines around line ${a.line} now:\n${fresh.text}`,
+          `In ${label}, the block anchor ${a.line}:${a.hash}* is stale: line ${a.line} no longer holds the line this session read there, and rebase could not place its block (every line of it must have moved as one, unchanged since this session read it). Read the block where it now stands and resend with its anchor; the lines around line ${a.line} now:\n${fresh.text}`,
           { path, line: a.line, shown: fresh.shown },
         ),
       );
@@ -287,4 +302,49 @@ export function expandBlocks(
       : { ...op, start, end: last } as PatchOp;
   });
   return { ops: out, notes, problems };
+}
+
+/**
+ * A block anchor whose opening line moved, placed under rebase: the opening
+ * line as read is placed by the alignment, the block resolved where it
+ * stands now, and every line of that block must be a remembered line placed
+ * at the same offset. Returns the op addressed as read (the block's span
+ * mapped back to the lines as read), or null when it cannot be placed.
+ */
+function placeBlock(
+  op: PatchOp,
+  a: { line: number; hash: string },
+  lines: readonly string[],
+  source: BlockSource,
+  memory: ReadMemory | undefined,
+): { op: PatchOp; span: [number, number] } | null {
+  if (!memory || source.kind === "none") return null;
+  const asRead = (n: number): string | null => {
+    const h = memory.hash32(n);
+    return h === undefined ? null : `${n}:${hex2(foldHash(h))}`;
+  };
+  const start = asRead(a.line);
+  if (start !== `${a.line}:${a.hash}`) return null;
+  const now = lookupFromLines(lines);
+  const opening = rebaseOps([{ op: "delete", start }], now, memory).rebased[0];
+  if (!opening) return null;
+  const found = resolveBlock(source.root, lines, opening.to[0]);
+  if (found.kind === "none" || found.start !== opening.to[0]) return null;
+  const lastRead = a.line + found.end - found.start;
+  const end = asRead(lastRead);
+  if (end === null) return null;
+  const whole = rebaseOps(
+    [{ op: "delete", start, ...(lastRead > a.line ? { end } : {}) }],
+    now,
+    memory,
+  ).rebased[0];
+  if (!whole || whole.to[0] !== found.start || whole.to[1] !== found.end) {
+    return null;
+  }
+  const out = op.op === "insert_after"
+    ? { ...op, anchor: end }
+    : lastRead === a.line
+    ? { ...op, start }
+    : { ...op, start, end };
+  return { op: out as PatchOp, span: [found.start, found.end] };
 }

@@ -257,6 +257,7 @@ async function opBlocks(
   loaded: Map<string, Loaded>,
   problems: Problem[],
   notes: string[],
+  rebase: boolean,
 ): Promise<Patch> {
   const files = [];
   for (const f of patch.files) {
@@ -300,6 +301,7 @@ async function opBlocks(
       source,
       memory,
       f.path,
+      { rebase },
     );
     problems.push(...out.problems);
     notes.push(...out.notes.map((n) => `${f.path} ${n}`));
@@ -329,6 +331,7 @@ async function moveBlocks(
   patch: Patch,
   loaded: Map<string, Loaded>,
   problems: Problem[],
+  rebase: boolean,
 ): Promise<Patch> {
   const expand = async (
     path: string,
@@ -343,6 +346,7 @@ async function moveBlocks(
       source,
       l.memory,
       path,
+      { rebase },
     );
     problems.push(...out.problems);
     return out.problems.length > 0 ? null : out.ops[0];
@@ -422,10 +426,10 @@ async function locked(
   if (problems.length > 0) throw refusal(problems);
   patch = bareMoves(patch, loaded, problems);
   if (problems.length > 0) throw refusal(problems);
-  patch = await moveBlocks(ctx, patch, loaded, problems);
+  patch = await moveBlocks(ctx, patch, loaded, problems, rebase);
   if (problems.length > 0) throw refusal(problems);
   const blocks: string[] = [];
-  patch = await opBlocks(ctx, patch, loaded, problems, blocks);
+  patch = await opBlocks(ctx, patch, loaded, problems, blocks, rebase);
   if (problems.length > 0) throw refusal(problems);
   const indexes = new Map<string, ContentIndex>();
   const state = (path: string): PathState => {

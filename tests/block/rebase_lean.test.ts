@@ -1,8 +1,10 @@
 /**
  * Block anchors under rebase and after lean reads: a block anchor whose
- * opening line moved is refused stale (never moved as the one line it
- * names, which would edit only that line), and `N*` after a lean read
- * names the block the session read, through the library and the CLI.
+ * opening line moved is placed by that line and resolved where it stands
+ * now, applying to the whole block only when every line of it is a line
+ * the session read, unchanged and moved by as much (never to the one line
+ * it names); otherwise it is refused stale. `N*` after a lean read names
+ * the block the session read. Through the library and the CLI.
  */
 import assert from "node:assert/strict";
 import { mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
@@ -37,14 +39,39 @@ async function refusedWith(
 
 describe("block anchors under rebase", () => {
   it(
-    "a block anchor whose line moved is refused stale, nothing written, and applies once read again",
+    "a block anchor whose line moved applies to the whole block where it stands now",
     T,
     async () => {
       const t = await tree();
       try {
         const ws = openWorkspace(t.dir, { stateDir: join(t.dir, ".state") });
         await ws.read("a.ts");
-        const drifted = "// hi\n" + SRC;
+        await writeFile(join(t.dir, "a.ts"), "// hi\n" + SRC);
+        const done = await ws.patch(
+          `@@ a.ts\n- 1:${lineHash("function f() {")}*`,
+          { rebase: true },
+        );
+        assert.deepEqual(done.blocks, ["a.ts op 1: block 2–4"]);
+        assert.deepEqual(done.rebased, ["a.ts op 1: lines 1–3 → 2–4"]);
+        assert.equal(
+          await readFile(join(t.dir, "a.ts"), "utf8"),
+          "// hi\nconst x = f();\n",
+        );
+      } finally {
+        await t.done();
+      }
+    },
+  );
+
+  it(
+    "a moved block with a changed line is refused stale, nothing written, and applies once read again",
+    T,
+    async () => {
+      const t = await tree();
+      try {
+        const ws = openWorkspace(t.dir, { stateDir: join(t.dir, ".state") });
+        await ws.read("a.ts");
+        const drifted = "// hi\n" + SRC.replace("return 1;", "return 2;");
         await writeFile(join(t.dir, "a.ts"), drifted);
         const e = await refusedWith(
           ws.patch(`@@ a.ts\n- 1:${lineHash("function f() {")}*`, {
@@ -101,28 +128,46 @@ describe("block anchors under rebase", () => {
     },
   );
 
-  it("the CLI's patch --rebase refuses it too (exit 1)", T, async () => {
-    const t = await tree();
-    try {
-      const env = { HASHLINE_STORE: join(t.dir, ".state") };
-      const read = await hashline(["read", "a.ts"], { cwd: t.dir, env });
-      assert.equal(read.code, 0, read.stderr);
-      await writeFile(join(t.dir, "a.ts"), "// hi\n" + SRC);
-      const out = await hashline(["patch", "--rebase", "--json"], {
-        cwd: t.dir,
-        env,
-        input: `@@ a.ts\n- 1:${lineHash("function f() {")}*\n`,
-      });
-      assert.equal(out.code, 1, out.stderr);
-      assert.equal(JSON.parse(out.stdout).error.code, "STALE_ANCHOR");
-      assert.equal(
-        await readFile(join(t.dir, "a.ts"), "utf8"),
-        "// hi\n" + SRC,
-      );
-    } finally {
-      await t.done();
-    }
-  });
+  it(
+    "the CLI's patch --rebase places it, and refuses it when the block changed (exit 1)",
+    T,
+    async () => {
+      const t = await tree();
+      try {
+        const env = { HASHLINE_STORE: join(t.dir, ".state") };
+        const patch = `@@ a.ts\n- 1:${lineHash("function f() {")}*\n`;
+        let read = await hashline(["read", "a.ts"], { cwd: t.dir, env });
+        assert.equal(read.code, 0, read.stderr);
+        const changed = "// hi\n" + SRC.replace("return 1;", "return 2;");
+        await writeFile(join(t.dir, "a.ts"), changed);
+        const out = await hashline(["patch", "--rebase", "--json"], {
+          cwd: t.dir,
+          env,
+          input: patch,
+        });
+        assert.equal(out.code, 1, out.stderr);
+        assert.equal(JSON.parse(out.stdout).error.code, "STALE_ANCHOR");
+        assert.equal(await readFile(join(t.dir, "a.ts"), "utf8"), changed);
+
+        await writeFile(join(t.dir, "a.ts"), SRC);
+        read = await hashline(["read", "a.ts"], { cwd: t.dir, env });
+        assert.equal(read.code, 0, read.stderr);
+        await writeFile(join(t.dir, "a.ts"), "// hi\n" + SRC);
+        const ok = await hashline(["patch", "--rebase"], {
+          cwd: t.dir,
+          env,
+          input: patch,
+        });
+        assert.equal(ok.code, 0, ok.stderr);
+        assert.equal(
+          await readFile(join(t.dir, "a.ts"), "utf8"),
+          "// hi\nconst x = f();\n",
+        );
+      } finally {
+        await t.done();
+      }
+    },
+  );
 });
 
 describe("N* after a lean read", () => {
@@ -175,17 +220,25 @@ describe("N* after a lean read", () => {
 
 describe("applyBlockPatch (content in, content out)", () => {
   it(
-    "with a record and rebase, a moved block anchor is refused stale, not applied to its first line",
+    "with a record and rebase, a moved block anchor applies to its whole block, not its first line",
     T,
     async () => {
       const read = SRC.split("\n").slice(0, -1);
       const memory = memoryFromHashes(
         new Map(read.map((l, i) => [i + 1, lineHash32(l)])),
       );
-      const drifted = "// hi\n" + SRC;
+      const anchor = `- 1:${lineHash("function f() {")}*`;
+      assert.equal(
+        await applyBlockPatch("// hi\n" + SRC, anchor, {
+          path: "a.ts",
+          memory,
+          rebase: true,
+        }),
+        "// hi\nconst x = f();\n",
+      );
       const error = await applyBlockPatch(
-        drifted,
-        `- 1:${lineHash("function f() {")}*`,
+        "// hi\n" + SRC.replace("return 1;", "return 2;"),
+        anchor,
         { path: "a.ts", memory, rebase: true },
       ).then(() => null, (e) => e);
       assert.ok(error instanceof PatchRefusedError, String(error));

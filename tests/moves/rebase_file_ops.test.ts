@@ -168,4 +168,65 @@ describe("rebase beside file operations", () => {
       await t.cleanup();
     }
   });
+
+  it(
+    "places a block op and a move by block anchor beside a rename, whole blocks only",
+    {
+      timeout: 60_000,
+    },
+    async () => {
+      const t = await makeTree();
+      try {
+        const src = [
+          "function f() {",
+          "  return 1;",
+          "}",
+          "function g() {",
+          "  return 2;",
+          "}",
+          "const x = f();",
+          "",
+        ].join("\n");
+        await writeFile(join(t.root, "a.ts"), src);
+        await writeFile(join(t.root, "b.txt"), "b\n");
+        const ws = t.open();
+        await ws.read("a.ts");
+        await ws.read("b.txt");
+        await writeFile(join(t.root, "a.ts"), "// hi\n" + src);
+        const f = `1:${lineHash("function f() {")}*`;
+        const g = `4:${lineHash("function g() {")}*`;
+        const done = await ws.patch(`@@ b.txt -> c.txt\n@@ a.ts\n- ${f}\n`, {
+          rebase: true,
+        });
+        assert.equal(
+          await readFile(join(t.root, "a.ts"), "utf8"),
+          "// hi\nfunction g() {\n  return 2;\n}\nconst x = f();\n",
+        );
+        assert.deepEqual(done.blocks, ["a.ts op 1: block 2–4"]);
+        assert.equal(await readFile(join(t.root, "c.txt"), "utf8"), "b\n");
+
+        // A move of a block after another block, both moved down by a line.
+        await writeFile(join(t.root, "a.ts"), src);
+        await ws.read("a.ts");
+        await writeFile(join(t.root, "a.ts"), "// hi\n" + src);
+        await ws.patch(`@@ a.ts\nm ${f} > ${g}\n`, { rebase: true });
+        assert.equal(
+          await readFile(join(t.root, "a.ts"), "utf8"),
+          [
+            "// hi",
+            "function g() {",
+            "  return 2;",
+            "}",
+            "function f() {",
+            "  return 1;",
+            "}",
+            "const x = f();",
+            "",
+          ].join("\n"),
+        );
+      } finally {
+        await t.cleanup();
+      }
+    },
+  );
 });
