@@ -2,7 +2,7 @@
  * One results page: runs the edit-format bench and every throughput bench,
  * each as its own process at reduced sizes (under ten minutes on 2 cores),
  * and writes the throughput sections of `bench/RESULTS.md`, the ratio
- * block of `docs/benchmarks.md`, the README's three-row headline and
+ * block of `docs/benchmarks.md`, the README's four-row headline and
  * `bench/charts/throughput-ratios.svg`, all from the same run, naming the
  * machine, the runtimes and the date. No figure is typed by hand anywhere
  * else. A step that cannot run here, fails or
@@ -225,7 +225,7 @@ async function main(): Promise<void> {
   written.push(RESULTS);
   if (!values["no-readme"]) {
     // The benchmarks guide carries the whole ratio table and chart; the
-    // README its three-row headline, both from this run.
+    // README its four-row headline, both from this run.
     const guide = existsSync(GUIDE)
       ? await readFile(GUIDE, "utf8")
       : "# Benchmarks\n";

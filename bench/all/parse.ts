@@ -126,6 +126,10 @@ export interface LoadSummary {
   linesInFile: number;
   missing: number;
   refusedButWritten: number;
+  /** With `--history both`: answers per second with the edit history off. */
+  historyOffReqPerSec?: number;
+  /** With `--history both`: on / off. */
+  historyRatio?: number;
   pass: boolean;
 }
 
@@ -298,6 +302,8 @@ const SCHEMAS: { [K in BenchName]: z.ZodType<Summaries[K]> } = {
     linesInFile: num,
     missing: num,
     refusedButWritten: num,
+    historyOffReqPerSec: num.optional(),
+    historyRatio: num.optional(),
     pass: z.boolean(),
   }),
   http: z.object({

@@ -222,6 +222,24 @@ export function computeRatios(s: Partial<Summaries>): RatioSet {
       true,
     );
   }
+  const off = s.load?.historyOffReqPerSec;
+  if (s.load && off !== undefined) {
+    const l = s.load;
+    add(
+      {
+        id: "load-history",
+        bench: "load",
+        label: "Appends over HTTP, history on vs off",
+        subject: `appends over HTTP, ${l.connections} at once, history on`,
+        subjectValue: rps(l.reqPerSec),
+        baseline: "the same, history off",
+        baselineValue: rps(off),
+      },
+      l.reqPerSec,
+      off,
+      true,
+    );
+  }
   if (s.mcp) {
     const m = s.mcp;
     add(

@@ -323,7 +323,7 @@ export function renderThroughputResults(run: AllRun, chartDir: string): string {
     `_Last run ${machineLine(run.machine)}. ${
       f(run.seconds, 0)
     } s for the whole run._`,
-    `Regenerate with \`${COMMAND}\` (\`bench/all.ts\`): it runs each bench as its own process at the reduced sizes named below (under ten minutes on 2 cores), reads the \`RESULT {json}\` line each prints with \`--json\`, and writes this section, \`${chartDir}/${CHART}\`, the README's three-row headline and the ratio block of \`docs/benchmarks.md\`; the formats bench writes its own section. The machine is shared, so figures move from run to run; each ratio is taken in one process against the baseline measured beside it, where the noise hits both.`,
+    `Regenerate with \`${COMMAND}\` (\`bench/all.ts\`): it runs each bench as its own process at the reduced sizes named below (under ten minutes on 2 cores), reads the \`RESULT {json}\` line each prints with \`--json\`, and writes this section, \`${chartDir}/${CHART}\`, the README's four-row headline and the ratio block of \`docs/benchmarks.md\`; the formats bench writes its own section. The machine is shared, so figures move from run to run; each ratio is taken in one process against the baseline measured beside it, where the noise hits both.`,
     `![Times as fast as the named baseline](${chartDir}/${CHART})`,
     "### Headline ratios",
     ratios.length ? ratioTable(ratios, true) : "_No ratio in this run._",
@@ -378,12 +378,13 @@ export const HEADLINE: readonly string[] = [
   "hash-wasm-ts",
   "huge-read-naive-indexed",
   "mcp-reference",
+  "load-history",
 ];
 
 /**
- * The README's three-row performance headline: line hashing, a window of a
- * huge file, and the MCP round trip, each against its baseline, from the
- * same run as the full page.
+ * The README's four-row performance headline: line hashing, a window of a
+ * huge file, the MCP round trip, and concurrent appends with the edit
+ * history on, each against its baseline, from the same run as the full page.
  *
  * @param run The run.
  * @param resultsPath RESULTS.md, relative to the README.

@@ -119,6 +119,8 @@ export const STEPS: readonly Step[] = [
       "10",
       "--connections",
       "20",
+      "--history",
+      "both",
       "--json",
     ],
     full: "npm run bench:load",
