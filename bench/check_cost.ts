@@ -191,10 +191,15 @@ async function measureCli(dir: string, text: string): Promise<number> {
   }
   const off = median(times.off);
   const warn = median(times.warn);
+  // Each pair ran back to back, so its ratio moves less with the machine's
+  // load than the medians do.
+  const pairs = median(times.warn.map((w, i) => w / times.off[i]));
   console.log(
     `CLI, whole processes (${cliRuns} alternated runs): --check off median ${
       off.toFixed(0)
-    } ms, check on ${warn.toFixed(0)} ms`,
+    } ms, check on ${warn.toFixed(0)} ms; median of the run-by-run ratios ${
+      pairs.toFixed(2)
+    }×`,
   );
   return warn / off;
 }
