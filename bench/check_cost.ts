@@ -13,11 +13,12 @@
  *
  * Then the same as whole processes (`hashline patch --check off` against
  * the check on, `--cli-runs=N`, default 20), printed beside the in-process
- * ratio, and a block op (`= L:HH*`) against the same edit as a range on a
- * 2,000-line file.
+ * ratio; where a cold process's check time goes (`--cold-runs=N`, default
+ * 10: loading, the first full parse, and the CPU V8 spends beside it); and a
+ * block op (`= L:HH*`) against the same edit as a range on a 2,000-line file.
  *
  * Usage:
- *   deno task bench:check [--runs=N] [--cli-runs=N]
+ *   deno task bench:check [--runs=N] [--cli-runs=N] [--cold-runs=N]
  *
  * @module
  */
@@ -190,10 +191,15 @@ async function measureCli(dir: string, text: string): Promise<number> {
   }
   const off = median(times.off);
   const warn = median(times.warn);
+  // Each pair ran back to back, so its ratio moves less with the machine's
+  // load than the medians do.
+  const pairs = median(times.warn.map((w, i) => w / times.off[i]));
   console.log(
     `CLI, whole processes (${cliRuns} alternated runs): --check off median ${
       off.toFixed(0)
-    } ms, check on ${warn.toFixed(0)} ms`,
+    } ms, check on ${warn.toFixed(0)} ms; median of the run-by-run ratios ${
+      pairs.toFixed(2)
+    }×`,
   );
   return warn / off;
 }
@@ -260,6 +266,43 @@ async function measureBlock(ws: Workspace, dir: string): Promise<void> {
   );
 }
 
+const coldRuns = Number(
+  process.argv.find((a) => a.startsWith("--cold-runs="))?.slice(12) ?? 10,
+);
+
+/**
+ * Where a cold process's check time goes: `_check_cold.ts` run `coldRuns`
+ * times on `text`, printing the median of each step. The CPU figures count
+ * every thread, so CPU above the parse's wall time is V8's optimizing tier
+ * compiling the parser's hot functions beside it.
+ */
+async function measureCold(dir: string, text: string): Promise<void> {
+  const { spawnSync } = await import("node:child_process");
+  const deno = join(REPO, "node_modules/.bin/deno");
+  const script = join(REPO, "bench/_check_cold.ts");
+  const file = join(dir, "cold.ts");
+  await writeFile(file, text);
+  const steps: Record<string, number[]> = {};
+  for (let i = 0; i <= coldRuns; i++) {
+    const r = spawnSync(deno, ["run", "-A", script, file], { cwd: dir });
+    if (r.status !== 0) throw new Error(`_check_cold.ts failed: ${r.stderr}`);
+    // The first run fills Deno's caches; it is not counted.
+    if (i === 0) continue;
+    const figures = JSON.parse(String(r.stdout)) as Record<string, number>;
+    for (const [k, v] of Object.entries(figures)) (steps[k] ??= []).push(v);
+  }
+  const m = (k: string) => median(steps[k]).toFixed(0);
+  console.log(
+    `cold process, one check (${coldRuns} runs, medians): engine modules ${
+      m("modules")
+    } ms, web-tree-sitter and grammar ${m("grammar")} ms, first full parse ${
+      m("parse")
+    } ms (CPU ${m("parseCpu")} ms during it, ${
+      m("afterCpu")
+    } ms in the 300 ms after)`,
+  );
+}
+
 const dir = await mkdtemp(join(tmpdir(), "hashline-bench-check-"));
 try {
   const ws = openWorkspace(dir, { stateDir: join(dir, ".hashline") });
@@ -267,6 +310,7 @@ try {
   const real = await measure(ws, dir, "real code", source);
   await measure(ws, dir, "worst case", wideSource(2000));
   await measureBlock(ws, dir);
+  await measureCold(dir, source);
   const cli = await measureCli(dir, source);
   console.log(
     `checked / unchecked patch of a 2,000-line TypeScript file: in process ${

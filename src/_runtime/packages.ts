@@ -1,13 +1,19 @@
 /**
  * Files of installed npm packages (optional peers such as tree-sitter
- * grammars), found the way Node resolves a bare specifier from this module.
- * Deno, Bun and Node all provide `node:module`'s `createRequire`; on a
- * runtime without it (edge platforms) every lookup answers null, so callers
- * treat the package as not installed.
+ * grammars). A file is looked for first in the `node_modules` folders above
+ * this module, the folders Node's resolution of a bare specifier would try
+ * first; only when none holds it is the runtime's own resolution asked
+ * (`node:module`'s `createRequire`, which also knows Deno's global npm cache
+ * and Yarn's Plug'n'Play). Loading `node:module` costs a CLI process more
+ * than the few reads the walk takes. On a runtime without either (edge
+ * platforms) every lookup answers null, so callers treat the package as not
+ * installed.
  *
  * @module
  */
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 
 type Resolve = (specifier: string) => string;
 
@@ -23,13 +29,49 @@ function loadResolver(): Promise<Resolve | null> {
   );
 }
 
+/** This module's folder on disk, or null when it was not loaded from a file. */
+function here(): string | null {
+  const url = new URL(".", import.meta.url);
+  return url.protocol === "file:" ? fileURLToPath(url) : null;
+}
+
+/** The `node_modules` folders Node's resolution tries from `start`, nearest first. */
+function nodeModulesFolders(start: string): string[] {
+  const out: string[] = [];
+  for (let dir = start;; dir = dirname(dir)) {
+    if (basename(dir) !== "node_modules") out.push(join(dir, "node_modules"));
+    if (dirname(dir) === dir) return out;
+  }
+}
+
+/** A package name and a path inside it, without `.` or `..` segments. */
+const PACKAGE_FILE =
+  /^(@[^/\\]+\/)?[^/\\@.][^/\\]*(\/(?!\.\.?(\/|$))[^/\\]+)+$/;
+
+async function isFolder(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+async function readIfThere(path: string): Promise<Uint8Array | null> {
+  try {
+    return new Uint8Array(await readFile(path));
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Reads a file of an installed package.
  *
  * @param specifier A bare specifier naming the file, e.g.
  *   `"tree-sitter-json/tree-sitter-json.wasm"`.
- * @returns Its bytes, or null when the package (or the file) is not installed
- *   or this runtime cannot resolve packages.
+ * @returns Its bytes, or null when the package (or the file) is not installed,
+ *   this runtime cannot resolve packages, or `specifier` is not a package name
+ *   followed by a path inside the package (no `.` or `..` segments).
  * @example
  * ```ts
  * import assert from "node:assert/strict";
@@ -40,6 +82,18 @@ function loadResolver(): Promise<Resolve | null> {
 export async function readPackageFile(
   specifier: string,
 ): Promise<Uint8Array | null> {
+  if (!PACKAGE_FILE.test(specifier)) return null;
+  const start = here();
+  if (start !== null) {
+    const name = specifier.split("/", specifier.startsWith("@") ? 2 : 1)
+      .join("/");
+    for (const folder of nodeModulesFolders(start)) {
+      const bytes = await readIfThere(join(folder, specifier));
+      if (bytes) return bytes;
+      // The nearest copy of the package is the one Node would load.
+      if (await isFolder(join(folder, name))) return null;
+    }
+  }
   const resolve = await loadResolver();
   if (!resolve) return null;
   let path: string;
@@ -48,9 +102,5 @@ export async function readPackageFile(
   } catch {
     return null;
   }
-  try {
-    return new Uint8Array(await readFile(path));
-  } catch {
-    return null;
-  }
+  return await readIfThere(path);
 }
