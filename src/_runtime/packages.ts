@@ -90,8 +90,9 @@ export async function readPackageFile(
     for (const folder of nodeModulesFolders(start)) {
       const bytes = await readIfThere(join(folder, specifier));
       if (bytes) return bytes;
-      // The nearest copy of the package is the one Node would load.
-      if (await isFolder(join(folder, name))) return null;
+      // The nearest copy of the package is the one Node would load: when
+      // the file is not at that path there, its exports may name another.
+      if (await isFolder(join(folder, name))) break;
     }
   }
   const resolve = await loadResolver();
