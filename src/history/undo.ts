@@ -53,6 +53,19 @@ function standsAt(cur: string[], want: string[], q: number): boolean {
   return true;
 }
 
+/**
+ * Whether the written run `m` lines long at `q` keeps at least one of the
+ * lines the entry left around it (its `before` or its `after`).
+ */
+function framedAt(cur: string[], h: Hunk, q: number, m: number): boolean {
+  const before = q === 0 ? h.before === null : h.before !== null &&
+    bare(cur[q - 1], true) === bare(h.before, true);
+  const end = q + m;
+  const after = end === cur.length ? h.after === null : h.after !== null &&
+    end < cur.length && bare(cur[end], true) === bare(h.after, true);
+  return before || after;
+}
+
 function contextAt(cur: string[], h: Hunk, q: number): boolean {
   // A gap past the end (the file shrank since) holds no context.
   if (q < 0 || q > cur.length) return false;
@@ -166,11 +179,15 @@ export function planUndo(
     const p = h.newAt - 1 + delta;
     const fits = (q: number) =>
       q >= floor && (m > 0 ? standsAt(cur, want, q) : contextAt(cur, h, q));
+    // At their place, or else at the one place they stand. Lines it wrote
+    // are looked for elsewhere only beside a line it left next to them:
+    // their text alone could be another run of the same lines (a copy's
+    // source, once the copy was edited), never reverted in their place.
     let q = fits(p) ? p : -1;
     if (q < 0) {
       const found: number[] = [];
       for (let i = floor; i <= cur.length - m && found.length < 2; i++) {
-        if (fits(i)) found.push(i);
+        if (fits(i) && (m === 0 || framedAt(cur, h, i, m))) found.push(i);
       }
       if (found.length === 1) q = found[0];
     }

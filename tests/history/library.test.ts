@@ -165,6 +165,39 @@ describe("history through the library", () => {
     );
   });
 
+  it("never undoes a copy by removing its source: an edited copy is MOVED_ON, a moved one is found", async () => {
+    const ws = t.open();
+    const copyTwoThree = async () => {
+      await writeFile(join(t.root, "a.txt"), "one\ntwo\nthree\nfour\nfive\n");
+      const a = await anchors(ws, "a.txt");
+      return (await ws.patch({
+        files: [{
+          path: "a.txt",
+          ops: [],
+          moves: [{ op: "copy", start: a[1], end: a[2], after: a[4] }],
+        }],
+      } as never)).entry!;
+    };
+    // The copy's last line edited: its source, same text, stays put.
+    let entry = await copyTwoThree();
+    const edited = "one\ntwo\nthree\nfour\nfive\ntwo\nTHREE\n";
+    await writeFile(join(t.root, "a.txt"), edited);
+    const error = await ws.undo(entry).then(() => null, (e) => e);
+    assert.equal(error?.code, "MOVED_ON", String(error));
+    assert.equal(await readFile(join(t.root, "a.txt"), "utf8"), edited);
+    // A line put above everything: the copy is found where it now stands.
+    entry = await copyTwoThree();
+    await writeFile(
+      join(t.root, "a.txt"),
+      "zero\none\ntwo\nthree\nfour\nfive\ntwo\nthree\n",
+    );
+    await ws.undo(entry);
+    assert.equal(
+      await readFile(join(t.root, "a.txt"), "utf8"),
+      "zero\none\ntwo\nthree\nfour\nfive\n",
+    );
+  });
+
   it("undo of a creation removes the file, only while it is unchanged", async () => {
     const ws = t.open();
     const made = await ws.patch({

@@ -1,8 +1,9 @@
 /**
  * Undo checked against a model of line identities. Random TypeScript-like
- * files and random patches (replaced ranges, deleted ranges, inserts); each
+ * files and random patches (replaced ranges, deleted ranges, inserts, copies
+ * whose lines repeat lines that stay); each
  * patch lands, then the file drifts on disk (new lines anywhere, a line
- * deleted, a line copied directly beside itself, the patch's own lines
+ * deleted or edited, a line copied directly beside itself, the patch's own lines
  * included), then the patch's entry is undone through the library. Each
  * line has an identity, and the intended undo is worked out over them: the
  * lines the patch wrote give way to the lines it replaced, wherever they
@@ -70,6 +71,7 @@ interface Change {
 
 interface Plan {
   ops: unknown[];
+  moves: unknown[];
   patched: Line[];
   changes: Change[];
 }
@@ -82,6 +84,7 @@ function makePatch(
   const anchor = (id: number) => `${id + 1}:${lineHash(read[id].text)}`;
   const free = bodies.map((_, i) => i);
   const ops: unknown[] = [];
+  const moves: unknown[] = [];
   const drop = new Set<number>();
   const put = new Map<number, Line[]>();
   const after = new Map<number, Line[]>();
@@ -99,7 +102,27 @@ function makePatch(
         id: next++,
         text: `  wrote(${k}, ${j});`,
       }));
-    switch (r(3)) {
+    const kind = r(4);
+    if (kind === 3 && free.length > 0) {
+      // A copy of the range after another function: its lines are written
+      // with the same text as lines that stay where they were.
+      const g = bodies[free.splice(r(free.length), 1)[0]];
+      const close = g[g.length - 1] + 1;
+      const wrote = read.slice(from, to + 1).map((l) => ({
+        id: next++,
+        text: l.text,
+      }));
+      moves.push({
+        op: "copy",
+        start: anchor(from),
+        ...(to !== from ? { end: anchor(to) } : {}),
+        after: anchor(close),
+      });
+      after.set(close, wrote);
+      changes.push({ removed: [], wrote, before: -1, after: -1 });
+      continue;
+    }
+    switch (kind % 3) {
       case 0: {
         const wrote = fresh(1 + r(2));
         ops.push({
@@ -151,14 +174,23 @@ function makePatch(
     if (!drop.has(l.id)) out.push(l);
     out.push(...(after.get(l.id) ?? []));
   }
-  return { ops, patched: out, changes };
+  return { ops, moves, patched: out, changes };
 }
 
-/** Drift of the patched file: new lines, a line gone, a line copied beside itself. */
+/** Drift of the patched file: new lines, a line gone or edited, a line copied beside itself. */
 function drift(r: (n: number) => number, file: Line[]): Line[] {
   const now = file.slice();
   let next = 2000;
   for (let k = r(4); k > 0; k--) {
+    const edit = r(3) === 0;
+    if (edit) {
+      // A line edited in place: a new line as far as the entry knows.
+      const i = r(now.length);
+      if (/^ {2}(call|wrote)/.test(now[i].text)) {
+        now[i] = { id: next++, text: `${now[i].text} // edited` };
+      }
+      continue;
+    }
     switch (r(4)) {
       case 0:
       case 1:
@@ -270,7 +302,13 @@ describe("undo against a model of line identities", () => {
           await writeFile(join(t.root, path), original);
           await ws.read(path);
           const done = await ws.patch(
-            { files: [{ path, ops: plan.ops }] } as never,
+            {
+              files: [{
+                path,
+                ops: plan.ops,
+                ...(plan.moves.length > 0 ? { moves: plan.moves } : {}),
+              }],
+            } as never,
           );
           const patched = text(plan.patched.map((l) => l.text));
           assert.equal(
