@@ -1,7 +1,7 @@
 /**
  * Undo checked against a model of line identities. Random TypeScript-like
  * files and random patches (replaced ranges, deleted ranges, inserts, copies
- * whose lines repeat lines that stay); each
+ * whose lines repeat lines that stay, moves); each
  * patch lands, then the file drifts on disk (new lines anywhere, a line
  * deleted or edited, a line copied directly beside itself, the patch's own lines
  * included), then the patch's entry is undone through the library. Each
@@ -104,22 +104,33 @@ function makePatch(
       }));
     const kind = r(4);
     if (kind === 3 && free.length > 0) {
-      // A copy of the range after another function: its lines are written
-      // with the same text as lines that stay where they were.
+      // A copy (or a move) of the range after another function: its lines
+      // are written with the same text as lines that stay where they were
+      // (or that it removed).
       const g = bodies[free.splice(r(free.length), 1)[0]];
       const close = g[g.length - 1] + 1;
       const wrote = read.slice(from, to + 1).map((l) => ({
         id: next++,
         text: l.text,
       }));
+      const move = r(2) === 0;
       moves.push({
-        op: "copy",
+        op: move ? "move" : "copy",
         start: anchor(from),
         ...(to !== from ? { end: anchor(to) } : {}),
         after: anchor(close),
       });
       after.set(close, wrote);
       changes.push({ removed: [], wrote, before: -1, after: -1 });
+      if (move) {
+        for (let id = from; id <= to; id++) drop.add(id);
+        changes.push({
+          removed: read.slice(from, to + 1),
+          wrote: [],
+          before: from - 1,
+          after: to + 1,
+        });
+      }
       continue;
     }
     switch (kind % 3) {
