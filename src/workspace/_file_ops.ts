@@ -26,7 +26,7 @@ import {
   planFileOps,
 } from "../patch/file_ops.ts";
 import { LineMemory } from "../patch/memory.ts";
-import { changed, type Problem, refusal } from "../patch/problems.ts";
+import { changed, opLabel, type Problem, refusal } from "../patch/problems.ts";
 import type { MoveOp, Patch, PatchOp, PlannedEdit } from "../patch/types.ts";
 import type { Target } from "../fs/confine.ts";
 import { commitFiles, type StageEntry } from "./_commit.ts";
@@ -336,6 +336,7 @@ async function moveBlocks(
   const expand = async (
     path: string,
     op: PatchOp,
+    label: string,
   ): Promise<PatchOp | null> => {
     const l = loaded.get(path);
     if (!l || l.text === null) return op;
@@ -348,7 +349,14 @@ async function moveBlocks(
       path,
       { rebase },
     );
-    problems.push(...out.problems);
+    // The problems name the move or copy as sent, not the op it was resolved as.
+    const as = opLabel(op, 0);
+    problems.push(
+      ...out.problems.map((p) => ({
+        ...p,
+        message: p.message.replace(as, label),
+      })),
+    );
     return out.problems.length > 0 ? null : out.ops[0];
   };
   const files = [];
@@ -363,7 +371,11 @@ async function moveBlocks(
     for (const m of f.moves) {
       let next: MoveOp = m;
       if (isBlockAnchor(m.start) && m.end === undefined) {
-        const op = await expand(f.path, { op: "delete", start: m.start });
+        const op = await expand(
+          f.path,
+          { op: "delete", start: m.start },
+          `${m.op} ${m.start}`,
+        );
         if (op?.op === "delete") {
           next = {
             ...next,
@@ -373,11 +385,11 @@ async function moveBlocks(
         }
       }
       if (isBlockAnchor(m.after)) {
-        const op = await expand(m.to ?? f.path, {
-          op: "insert_after",
-          anchor: m.after!,
-          lines: [""],
-        });
+        const op = await expand(
+          m.to ?? f.path,
+          { op: "insert_after", anchor: m.after!, lines: [""] },
+          `${m.op} ${m.start} target after ${m.after}`,
+        );
         if (op?.op === "insert_after") next = { ...next, after: op.anchor };
       }
       moves.push(next);
