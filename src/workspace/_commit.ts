@@ -81,14 +81,20 @@ export interface CommitHooks extends LeaseHooks {
 }
 
 /**
- * A history entry committed with the files: its record rides in the
- * journal, is appended after the last rename (a failure rolls the files
- * back), and a recovery that finishes the commit appends it unless the log
- * already holds it.
+ * A history entry committed with the files. A one-file commit appends it
+ * as its own journal before the rename ({@link CommitRecord.appendPending});
+ * a commit of several files takes it first ({@link CommitRecord.take}),
+ * keeps it in its journal and appends it after the last rename (a failure
+ * rolls the files back); a recovery that finishes such a commit appends it
+ * unless the log already holds it.
  */
 export interface CommitRecord {
-  /** The entry, as the journal keeps it (JSON). */
-  record: unknown;
+  /** The entry's id, once taken. */
+  id?: string;
+  /** The entry, as the journal keeps it (JSON), once taken. */
+  record?: unknown;
+  /** Takes an id and builds the entry (sets `id` and `record`). */
+  take(): Promise<unknown>;
   /** Appends it to the log. */
   append(record: unknown): Promise<void>;
   /**
@@ -97,13 +103,39 @@ export interface CommitRecord {
    * removed only then).
    */
   appendDeferred?(record: unknown, then: () => void): Promise<void>;
+  /**
+   * Takes an id, builds the entry and appends it naming the commit (its
+   * target, temporary and the temporary's inode), under one hold of the
+   * history's lock: the record is the commit's journal. Sets `id` and
+   * `record`.
+   */
+  appendPending?(commit: CommitIntent): Promise<PendingEntry>;
+}
+
+/** What a record that is its commit's journal names of the commit. */
+export interface CommitIntent {
+  /** The target's real path. */
+  target: string;
+  /** The base name of the staged temporary beside it. */
+  temp: string;
+  /** The staged temporary's inode. */
+  newIno: number | null;
+}
+
+/** An entry appended as its commit's journal. */
+export interface PendingEntry {
+  /** Resolves once a flush of the log covers it; rejects when it failed. */
+  flushed: Promise<void>;
+  /** Voids it: the commit did not land. */
+  cancel(): Promise<void>;
 }
 
 /**
  * Names of the steps of a commit of several files (existing marks the files
  * that already exist; history, that an entry is committed with them), in
- * order; a one-file commit without history has the steps `temp-0`,
- * `staged`, `checked`, `rename-0`, `done`. A commit that makes folders
+ * order; a one-file commit has the steps `temp-0`, `staged`, `checked`,
+ * `rename-0`, `done`, and with history `history` (its entry appended, as
+ * its journal) before `rename-0`. A commit that makes folders
  * (a file in a missing folder) takes the steps of a commit of several
  * files, whose journal names the folders before they are made.
  */
@@ -112,17 +144,7 @@ export function commitSteps(existing: boolean[], history = false): string[] {
     return ["temp-0", "staged", "checked", "rename-0", "done"];
   }
   if (existing.length === 1) {
-    return [
-      "temp-0",
-      "staged",
-      "checked",
-      "journal-committing",
-      ...(existing[0] ? ["backup-0"] : []),
-      "rename-0",
-      "history",
-      "cleaned",
-      "done",
-    ];
+    return ["temp-0", "staged", "checked", "history", "rename-0", "done"];
   }
   const steps = ["journal-staging"];
   existing.forEach((_, i) => steps.push(`temp-${i}`));
@@ -176,9 +198,14 @@ export async function commitFiles(
       });
     }
     if (!many && !history) await commitOne(staged[0], step);
-    else if (!many) {
+    else if (!many && history!.appendPending && !staged[0].entry.remove) {
+      staged[0].backup = null;
+      await commitOneLogged(staged[0], step, history!);
+    } else if (!many) {
+      await history!.take();
       await commitOneRecorded(stateDir, root, id, staged[0], step, history!);
     } else {
+      await history?.take();
       await commitMany(stateDir, root, id, staged, step, history, dirs);
     }
   } finally {
@@ -201,6 +228,74 @@ async function commitOne(
   } catch (error) {
     removeQuietly(s.pin, s.temp);
     throw mapFsError(error, `Cannot write "${s.entry.target.display}"`);
+  }
+  await step("rename-0");
+  s.pin.sync(fsyncSync);
+  await step("done");
+}
+
+/**
+ * One file with its history entry, the entry its journal: staged like a
+ * one-file commit (flushed in the worker pool meanwhile), then the entry is
+ * appended to the log naming the target, the temporary and its inode; the
+ * rename waits for both flushes. A crash before the append leaves only a
+ * temporary; after it and before the rename, a record whose temporary is
+ * still there, which recovery voids; after the rename, the edit with its
+ * entry. A check that fails before the rename voids the record.
+ */
+async function commitOneLogged(
+  s: Staged,
+  step: (name: string) => Promise<void>,
+  history: CommitRecord,
+): Promise<void> {
+  const display = s.entry.target.display;
+  let newIno: number | null = null;
+  let temp: { fd: number; flushed: Promise<void> } | null = null;
+  const closeTemp = async (): Promise<void> => {
+    if (!temp) return;
+    await temp.flushed.catch(() => {});
+    closeQuietly(temp.fd);
+    temp = null;
+  };
+  let pending: PendingEntry | null = null;
+  try {
+    if (s.entry.bytes) {
+      const open = stageBytesOpen(s, s.entry.bytes, false);
+      newIno = open.ino;
+      const flushed = flushFd(open.fd);
+      // Awaited below; handled now, so a failure is never an unhandled rejection.
+      flushed.catch(() => {});
+      temp = { fd: open.fd, flushed };
+    } else newIno = await stage(s);
+    await step("temp-0");
+    await step("staged");
+    await recheck(s);
+    await step("checked");
+    pending = await history.appendPending!({
+      target: s.entry.target.real,
+      temp: s.temp,
+      newIno,
+    });
+    await step("history");
+    if (temp) await (temp as { flushed: Promise<void> }).flushed;
+    await pending.flushed;
+    await closeTemp();
+    checkIdentity(s);
+    install(s);
+  } catch (error) {
+    await closeTemp();
+    let cancelled = true;
+    if (pending) {
+      try {
+        await pending.cancel();
+      } catch {
+        // The temporary stays: once this process is gone, recovery finds
+        // it beside its never-renamed target and voids the entry.
+        cancelled = false;
+      }
+    }
+    if (cancelled) removeQuietly(s.pin, s.temp);
+    throw mapFsError(error, `Cannot write "${display}"`);
   }
   await step("rename-0");
   s.pin.sync(fsyncSync);

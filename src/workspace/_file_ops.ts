@@ -678,8 +678,8 @@ async function locked(
       records.push(r);
     }
     const record = await recordOf(ctx, session, heads[0], records);
-    entryId = record?.id;
     await commitFiles(ctx.stateDir, ctx.conf, stage, ctx.hooks, record);
+    entryId = record?.id;
     await carryRecords(ctx, session, done, shown, warnings);
   }
   const parts = done.map((_d, i) =>

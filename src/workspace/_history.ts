@@ -24,8 +24,8 @@ import { loadWhole } from "./_load.ts";
 import { start } from "./_locking.ts";
 
 /**
- * Takes an id and builds the entry that commits with the files (none with
- * history off).
+ * The entry that commits with the files (none with history off): its id is
+ * taken when the commit takes it (`id` is set from then on).
  */
 export async function recordOf(
   ctx: Context,
@@ -34,18 +34,28 @@ export async function recordOf(
   files: RecordFile[],
   undoOf?: string,
   door: Door = ctx.door,
-): Promise<(CommitRecord & { id: string }) | undefined> {
+): Promise<CommitRecord | undefined> {
   const log = await ctx.log();
   if (!log) return undefined;
-  const record = await log.begin((id) =>
-    makeRecord({ id, session, door, summary, files, undoOf })
-  );
-  return {
-    id: record.id,
-    record,
+  const build = (id: string) =>
+    makeRecord({ id, session, door, summary, files, undoOf });
+  const out: CommitRecord = {
+    take: async () => {
+      const record = await log.begin(build);
+      out.id = record.id;
+      out.record = record;
+      return record;
+    },
     append: (r) => log.append(r as EntryRecord),
     appendDeferred: (r, then) => log.appendDeferred(r as EntryRecord, then),
+    appendPending: async (commit) => {
+      const p = await log.appendPending(build, commit);
+      out.id = p.record.id;
+      out.record = p.record;
+      return p;
+    },
   };
+  return out;
 }
 
 /**
