@@ -230,7 +230,7 @@ async function commitOne(
     throw mapFsError(error, `Cannot write "${s.entry.target.display}"`);
   }
   await step("rename-0");
-  s.pin.sync(fsyncSync);
+  flushFolderLater(s);
   await step("done");
 }
 
@@ -298,7 +298,7 @@ async function commitOneLogged(
     throw mapFsError(error, `Cannot write "${display}"`);
   }
   await step("rename-0");
-  s.pin.sync(fsyncSync);
+  flushFolderLater(s);
   await step("done");
 }
 
@@ -404,6 +404,37 @@ async function appendEntry(
 ): Promise<void> {
   if (!history.appendDeferred) return await history.append(history.record);
   await history.appendDeferred(history.record, () => removeJournal(jfile));
+}
+
+/** Flushes of folders after a rename, not waited for by the commit itself. */
+const folderFlushes = new Set<Promise<void>>();
+
+/**
+ * Flushes the folder of a one-file commit after its rename in the worker
+ * pool, outside the file's lock: the commit's answer waits for it
+ * ({@link commitsFlushed}), the next writer of the file does not. The pin
+ * is closed once the flush is done.
+ */
+function flushFolderLater(s: Staged): void {
+  const pin = s.pin;
+  if (!pin || pin.fd < 0) return;
+  s.pin = null as unknown as Pin;
+  const done: Promise<void> = new Promise<void>((resolve) =>
+    // Some file systems cannot flush a folder; the rename is still atomic.
+    fsync(pin.fd, () => resolve())
+  ).then(() => {
+    pin.close();
+    folderFlushes.delete(done);
+  });
+  folderFlushes.add(done);
+}
+
+/**
+ * Resolves once the folders of every commit made so far are flushed: an
+ * answer that a write is done waits for it.
+ */
+export async function commitsFlushed(): Promise<void> {
+  if (folderFlushes.size > 0) await Promise.all([...folderFlushes]);
 }
 
 /** Flushes an open file in the runtime's worker pool, while this thread goes on. */

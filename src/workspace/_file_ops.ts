@@ -33,7 +33,7 @@ import { commitFiles, type StageEntry } from "./_commit.ts";
 import { foldersToMake } from "../commit/stage.ts";
 import { relative } from "node:path";
 import type { Context } from "./_context.ts";
-import { recordOf } from "./_history.ts";
+import { historySettled, recordOf } from "./_history.ts";
 import { loadWhole } from "./_load.ts";
 import { lockTargets } from "./_locking.ts";
 import { loadEditing } from "./_plan.ts";
@@ -169,6 +169,8 @@ export async function patchFileOps(
     );
   } finally {
     release();
+    // The flushes of its entry and folders, outside the locks.
+    if (!dryRun) await historySettled(ctx);
   }
 }
 

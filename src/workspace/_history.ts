@@ -18,7 +18,7 @@ import {
   type RecordFile,
   toDetail,
 } from "../history/mod.ts";
-import type { CommitRecord } from "./_commit.ts";
+import { type CommitRecord, commitsFlushed } from "./_commit.ts";
 import type { Context } from "./_context.ts";
 import { loadWhole } from "./_load.ts";
 import { start } from "./_locking.ts";
@@ -60,12 +60,13 @@ export async function recordOf(
 
 /**
  * Waits until a flush of the log covers every entry appended so far (the
- * commits append them without waiting, after the renames); call it once
- * the files' locks are released, before answering.
+ * commits of several files append them without waiting, after the
+ * renames) and the folders of the commits made so far are flushed; call it
+ * once the files' locks are released, before answering.
  */
 export async function historySettled(ctx: Context): Promise<void> {
   const log = await ctx.log();
-  await log?.settled();
+  await Promise.all([log?.settled(), commitsFlushed()]);
 }
 
 /**
