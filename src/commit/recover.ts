@@ -324,8 +324,10 @@ export async function recoverLogged(
           const pin = pinFolder(root, partsUnder(root, dirname(c.target)));
           try {
             const now = identityAt(pin, basename(c.target));
-            const landed = now !== null && c.newIno !== null &&
-              now.ino === c.newIno;
+            const staged = identityAt(pin, c.temp);
+            // A new file is linked into place before its temporary goes.
+            const landed = now !== null &&
+              (now.ino === c.newIno || now.ino === staged?.ino);
             if (!landed) {
               await voidEntry(c.id);
               out.voided++;

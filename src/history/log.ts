@@ -30,6 +30,7 @@ import {
   fstatSync,
   fsync,
   fsyncSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readdirSync,
@@ -76,7 +77,9 @@ export function crc32(bytes: Uint8Array): number {
 export function frameRecord(record: EntryRecord): string {
   const json = JSON.stringify(record);
   const bytes = encoder.encode(json);
-  return `${bytes.length} ${crc32(bytes).toString(16).padStart(8, "0")} ${json}\n`;
+  return `${bytes.length} ${
+    crc32(bytes).toString(16).padStart(8, "0")
+  } ${json}\n`;
 }
 
 /**
@@ -324,6 +327,12 @@ export class HistoryLog {
   private known: LogState | null = null;
   /** Appends since the counter file was written. */
   private unsaved = 0;
+  /** Whether this instance made (or found) the history folder. */
+  private dirMade = false;
+  /** The log as {@link openLog} last opened it. */
+  private openedAs: { fd: number; ino: number; size: number } | null = null;
+  /** The counter file as last read, by its identity. */
+  private counterSeen: { key: string; value: Counter | null } | null = null;
   /** Where this process's last append ended (the log then ends with a newline). */
   private cleanEnd: { ino: number; size: number } | null = null;
   private flushWaiters: {
@@ -385,9 +394,17 @@ export class HistoryLog {
   }
 
   private async lock(): Promise<() => void> {
-    this.ensureDir();
+    if (!this.dirMade) this.ensureDir();
+    this.dirMade = true;
     try {
-      return await lockHistory(this.dir);
+      try {
+        return await lockHistory(this.dir);
+      } catch (error) {
+        // The folder was removed since this process made it: made again.
+        if (errnoOf(error) !== "ENOENT") throw error;
+        this.ensureDir();
+        return await lockHistory(this.dir);
+      }
     } catch (error) {
       throw this.refuse(
         error,
@@ -415,7 +432,9 @@ export class HistoryLog {
     }
     let regular = false;
     try {
-      regular = fstatSync(fd).isFile();
+      const st = fstatSync(fd);
+      regular = st.isFile();
+      this.openedAs = { fd, ino: st.ino, size: st.size };
     } catch {
       // Judged below as not regular.
     }
@@ -429,7 +448,25 @@ export class HistoryLog {
     return fd;
   }
 
+  /**
+   * The counter file's content, read again only when its identity (inode,
+   * size, times) changed since this process last read it.
+   */
   private readCounter(): Counter | null {
+    let key: string;
+    try {
+      const st = lstatSync(this.counter);
+      key = `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
+    } catch {
+      return null;
+    }
+    if (this.counterSeen?.key === key) return this.counterSeen.value;
+    const value = this.loadCounter();
+    this.counterSeen = { key, value };
+    return value;
+  }
+
+  private loadCounter(): Counter | null {
     try {
       const fd = openSync(
         this.counter,
@@ -487,7 +524,12 @@ export class HistoryLog {
    * the counter file only, so its `next` always counts.
    */
   private stateOf(fd: number | null): LogState {
-    const st = fd === null ? { ino: -1, size: 0 } : fstatSync(fd);
+    const st = fd === null
+      ? { ino: -1, size: 0 }
+      : this.openedAs?.fd === fd
+      ? this.openedAs
+      : fstatSync(fd);
+    this.openedAs = null;
     const c = this.readCounter();
     let s: LogState | null = null;
     for (const base of [this.known, c]) {
@@ -723,7 +765,10 @@ export class HistoryLog {
           { ...stored.record, commit: commitOf } as EntryRecord,
         );
         const { offset, length, written } = this.writeLine(fd, s, line);
-        done = { record: stored.record, at: { id, offset, length, ino: s.ino } };
+        done = {
+          record: stored.record,
+          at: { id, offset, length, ino: s.ino },
+        };
         s.count++;
         s.bytes += written;
         s.size += written;

@@ -135,7 +135,7 @@ export interface PendingEntry {
  * that already exist; history, that an entry is committed with them), in
  * order; a one-file commit has the steps `temp-0`, `staged`, `checked`,
  * `rename-0`, `done`, and with history `history` (its entry appended, as
- * its journal) before `rename-0`. A commit that makes folders
+ * its journal) between `staged` and `checked`. A commit that makes folders
  * (a file in a missing folder) takes the steps of a commit of several
  * files, whose journal names the folders before they are made.
  */
@@ -144,7 +144,7 @@ export function commitSteps(existing: boolean[], history = false): string[] {
     return ["temp-0", "staged", "checked", "rename-0", "done"];
   }
   if (existing.length === 1) {
-    return ["temp-0", "staged", "checked", "history", "rename-0", "done"];
+    return ["temp-0", "staged", "history", "checked", "rename-0", "done"];
   }
   const steps = ["journal-staging"];
   existing.forEach((_, i) => steps.push(`temp-${i}`));
@@ -269,14 +269,15 @@ async function commitOneLogged(
     } else newIno = await stage(s);
     await step("temp-0");
     await step("staged");
-    await recheck(s);
-    await step("checked");
+    // Appended before the last checks, so the log's flush runs beside them.
     pending = await history.appendPending!({
       target: s.entry.target.real,
       temp: s.temp,
       newIno,
     });
     await step("history");
+    await recheck(s);
+    await step("checked");
     if (temp) await (temp as { flushed: Promise<void> }).flushed;
     await pending.flushed;
     await closeTemp();
