@@ -6,9 +6,16 @@
  * does not match, is skipped on read, and the next append starts on a fresh
  * line, so a torn last record never breaks the log. A record that passes
  * its checksum but not the entry's shape is skipped and reported. Ids
- * (`h_N`) come from a counter file updated under the history lock (which
- * names its holder as file locks do), so they only grow, across restarts,
- * processes and PID namespaces.
+ * (`h_N`) are taken under the history lock (which names its holder as file
+ * locks do) past the log's highest id and the counter file's `next` (ids
+ * taken early for journaled commits), so they only grow, across restarts,
+ * processes and PID namespaces; the counter file is a checkpoint of the
+ * counts up to a size of the log, so a writer counts only what was appended
+ * since.
+ *
+ * A one-file commit's record is its journal ({@link HistoryLog.appendPending}):
+ * it names the commit's target and temporary, and is voided in place (same
+ * length, same id, passed over by readers) when the commit does not land.
  *
  * Reads are bounded: a listing reads the log backwards from its end until
  * it has the entries asked for; one entry is found by a binary search over

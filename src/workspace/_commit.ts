@@ -10,9 +10,10 @@
  * temporary file, which the next writer of that file removes.
  *
  * A file whose change is recorded in the history: staged as above, then
- * one journal in state `committing` names its temporary, its backup and
- * the history entry, so a crash after it is finished by recovery, entry
- * included.
+ * its entry is appended to the log naming the target and the temporary,
+ * as the commit's journal; the rename waits for both flushes, and recovery
+ * voids the entry of a commit whose temporary is still there. (An undo of
+ * a creation keeps a journal in state `committing` naming the entry.)
  *
  * Several files: a journal in `<state>/journal` names every temporary and
  * backup before any of them exists, and its state says which way an
