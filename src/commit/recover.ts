@@ -264,6 +264,8 @@ export interface LoggedCommit {
 
 /** A writer whose process is gone, as the history names it. */
 export interface GoneWriter {
+  /** Provably dead (this host boot and PID namespace, pid gone), not only past its lease. */
+  dead: boolean;
   /** Its records that name a commit. */
   pending(): LoggedCommit[];
   /** Removes its writer file. */
@@ -328,7 +330,10 @@ export async function recoverLogged(
             // A new file is linked into place before its temporary goes.
             const landed = now !== null &&
               (now.ino === c.newIno || now.ino === staged?.ino);
-            if (!landed) {
+            // A writer provably dead renamed nothing since the temporary was
+            // seen (taking its lock may have swept it); one judged by its
+            // lease alone may have, while the lock was awaited.
+            if (!landed && (writer.dead || staged !== null)) {
               await voidEntry(c.id);
               out.voided++;
             }

@@ -46,11 +46,18 @@ import {
   renameSync,
   statSync,
   unlinkSync,
+  utimes,
   writeAllSync,
   writeSync,
 } from "../_runtime/fs.ts";
 import { processId } from "../_runtime/process.ts";
-import { tempId, tempOwnerGone } from "../lock/holder.ts";
+import {
+  LEASE_MS,
+  localId,
+  REFRESH_MS,
+  tempId,
+  tempOwnerGone,
+} from "../lock/holder.ts";
 import { errnoOf, mapFsError } from "../_internal/errno.ts";
 import { HashlineError } from "../errors.ts";
 import type { EntryRecord } from "./types.ts";
@@ -243,6 +250,8 @@ export interface PendingCommit {
 /** A writer whose process is gone, with the commits its records name. */
 export interface DeadWriter {
   name: string;
+  /** Provably dead (this host boot and PID namespace, pid gone), not only past its lease. */
+  dead: boolean;
   /** Its records that name a commit, newest first. */
   pending(): PendingCommit[];
   /** Removes its writer file once its commits are settled. */
@@ -832,12 +841,21 @@ export class HistoryLog {
     }
     syncFolder(dir);
     writers.set(this.dir, name);
+    // Its time is its lease, for writers that cannot judge this process by
+    // its pid (another PID namespace or host, or a later boot).
+    const file = join(dir, name);
+    const lease = setInterval(() => {
+      const now = new Date();
+      utimes(file, now, now).catch(() => {});
+    }, REFRESH_MS);
+    (lease as { unref?: () => void }).unref?.();
     return name;
   }
 
   /**
-   * Writers whose process is provably gone (this host boot and PID
-   * namespace, pid dead) and whose file is still there.
+   * Writers whose process is gone and whose file is still there: provably
+   * (this host boot and PID namespace, pid dead), or, for a writer of
+   * another boot, namespace or host, once its file's lease has run out.
    */
   deadWriters(): DeadWriter[] {
     const dir = join(this.dir, "writers");
@@ -852,7 +870,21 @@ export class HistoryLog {
     for (const name of names) {
       if (name === mine) continue;
       const m = /^([0-9a-f]{16})\.(\d+)$/.exec(name);
-      if (!m || !tempOwnerGone(Number(m[2]), m[1])) continue;
+      if (!m) continue;
+      // A writer of this boot and namespace is judged by its pid; any other
+      // by its lease (a live writer refreshes its file's time).
+      const dead = localId(m[1]);
+      if (dead) {
+        if (!tempOwnerGone(Number(m[2]), m[1])) continue;
+      } else {
+        try {
+          if (Date.now() - lstatSync(join(dir, name)).mtimeMs <= LEASE_MS) {
+            continue;
+          }
+        } catch {
+          continue;
+        }
+      }
       let floor = 1;
       try {
         floor = Number(readFileSync(join(dir, name), "utf8").trim()) || 1;
@@ -861,6 +893,7 @@ export class HistoryLog {
       }
       out.push({
         name,
+        dead,
         pending: () => this.pendingOf(name, floor),
         forget: () => {
           try {

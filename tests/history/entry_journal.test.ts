@@ -6,10 +6,19 @@
  * recovery voids, with the file as it was.
  */
 import assert from "node:assert/strict";
-import { readdir, readFile, writeFile } from "node:fs/promises";
+import {
+  appendFile,
+  mkdir,
+  readdir,
+  readFile,
+  realpath,
+  utimes,
+  writeFile,
+} from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import { PatchRefusedError } from "../../src/errors.ts";
+import { frameRecord, parseLog } from "../../src/history/mod.ts";
 import type { CommitHooks } from "../../src/workspace/_commit.ts";
 import { commitSteps } from "../../src/workspace/_commit.ts";
 import type { Workspace } from "../../src/workspace/mod.ts";
@@ -116,6 +125,63 @@ describe("a one-file commit's entry as its journal", () => {
       assert.deepEqual(
         (await ws.history({ limit: 10 })).map((e) => e.id),
         ["h_3", "h_1"],
+      );
+    },
+  );
+
+  it(
+    "a writer of another boot or namespace is settled once its file's lease runs out",
+    { timeout: 30_000 },
+    async () => {
+      const ws = t.open();
+      await editLine1(ws, "a.txt", "one");
+      const log = join(t.state, "history", "log");
+      const [first] = parseLog(await readFile(log, "utf8"));
+      // As a process of an earlier boot would have left it: its entry
+      // appended, its temporary beside the file, the rename never made.
+      const writer = "ffffffff0badcafe.4242";
+      const temp = ".a.txt.4242-ffffffff0badcafe.hashline-one.tmp";
+      await writeFile(join(t.root, temp), "two\n");
+      await appendFile(
+        log,
+        frameRecord(
+          {
+            ...first,
+            id: "h_2",
+            commit: {
+              w: writer,
+              t: join(await realpath(t.root), "a.txt"),
+              n: temp,
+              i: null,
+            },
+          } as typeof first,
+        ),
+      );
+      const file = join(t.state, "history", "writers", writer);
+      await mkdir(join(t.state, "history", "writers"), { recursive: true });
+      await writeFile(file, "2\n");
+
+      // Its lease is fresh: it may still be writing, so it is left alone.
+      assert.equal((await t.open().recover()).rolledBack, 0);
+      assert.deepEqual(
+        (await t.open().history({ limit: 10 })).map((e) => e.id),
+        ["h_2", "h_1"],
+      );
+
+      const old = new Date(Date.now() - 60_000);
+      await utimes(file, old, old);
+      const report = await t.open().recover();
+      assert.equal(report.rolledBack, 1);
+      const listed = await t.open().history({ limit: 10 });
+      assert.deepEqual(listed.map((e) => e.id), ["h_1"]);
+      assert.equal(listed.warnings, undefined);
+      assert.equal(
+        await readFile(join(t.root, "a.txt"), "utf8"),
+        "one\nkept\n",
+      );
+      assert.deepEqual(await readdir(join(t.root)), ["a.txt"]);
+      assert.ok(
+        !(await readdir(join(t.state, "history", "writers"))).includes(writer),
       );
     },
   );
