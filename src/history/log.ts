@@ -916,7 +916,7 @@ export class HistoryLog {
     try {
       this.scanBack(fd, (value, offset) => {
         const n = idOf(value);
-        if (!Number.isNaN(n) && n < floor) return ++below < DISORDER * 4;
+        if (!Number.isNaN(n) && n < floor) return ++below < DISORDER;
         below = 0;
         const c = (value as { commit?: CommitMark } | null)?.commit;
         if (
