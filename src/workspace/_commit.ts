@@ -251,10 +251,10 @@ async function commitOneLogged(
 ): Promise<void> {
   const display = s.entry.target.display;
   let newIno: number | null = null;
-  let temp: { fd: number; flushed: Promise<void> } | null = null;
+  let temp: { fd: number; flushed: Promise<void> | null } | null = null;
   const closeTemp = async (): Promise<void> => {
     if (!temp) return;
-    await temp.flushed.catch(() => {});
+    await temp.flushed?.catch(() => {});
     closeQuietly(temp.fd);
     temp = null;
   };
@@ -263,19 +263,24 @@ async function commitOneLogged(
     if (s.entry.bytes) {
       const open = stageBytesOpen(s, s.entry.bytes, false);
       newIno = open.ino;
-      const flushed = flushFd(open.fd);
-      // Awaited below; handled now, so a failure is never an unhandled rejection.
-      flushed.catch(() => {});
-      temp = { fd: open.fd, flushed };
+      temp = { fd: open.fd, flushed: null };
     } else newIno = await stage(s);
     await step("temp-0");
     await step("staged");
-    // Appended before the last checks, so the log's flush runs beside them.
+    // Appended before the temporary's flush starts: the history lock's file
+    // is made and removed before the file system is busy flushing, and the
+    // two flushes then run side by side, beside the last checks.
     pending = await history.appendPending!({
       target: s.entry.target.real,
       temp: s.temp,
       newIno,
     });
+    if (temp) {
+      const flushed = flushFd(temp.fd);
+      // Awaited below; handled now, so a failure is never an unhandled rejection.
+      flushed.catch(() => {});
+      temp.flushed = flushed;
+    }
     await step("history");
     await recheck(s);
     await step("checked");
@@ -408,35 +413,50 @@ async function appendEntry(
   await history.appendDeferred(history.record, () => removeJournal(jfile));
 }
 
-/** Flushes of folders after a rename, not waited for by the commit itself. */
-const folderFlushes = new Set<Promise<void>>();
+/**
+ * Folders of commits renamed into, to be flushed before their answers: the
+ * flush starts once the caller has released the files' locks (removing a
+ * lock file waits behind a flush in progress on many file systems).
+ */
+const folderFlushes = new Map<Pin, Promise<void> | null>();
 
 /**
- * Flushes the folder of a one-file commit after its rename in the worker
- * pool, outside the file's lock: the commit's answer waits for it
- * ({@link commitsFlushed}), the next writer of the file does not. The pin
- * is closed once the flush is done.
+ * Leaves the flush of a one-file commit's folder after its rename to
+ * {@link commitsFlushed}, which the answer waits for, outside the file's
+ * lock; the next writer of the file does not wait for it. The pin is
+ * closed once the flush is done.
  */
 function flushFolderLater(s: Staged): void {
   const pin = s.pin;
   if (!pin || pin.fd < 0) return;
   s.pin = null as unknown as Pin;
-  const done: Promise<void> = new Promise<void>((resolve) =>
-    // Some file systems cannot flush a folder; the rename is still atomic.
-    fsync(pin.fd, () => resolve())
-  ).then(() => {
-    pin.close();
-    folderFlushes.delete(done);
-  });
-  folderFlushes.add(done);
+  folderFlushes.set(pin, null);
 }
 
 /**
- * Resolves once the folders of every commit made so far are flushed: an
- * answer that a write is done waits for it.
+ * Flushes the folders of every commit made so far (started here when not
+ * started yet) and resolves once they are flushed: an answer that a write
+ * is done waits for it.
  */
 export async function commitsFlushed(): Promise<void> {
-  if (folderFlushes.size > 0) await Promise.all([...folderFlushes]);
+  if (folderFlushes.size === 0) return;
+  const all: Promise<void>[] = [];
+  for (const [pin, started] of folderFlushes) {
+    if (started) {
+      all.push(started);
+      continue;
+    }
+    const done = new Promise<void>((resolve) =>
+      // Some file systems cannot flush a folder; the rename is still atomic.
+      fsync(pin.fd, () => resolve())
+    ).then(() => {
+      pin.close();
+      folderFlushes.delete(pin);
+    });
+    folderFlushes.set(pin, done);
+    all.push(done);
+  }
+  await Promise.all(all);
 }
 
 /** Flushes an open file in the runtime's worker pool, while this thread goes on. */
