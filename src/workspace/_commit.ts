@@ -218,15 +218,37 @@ async function commitOne(
   s: Staged,
   step: (name: string) => Promise<void>,
 ): Promise<void> {
-  // An undo of a creation removes its target: nothing to stage.
-  if (!s.entry.remove) await stage(s);
-  await step("temp-0");
+  // Content held in memory is flushed in the worker pool while the last
+  // checks run; the rename waits for the flush.
+  let temp: { fd: number; flushed: Promise<void> } | null = null;
+  const closeTemp = async (): Promise<void> => {
+    if (!temp) return;
+    await temp.flushed.catch(() => {});
+    closeQuietly(temp.fd);
+    temp = null;
+  };
   try {
+    if (s.entry.bytes && !s.entry.remove) {
+      const open = stageBytesOpen(s, s.entry.bytes, false);
+      const flushed = flushFd(open.fd);
+      // Awaited below; handled now, so a failure is never an unhandled rejection.
+      flushed.catch(() => {});
+      temp = { fd: open.fd, flushed };
+      // An undo of a creation removes its target: nothing to stage.
+    } else if (!s.entry.remove) await stage(s);
+    await step("temp-0");
     await step("staged");
     await recheck(s);
     await step("checked");
+    if (temp) {
+      await (temp as { flushed: Promise<void> }).flushed;
+      await closeTemp();
+      // Checked again after the wait, right before the rename.
+      checkIdentity(s);
+    }
     install(s);
   } catch (error) {
+    await closeTemp();
     removeQuietly(s.pin, s.temp);
     throw mapFsError(error, `Cannot write "${s.entry.target.display}"`);
   }
