@@ -250,3 +250,105 @@ export async function recoverJournals(
   }
   return report;
 }
+
+/** A commit whose record the log holds, as its writer named it. */
+export interface LoggedCommit {
+  id: string;
+  /** The target's real path. */
+  target: string;
+  /** The base name of its temporary beside the target. */
+  temp: string;
+  /** The temporary's inode. */
+  newIno: number | null;
+}
+
+/** A writer whose process is gone, as the history names it. */
+export interface GoneWriter {
+  /** Provably dead (this host boot and PID namespace, pid gone), not only past its lease. */
+  dead: boolean;
+  /** Its records that name a commit. */
+  pending(): LoggedCommit[];
+  /** Removes its writer file. */
+  forget(): void;
+}
+
+/**
+ * Settles the one-file commits of dead writers whose entry is their
+ * journal: a commit whose temporary is still beside its target never
+ * renamed it (the rename consumes the temporary), so its entry is voided
+ * and the temporary removed, under the target's lock. Whether the
+ * temporary is there is judged before the lock is taken (taking it sweeps
+ * a dead writer's temporaries).
+ *
+ * @param root The root the targets must lie under.
+ * @param gone The dead writers.
+ * @param lock Takes the locks of targets while they are settled.
+ * @param voidEntry Voids an entry in the log.
+ * @returns How many entries were voided, and the targets left alone.
+ */
+export async function recoverLogged(
+  root: RootRef,
+  gone: GoneWriter[],
+  lock: (targets: string[]) => Promise<() => void>,
+  voidEntry: (id: string) => Promise<void>,
+): Promise<{ voided: number; skipped: string[] }> {
+  const out = { voided: 0, skipped: [] as string[] };
+  for (const writer of gone) {
+    const cut: LoggedCommit[] = [];
+    let foreign = false;
+    for (const c of writer.pending()) {
+      if (!inside(c.target, root.real) || c.target === root.real) {
+        foreign = true;
+        continue;
+      }
+      let pin: Pin;
+      try {
+        pin = pinFolder(root, partsUnder(root, dirname(c.target)));
+      } catch {
+        continue;
+      }
+      try {
+        if (identityAt(pin, c.temp)) cut.push(c);
+      } finally {
+        pin.close();
+      }
+    }
+    if (cut.length > 0) {
+      let release: () => void;
+      try {
+        release = await lock(cut.map((c) => c.target));
+      } catch {
+        out.skipped.push(...cut.map((c) => c.target));
+        continue;
+      }
+      try {
+        for (const c of cut) {
+          const pin = pinFolder(root, partsUnder(root, dirname(c.target)));
+          try {
+            const now = identityAt(pin, basename(c.target));
+            const staged = identityAt(pin, c.temp);
+            // A new file is linked into place before its temporary goes.
+            const landed = now !== null &&
+              (now.ino === c.newIno || now.ino === staged?.ino);
+            // A writer provably dead renamed nothing since the temporary was
+            // seen (taking its lock may have swept it); one judged by its
+            // lease alone may have, while the lock was awaited.
+            if (!landed && (writer.dead || staged !== null)) {
+              await voidEntry(c.id);
+              out.voided++;
+            }
+            removeQuietly(pin, c.temp);
+            pin.sync(fsyncSync);
+          } finally {
+            pin.close();
+          }
+        }
+      } finally {
+        release();
+      }
+    }
+    // A writer sharing this state folder from another root is settled there.
+    if (!foreign) writer.forget();
+  }
+  return out;
+}

@@ -54,8 +54,8 @@ async function acquire(
       (lease as { unref?: () => void }).unref?.();
       return () => {
         clearInterval(lease);
+        releaseIfMine(path, token, fd);
         closeQuietly(fd);
-        releaseIfMine(path, token);
       };
     }
     if (fd === "again") continue;

@@ -6,9 +6,16 @@
  * does not match, is skipped on read, and the next append starts on a fresh
  * line, so a torn last record never breaks the log. A record that passes
  * its checksum but not the entry's shape is skipped and reported. Ids
- * (`h_N`) come from a counter file updated under the history lock (which
- * names its holder as file locks do), so they only grow, across restarts,
- * processes and PID namespaces.
+ * (`h_N`) are taken under the history lock (which names its holder as file
+ * locks do) past the log's highest id and the counter file's `next` (ids
+ * taken early for journaled commits), so they only grow, across restarts,
+ * processes and PID namespaces; the counter file is a checkpoint of the
+ * counts up to a size of the log, so a writer counts only what was appended
+ * since.
+ *
+ * A one-file commit's record is its journal ({@link HistoryLog.appendPending}):
+ * it names the commit's target and temporary, and is voided in place (same
+ * length, same id, passed over by readers) when the commit does not land.
  *
  * Reads are bounded: a listing reads the log backwards from its end until
  * it has the entries asked for; one entry is found by a binary search over
@@ -28,17 +35,29 @@ import {
   closeSync,
   constants,
   fstatSync,
+  fsync,
   fsyncSync,
+  lstatSync,
   mkdirSync,
-  open,
   openSync,
+  readdirSync,
+  readFileSync,
   readSync,
   renameSync,
   statSync,
+  unlinkSync,
+  utimes,
   writeAllSync,
   writeSync,
 } from "../_runtime/fs.ts";
 import { processId } from "../_runtime/process.ts";
+import {
+  LEASE_MS,
+  localId,
+  REFRESH_MS,
+  tempId,
+  tempOwnerGone,
+} from "../lock/holder.ts";
 import { errnoOf, mapFsError } from "../_internal/errno.ts";
 import { HashlineError } from "../errors.ts";
 import type { EntryRecord } from "./types.ts";
@@ -72,12 +91,44 @@ export function crc32(bytes: Uint8Array): number {
 export function frameRecord(record: EntryRecord): string {
   const json = JSON.stringify(record);
   const bytes = encoder.encode(json);
-  return `${bytes.length} ${crc32(bytes).toString(16)} ${json}\n`;
+  return `${bytes.length} ${
+    crc32(bytes).toString(16).padStart(8, "0")
+  } ${json}\n`;
+}
+
+/**
+ * Whether a value read from the log is a voided record: the entry of a
+ * commit that never landed, rewritten in place (same length) so readers
+ * pass over it in silence while its id stays taken.
+ */
+export function isVoid(value: unknown): boolean {
+  return (value as { void?: unknown } | null)?.void === true;
+}
+
+/**
+ * A framed void line of exactly `length` bytes (newline included) for id,
+ * to write over a record of that length.
+ */
+function voidLine(id: string, length: number): Uint8Array | null {
+  const core = JSON.stringify({ id, void: true });
+  for (let digits = 1; digits <= 10; digits++) {
+    const jsonLen = length - digits - 1 - 8 - 1 - 1;
+    if (jsonLen < core.length || String(jsonLen).length !== digits) continue;
+    const json = encoder.encode(core + " ".repeat(jsonLen - core.length));
+    const head = `${jsonLen} ${crc32(json).toString(16).padStart(8, "0")} `;
+    const out = new Uint8Array(length);
+    const h = encoder.encode(head);
+    out.set(h, 0);
+    out.set(json, h.length);
+    out[length - 1] = 10;
+    return out;
+  }
+  return null;
 }
 
 const lines = new WeakMap<EntryRecord, string>();
-/** Records built by {@link HistoryLog.begin}, already counted in the counter. */
-const begun = new WeakSet<EntryRecord>();
+/** This process's writer file in each history folder (made on first need). */
+const writers = new Map<string, string>();
 
 /** A record's framed line, made once per record object (a commit frames it to count it, then to append it). */
 function framed(record: EntryRecord): string {
@@ -149,6 +200,85 @@ interface Counter {
   next: number;
   count: number;
   bytes: number;
+  /** The log the counts describe: its inode and size (absent in older counters). */
+  ino?: number;
+  size?: number;
+}
+
+/** The counts of a log, with the inode and size they describe. */
+type LogState = Required<Counter>;
+
+/** What a record that is its commit's journal names of the commit. */
+export interface CommitIntent {
+  /** The target's real path. */
+  target: string;
+  /** The base name of the staged temporary beside it. */
+  temp: string;
+  /** The staged temporary's inode. */
+  newIno: number | null;
+}
+
+/** A commit as its record names it in the log. */
+interface CommitMark {
+  /** The writer file of the process that made it. */
+  w: string;
+  t: string;
+  n: string;
+  i: number | null;
+}
+
+/** A record appended as its commit's journal (see {@link HistoryLog.appendPending}). */
+export interface PendingAppend {
+  /** The record as the log keeps it, without the commit it names. */
+  record: EntryRecord;
+  /** Resolves once a flush of the log covers the record; rejects when that flush failed. */
+  flushed: Promise<void>;
+  /** Voids the record (its commit did not land). */
+  cancel(): Promise<void>;
+}
+
+/** A commit of a dead writer whose record the log holds. */
+export interface PendingCommit {
+  id: string;
+  /** Where its line starts in the log. */
+  offset: number;
+  target: string;
+  temp: string;
+  newIno: number | null;
+}
+
+/** A writer whose process is gone, with the commits its records name. */
+export interface DeadWriter {
+  name: string;
+  /** Provably dead (this host boot and PID namespace, pid gone), not only past its lease. */
+  dead: boolean;
+  /** Its records that name a commit, newest first. */
+  pending(): PendingCommit[];
+  /** Removes its writer file once its commits are settled. */
+  forget(): void;
+}
+
+interface LineAt {
+  id: string;
+  offset: number;
+  length: number;
+  ino: number;
+}
+
+/** Appends between two writes of the counter file. */
+const SAVE_EVERY = 64;
+
+function syncFolder(dir: string): void {
+  try {
+    const fd = openSync(dir, constants.O_RDONLY);
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // Some platforms cannot open or flush a folder; the file itself is flushed.
+  }
 }
 
 const CHUNK = 64 * 1024;
@@ -209,13 +339,23 @@ export class HistoryLog {
   private readonly counter: string;
   private readonly blobs: Blobs;
   private readonly blobGraceMs: number;
-  /**
-   * Whether this instance has checked the counter against the log's newest
-   * ids. The counter is not flushed, so only a power cut can leave it behind
-   * the log, and a power cut also ends this process: once per instance is
-   * enough.
-   */
-  private tailChecked = false;
+  /** The counts as this process last left them (the log's inode and size say whether they still hold). */
+  private known: LogState | null = null;
+  /** Appends since the counter file was written. */
+  private unsaved = 0;
+  /** Whether this instance made (or found) the history folder. */
+  private dirMade = false;
+  /** The log as {@link openLog} last opened it. */
+  private openedAs: { fd: number; ino: number; size: number } | null = null;
+  /** The counter file as last read, by its identity. */
+  private counterSeen: { key: string; value: Counter | null } | null = null;
+  /** Where this process's last append ended (the log then ends with a newline). */
+  private cleanEnd: { ino: number; size: number } | null = null;
+  private flushWaiters: {
+    seq: number;
+    resolve: () => void;
+    reject: (error: unknown) => void;
+  }[] = [];
   /** Records appended without a flush, and how many a flush covers. */
   private appended = 0;
   private flushedSeq = 0;
@@ -270,9 +410,17 @@ export class HistoryLog {
   }
 
   private async lock(): Promise<() => void> {
-    this.ensureDir();
+    if (!this.dirMade) this.ensureDir();
+    this.dirMade = true;
     try {
-      return await lockHistory(this.dir);
+      try {
+        return await lockHistory(this.dir);
+      } catch (error) {
+        // The folder was removed since this process made it: made again.
+        if (errnoOf(error) !== "ENOENT") throw error;
+        this.ensureDir();
+        return await lockHistory(this.dir);
+      }
     } catch (error) {
       throw this.refuse(
         error,
@@ -300,7 +448,9 @@ export class HistoryLog {
     }
     let regular = false;
     try {
-      regular = fstatSync(fd).isFile();
+      const st = fstatSync(fd);
+      regular = st.isFile();
+      this.openedAs = { fd, ino: st.ino, size: st.size };
     } catch {
       // Judged below as not regular.
     }
@@ -314,7 +464,25 @@ export class HistoryLog {
     return fd;
   }
 
+  /**
+   * The counter file's content, read again only when its identity (inode,
+   * size, times) changed since this process last read it.
+   */
   private readCounter(): Counter | null {
+    let key: string;
+    try {
+      const st = lstatSync(this.counter);
+      key = `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
+    } catch {
+      return null;
+    }
+    if (this.counterSeen?.key === key) return this.counterSeen.value;
+    const value = this.loadCounter();
+    this.counterSeen = { key, value };
+    return value;
+  }
+
+  private loadCounter(): Counter | null {
     try {
       const fd = openSync(
         this.counter,
@@ -335,7 +503,10 @@ export class HistoryLog {
         Number.isSafeInteger(v.next) && Number.isSafeInteger(v.count) &&
         Number.isSafeInteger(v.bytes)
       ) {
-        return v;
+        const log = Number.isSafeInteger(v.ino) && Number.isSafeInteger(v.size)
+          ? { ino: v.ino, size: v.size }
+          : {};
+        return { next: v.next, count: v.count, bytes: v.bytes, ...log };
       }
     } catch {
       // Missing or damaged: rebuilt from the log.
@@ -345,8 +516,8 @@ export class HistoryLog {
 
   /**
    * Not flushed: the rename makes it whole across a crash, and after a power
-   * cut that loses it, {@link allocate} still starts past the log's newest
-   * id (the log is flushed).
+   * cut that loses it, the counts are taken again from the log (which is
+   * flushed) past the size the counter names.
    */
   private writeCounter(v: Counter): void {
     const tmp = `${this.counter}.${processId()}.tmp`;
@@ -357,49 +528,128 @@ export class HistoryLog {
       closeSync(fd);
     }
     renameSync(tmp, this.counter);
+    this.unsaved = 0;
   }
 
-  /** The highest id among the log's last records. */
-  private tailMax(): number {
-    const fd = this.openLog(false);
-    if (fd === null) return 0;
-    try {
-      let max = 0;
-      let seen = 0;
-      this.scanBack(fd, (value) => {
-        max = Math.max(max, idOf(value) || 0);
-        return ++seen < DISORDER * 4;
-      });
-      return max;
-    } finally {
-      closeSync(fd);
-    }
-  }
-
-  private counterNow(): Counter {
+  /**
+   * The log's counts as they stand (the caller holds the lock; `fd` is the
+   * log, or null when there is none): from what this process last knew, or
+   * the counter file, when either describes this log up to a size it has
+   * reached (the records past it are read and counted), else counted from
+   * the whole log. Ids taken for journaled commits not appended yet live in
+   * the counter file only, so its `next` always counts.
+   */
+  private stateOf(fd: number | null): LogState {
+    const st = fd === null
+      ? { ino: -1, size: 0 }
+      : this.openedAs?.fd === fd
+      ? this.openedAs
+      : fstatSync(fd);
+    this.openedAs = null;
     const c = this.readCounter();
-    if (c) return c;
-    const records = this.records();
-    let max = 0;
-    let bytes = 0;
-    for (const r of records) max = Math.max(max, idNumber(r.id) || 0);
-    try {
-      bytes = statSync(this.file).size;
-    } catch {
-      // No log yet.
+    let s: LogState | null = null;
+    for (const base of [this.known, c]) {
+      if (
+        !base || base.ino !== st.ino || base.size === undefined ||
+        base.size > st.size
+      ) continue;
+      s = this.advance(fd!, base as LogState, st.size);
+      break;
     }
-    for (const b of this.blobs.list()) bytes += b.size;
-    return { next: max + 1, count: records.length, bytes };
+    if (s === null) {
+      s = this.recount(fd, st.ino, st.size);
+      this.unsaved = Infinity;
+    }
+    if (c && c.next > s.next) s.next = c.next;
+    return s;
   }
 
-  private take(): number {
-    const c = this.counterNow();
-    const next = this.tailChecked
-      ? c.next
-      : Math.max(c.next, this.tailMax() + 1);
-    this.tailChecked = true;
-    this.writeCounter({ ...c, next: next + 1 });
-    return next;
+  /** Counts the records between what `base` describes and `size`. */
+  private advance(fd: number, base: LogState, size: number): LogState {
+    const s = { ...base };
+    if (size === base.size) return s;
+    const buf = new Uint8Array(size - base.size);
+    readFull(fd, buf, 0, buf.length, base.size);
+    this.tally(buf, s);
+    s.bytes += buf.length;
+    s.size = size;
+    return s;
+  }
+
+  /** Adds the complete records of `buf` to the counts (ids of voided ones too). */
+  private tally(buf: Uint8Array, s: LogState): void {
+    let start = 0;
+    for (;;) {
+      const nl = buf.indexOf(10, start);
+      if (nl < 0) return;
+      const parsed = parseLine(buf.subarray(start, nl));
+      start = nl + 1;
+      if (!parsed) continue;
+      const n = idOf(parsed.value);
+      if (!Number.isNaN(n) && n >= s.next) s.next = n + 1;
+      if (!isVoid(parsed.value) && recordProblem(parsed.value) === null) {
+        s.count++;
+      }
+    }
+  }
+
+  /** The counts taken from the whole log and the blobs. */
+  private recount(fd: number | null, ino: number, size: number): LogState {
+    const s: LogState = { next: 1, count: 0, bytes: size, ino, size };
+    if (fd !== null && size > 0) {
+      const buf = new Uint8Array(size);
+      readFull(fd, buf, 0, size, 0);
+      this.tally(buf, s);
+    }
+    for (const b of this.blobs.list()) s.bytes += b.size;
+    return s;
+  }
+
+  /**
+   * Takes note of the counts after an append: prunes when past a limit,
+   * and writes the counter file now and then (it only spares another
+   * process, or the next, from counting the records past it).
+   */
+  private keep(s: LogState): void {
+    if (
+      s.count > this.limit + Math.floor(this.limit / 10) ||
+      s.bytes > this.maxBytes
+    ) {
+      const kept = this.prune();
+      const st = statSync(this.file);
+      s = { next: s.next, ...kept, ino: st.ino, size: st.size };
+      this.unsaved = Infinity;
+    }
+    this.known = s;
+    if (++this.unsaved >= SAVE_EVERY) this.writeCounter(s);
+  }
+
+  /**
+   * Writes a framed line at the log's end (on a fresh line after a torn
+   * record); returns where the line starts, its length and the bytes
+   * written.
+   */
+  private writeLine(
+    fd: number,
+    s: LogState,
+    line: string,
+  ): { offset: number; length: number; written: number } {
+    let prefix = "";
+    const clean = this.cleanEnd;
+    if (s.size > 0 && !(clean?.ino === s.ino && clean.size === s.size)) {
+      const last = new Uint8Array(1);
+      readSync(fd, last, 0, 1, s.size - 1);
+      // A torn last record: the new one starts on its own line.
+      if (last[0] !== 10) prefix = "\n";
+    }
+    const bytes = encoder.encode(prefix + line);
+    writeAllSync(fd, bytes);
+    this.cleanEnd = { ino: s.ino, size: s.size + bytes.length };
+    return {
+      offset: s.size + prefix.length,
+      length: bytes.length - prefix.length,
+      written: bytes.length,
+    };
   }
 
   /**
@@ -409,7 +659,11 @@ export class HistoryLog {
   async allocate(): Promise<string> {
     const release = await this.lock();
     try {
-      return `h_${this.take()}`;
+      const s = this.readState();
+      const n = s.next++;
+      this.known = s;
+      this.writeCounter(s);
+      return `h_${n}`;
     } catch (error) {
       throw this.refuse(error, this.counter, "Cannot keep the edit history");
     } finally {
@@ -417,9 +671,21 @@ export class HistoryLog {
     }
   }
 
+  /** The counts as they stand, from a read of the log (the caller holds the lock). */
+  private readState(): LogState {
+    const fd = this.openLog(false);
+    try {
+      return this.stateOf(fd);
+    } finally {
+      if (fd !== null) closeSync(fd);
+    }
+  }
+
   /**
    * Takes the next id and builds its record as the log will keep it: long
    * text moved to blobs (flushed, before the commit's journal names them).
+   * The id is written to the counter file at once (the record reaches the
+   * log only after the commit's renames), so no other writer takes it.
    *
    * @param build Makes the record for an id.
    * @returns The record to commit (journal it, then {@link append} it).
@@ -427,27 +693,16 @@ export class HistoryLog {
   async begin(build: (id: string) => EntryRecord): Promise<EntryRecord> {
     const release = await this.lock();
     try {
-      const c = this.counterNow();
-      const n = this.tailChecked
-        ? c.next
-        : Math.max(c.next, this.tailMax() + 1);
-      this.tailChecked = true;
-      let added = 0;
-      let line = 0;
+      const s = this.readState();
+      const n = s.next++;
       try {
         const stored = await externalize(this.blobs, build(`h_${n}`));
-        added = stored.added;
-        line = encoder.encode(framed(stored.record)).length;
-        begun.add(stored.record);
+        s.bytes += stored.added;
         return stored.record;
       } finally {
-        // The id is taken even when the record could not be built; the
-        // entry is counted now, so its append need not write the counter.
-        this.writeCounter({
-          next: n + 1,
-          count: c.count + (line > 0 ? 1 : 0),
-          bytes: c.bytes + added + line,
-        });
+        // The id is taken even when the record could not be built.
+        this.known = s;
+        this.writeCounter(s);
       }
     } catch (error) {
       throw this.refuse(error, this.blobs.dir, "Cannot keep the edit history");
@@ -466,43 +721,269 @@ export class HistoryLog {
     once = false,
     flush = true,
   ): Promise<void> {
-    // Counted when it was built: by begin here, or (recovered from a
-    // journal) by the process that began it.
-    const counted = once || begun.has(record);
     const release = await this.lock();
     try {
       if (once && this.locate(record.id) !== undefined) return;
-      const line = framed(record);
       const fd = this.openLog(true)!;
-      let written = 0;
       try {
-        let prefix = "";
-        const size = fstatSync(fd).size;
-        if (size > 0) {
-          const last = new Uint8Array(1);
-          readSync(fd, last, 0, 1, size - 1);
-          // A torn last record: the new one starts on its own line.
-          if (last[0] !== 10) prefix = "\n";
-        }
-        const bytes = encoder.encode(prefix + line);
-        writeAllSync(fd, bytes);
+        const s = this.stateOf(fd);
+        const { written } = this.writeLine(fd, s, framed(record));
         if (flush) fsyncSync(fd);
-        written = bytes.length;
+        const n = idNumber(record.id);
+        if (!Number.isNaN(n) && n >= s.next) s.next = n + 1;
+        s.count++;
+        s.bytes += written;
+        s.size += written;
+        this.keep(s);
       } finally {
         closeSync(fd);
       }
-      const c = this.counterNow();
-      const n = idNumber(record.id);
-      const next = Math.max(c.next, Number.isNaN(n) ? 0 : n + 1);
-      const count = counted ? c.count : c.count + 1;
-      const bytes = counted ? c.bytes : c.bytes + written;
-      if (
-        count > this.limit + Math.floor(this.limit / 10) ||
-        bytes > this.maxBytes
-      ) {
-        this.writeCounter({ next, ...this.prune() });
-      } else if (!counted || next !== c.next) {
-        this.writeCounter({ next, count, bytes });
+    } catch (error) {
+      throw this.refuse(error, this.file, "Cannot keep the edit history");
+    } finally {
+      release();
+    }
+  }
+
+  /**
+   * Takes the next id, builds its record and appends it naming the commit
+   * it belongs to, under one hold of the lock: the record is the commit's
+   * journal. The commit renames only once `flushed` resolves; if it cannot,
+   * it calls `cancel`, which voids the record in place. A writer that dies
+   * between the two leaves its record and its temporary: recovery
+   * ({@link deadWriters}) voids the record of every commit whose temporary
+   * is still there.
+   *
+   * @param build Makes the record for an id.
+   * @param commit The commit: target (real path), temporary (base name) and the staged file's inode.
+   */
+  async appendPending(
+    build: (id: string) => EntryRecord,
+    commit: CommitIntent,
+  ): Promise<PendingAppend> {
+    const release = await this.lock();
+    let done: { record: EntryRecord; at: LineAt };
+    try {
+      const fd = this.openLog(true)!;
+      try {
+        const s = this.stateOf(fd);
+        const writer = this.writerFile(s.next);
+        const id = `h_${s.next++}`;
+        const stored = await externalize(this.blobs, build(id));
+        s.bytes += stored.added;
+        const commitOf: CommitMark = {
+          w: writer,
+          t: commit.target,
+          n: commit.temp,
+          i: commit.newIno,
+        };
+        const line = frameRecord(
+          { ...stored.record, commit: commitOf } as EntryRecord,
+        );
+        const { offset, length, written } = this.writeLine(fd, s, line);
+        done = {
+          record: stored.record,
+          at: { id, offset, length, ino: s.ino },
+        };
+        s.count++;
+        s.bytes += written;
+        s.size += written;
+        this.keep(s);
+      } finally {
+        closeSync(fd);
+      }
+    } catch (error) {
+      throw this.refuse(error, this.file, "Cannot keep the edit history");
+    } finally {
+      release();
+    }
+    const seq = ++this.appended;
+    const flushed = new Promise<void>((resolve, reject) =>
+      this.flushWaiters.push({ seq, resolve, reject })
+    );
+    // Awaited by the commit; handled now, so a failure is never unhandled.
+    flushed.catch(() => {});
+    this.kick();
+    const at = done.at;
+    return {
+      record: done.record,
+      flushed,
+      cancel: () => this.voidAt(at),
+    };
+  }
+
+  /**
+   * This process's writer file (`writers/ID.PID`, made and flushed before
+   * its first record that names a commit is appended): recovery looks for
+   * the records of writers whose process is gone, back from the log's end
+   * to the first id the file names.
+   */
+  private writerFile(floor: number): string {
+    let name = writers.get(this.dir);
+    if (name !== undefined) return name;
+    name = `${tempId()}.${processId()}`;
+    const dir = join(this.dir, "writers");
+    try {
+      mkdirSync(dir);
+    } catch (error) {
+      if (errnoOf(error) !== "EEXIST") throw error;
+    }
+    const fd = openSync(
+      join(dir, name),
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL,
+      0o644,
+    );
+    try {
+      writeAllSync(fd, encoder.encode(`${floor}\n`));
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    syncFolder(dir);
+    writers.set(this.dir, name);
+    // Its time is its lease, for writers that cannot judge this process by
+    // its pid (another PID namespace or host, or a later boot).
+    const file = join(dir, name);
+    const lease = setInterval(() => {
+      const now = new Date();
+      utimes(file, now, now).catch(() => {});
+    }, REFRESH_MS);
+    (lease as { unref?: () => void }).unref?.();
+    return name;
+  }
+
+  /**
+   * Writers whose process is gone and whose file is still there: provably
+   * (this host boot and PID namespace, pid dead), or, for a writer of
+   * another boot, namespace or host, once its file's lease has run out.
+   */
+  deadWriters(): DeadWriter[] {
+    const dir = join(this.dir, "writers");
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return [];
+    }
+    const mine = writers.get(this.dir);
+    const out: DeadWriter[] = [];
+    for (const name of names) {
+      if (name === mine) continue;
+      const m = /^([0-9a-f]{16})\.(\d+)$/.exec(name);
+      if (!m) continue;
+      // A writer of this boot and namespace is judged by its pid; any other
+      // by its lease (a live writer refreshes its file's time).
+      const dead = localId(m[1]);
+      if (dead) {
+        if (!tempOwnerGone(Number(m[2]), m[1])) continue;
+      } else {
+        try {
+          if (Date.now() - lstatSync(join(dir, name)).mtimeMs <= LEASE_MS) {
+            continue;
+          }
+        } catch {
+          continue;
+        }
+      }
+      let floor = 1;
+      try {
+        floor = Number(readFileSync(join(dir, name), "utf8").trim()) || 1;
+      } catch {
+        // Unreadable: the whole log is looked through.
+      }
+      out.push({
+        name,
+        dead,
+        pending: () => this.pendingOf(name, floor),
+        forget: () => {
+          try {
+            unlinkSync(join(dir, name));
+          } catch {
+            // Gone already.
+          }
+        },
+      });
+    }
+    return out;
+  }
+
+  /** The records naming a commit of `writer`, from the log's end back to its first id. */
+  private pendingOf(writer: string, floor: number): PendingCommit[] {
+    const fd = this.openLog(false);
+    if (fd === null) return [];
+    const out: PendingCommit[] = [];
+    let below = 0;
+    try {
+      this.scanBack(fd, (value, offset) => {
+        const n = idOf(value);
+        if (!Number.isNaN(n) && n < floor) return ++below < DISORDER;
+        below = 0;
+        const c = (value as { commit?: CommitMark } | null)?.commit;
+        if (
+          c && typeof c === "object" && c.w === writer &&
+          typeof c.t === "string" && typeof c.n === "string" && !isVoid(value)
+        ) {
+          out.push({
+            id: (value as { id: string }).id,
+            offset,
+            target: c.t,
+            temp: c.n,
+            newIno: Number.isSafeInteger(c.i) ? c.i : null,
+          });
+        }
+        return true;
+      });
+    } finally {
+      closeSync(fd);
+    }
+    return out;
+  }
+
+  /**
+   * Voids the record of a commit that did not land, in place: the line
+   * keeps its length and its id (never handed out again) and readers pass
+   * over it. Flushed.
+   */
+  async voidEntry(id: string): Promise<void> {
+    await this.voidAt({ id, offset: -1, length: 0, ino: -1 });
+  }
+
+  private async voidAt(at: LineAt): Promise<void> {
+    const release = await this.lock();
+    try {
+      const fd = openSync(
+        this.file,
+        constants.O_RDWR | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+      );
+      try {
+        const size = fstatSync(fd).size;
+        let start = at.offset;
+        if (fstatSync(fd).ino !== at.ino || start < 0) {
+          const found = this.locate(at.id);
+          if (found === undefined) return;
+          start = found.offset;
+        }
+        const line = this.lineAt(fd, start, size);
+        if (line === null) return;
+        const parsed = parseLine(line.bytes);
+        if (!parsed || idOf(parsed.value) !== idNumber(at.id)) return;
+        if (isVoid(parsed.value)) return;
+        const bytes = voidLine(at.id, line.bytes.length + 1);
+        if (bytes === null) return;
+        let done = 0;
+        while (done < bytes.length) {
+          done += writeSync(
+            fd,
+            bytes,
+            done,
+            bytes.length - done,
+            start + done,
+          );
+        }
+        fsyncSync(fd);
+        if (this.known && this.known.count > 0) this.known.count--;
+      } finally {
+        closeSync(fd);
       }
     } catch (error) {
       throw this.refuse(error, this.file, "Cannot keep the edit history");
@@ -538,27 +1019,33 @@ export class HistoryLog {
     void this.drain();
   }
 
+  /**
+   * Flushes the log until every record appended so far is covered: one
+   * flush serves every record appended while the one before it ran.
+   */
   private async drain(): Promise<void> {
     while (this.flushedSeq < this.appended) {
       const upTo = this.appended;
-      let ok = true;
+      let failure: unknown = null;
       try {
-        const h = await open(
+        const fd = openSync(
           this.file,
           constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
         );
         try {
-          await h.sync();
+          await new Promise<void>((resolve, reject) =>
+            fsync(fd, (error) => error ? reject(error) : resolve())
+          );
         } finally {
-          await h.close();
+          closeSync(fd);
         }
-      } catch {
-        ok = false;
+      } catch (error) {
+        failure = error;
       }
       this.flushedSeq = upTo;
       const due = this.afterFlush.filter((a) => a.seq <= upTo);
       this.afterFlush = this.afterFlush.filter((a) => a.seq > upTo);
-      if (ok) {
+      if (failure === null) {
         for (const a of due) {
           try {
             a.then();
@@ -566,6 +1053,12 @@ export class HistoryLog {
             // A journal that cannot go is settled by recovery.
           }
         }
+      }
+      const flushed = this.flushWaiters.filter((w) => w.seq <= upTo);
+      this.flushWaiters = this.flushWaiters.filter((w) => w.seq > upTo);
+      for (const w of flushed) {
+        if (failure === null) w.resolve();
+        else w.reject(failure);
       }
       const woken = this.waiting.filter((w) => w.seq <= upTo);
       this.waiting = this.waiting.filter((w) => w.seq > upTo);
@@ -676,6 +1169,7 @@ export class HistoryLog {
     let kept = 0;
     try {
       this.scanBack(fd, (value, offset) => {
+        if (isVoid(value)) return true;
         const problem = recordProblem(value);
         if (problem !== null) {
           if (++bad <= MAX_WARNINGS) {
@@ -794,7 +1288,11 @@ export class HistoryLog {
         const parsed = parseLine(line.bytes);
         this.stats.parsed++;
         const n = parsed ? idOf(parsed.value) : NaN;
-        if (n === target) return { value: parsed!.value, offset: p };
+        if (n === target) {
+          return isVoid(parsed!.value)
+            ? undefined
+            : { value: parsed!.value, offset: p };
+        }
         if (n > target + DISORDER || (n > target && ++past > DISORDER * 4)) {
           break;
         }

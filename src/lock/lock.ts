@@ -148,7 +148,7 @@ async function acquireFile(
   }
 }
 
-function releaseFile(spec: LockSpec, token: string): void {
+function releaseFile(spec: LockSpec, token: string, fd: number): void {
   const name = lockName(spec.rest);
   let pin;
   try {
@@ -157,7 +157,7 @@ function releaseFile(spec: LockSpec, token: string): void {
     return;
   }
   try {
-    releaseIfMine(pin.path(name), token);
+    releaseIfMine(pin.path(name), token, fd);
   } finally {
     pin.close();
   }
@@ -206,9 +206,9 @@ async function acquireOne(
   (lease as { unref?: () => void }).unref?.();
   return () => {
     clearInterval(lease);
-    closeQuietly(fd);
     held.delete(key);
-    releaseFile(spec, token);
+    releaseFile(spec, token, fd);
+    closeQuietly(fd);
     finish();
   };
 }

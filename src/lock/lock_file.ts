@@ -11,6 +11,7 @@ import {
   constants,
   existsSync,
   fstatSync,
+  lstatSync,
   openSync,
   readdirSync,
   readSync,
@@ -257,8 +258,22 @@ export function tryLock(
  *
  * @param path The lock file.
  * @param token The holder line written when it was taken.
+ * @param fd The handle it was created with, still open: the file at `path`
+ *   is then this lock's while it is the same file (a take-over removes it
+ *   and creates another; the open handle keeps its inode from being reused),
+ *   with no need to read it back.
  */
-export function releaseIfMine(path: string, token: string): void {
+export function releaseIfMine(path: string, token: string, fd?: number): void {
+  if (fd !== undefined) {
+    try {
+      const mine = fstatSync(fd);
+      const now = lstatSync(path);
+      if (now.ino === mine.ino && now.dev === mine.dev) unlinkSync(path);
+    } catch {
+      // Taken over or removed: nothing of ours is left to free.
+    }
+    return;
+  }
   try {
     const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
     let mine = false;

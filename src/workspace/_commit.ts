@@ -10,9 +10,10 @@
  * temporary file, which the next writer of that file removes.
  *
  * A file whose change is recorded in the history: staged as above, then
- * one journal in state `committing` names its temporary, its backup and
- * the history entry, so a crash after it is finished by recovery, entry
- * included.
+ * its entry is appended to the log naming the target and the temporary,
+ * as the commit's journal; the rename waits for both flushes, and recovery
+ * voids the entry of a commit whose temporary is still there. (An undo of
+ * a creation keeps a journal in state `committing` naming the entry.)
  *
  * Several files: a journal in `<state>/journal` names every temporary and
  * backup before any of them exists, and its state says which way an
@@ -81,14 +82,20 @@ export interface CommitHooks extends LeaseHooks {
 }
 
 /**
- * A history entry committed with the files: its record rides in the
- * journal, is appended after the last rename (a failure rolls the files
- * back), and a recovery that finishes the commit appends it unless the log
- * already holds it.
+ * A history entry committed with the files. A one-file commit appends it
+ * as its own journal before the rename ({@link CommitRecord.appendPending});
+ * a commit of several files takes it first ({@link CommitRecord.take}),
+ * keeps it in its journal and appends it after the last rename (a failure
+ * rolls the files back); a recovery that finishes such a commit appends it
+ * unless the log already holds it.
  */
 export interface CommitRecord {
-  /** The entry, as the journal keeps it (JSON). */
-  record: unknown;
+  /** The entry's id, once taken. */
+  id?: string;
+  /** The entry, as the journal keeps it (JSON), once taken. */
+  record?: unknown;
+  /** Takes an id and builds the entry (sets `id` and `record`). */
+  take(): Promise<unknown>;
   /** Appends it to the log. */
   append(record: unknown): Promise<void>;
   /**
@@ -97,13 +104,39 @@ export interface CommitRecord {
    * removed only then).
    */
   appendDeferred?(record: unknown, then: () => void): Promise<void>;
+  /**
+   * Takes an id, builds the entry and appends it naming the commit (its
+   * target, temporary and the temporary's inode), under one hold of the
+   * history's lock: the record is the commit's journal. Sets `id` and
+   * `record`.
+   */
+  appendPending?(commit: CommitIntent): Promise<PendingEntry>;
+}
+
+/** What a record that is its commit's journal names of the commit. */
+export interface CommitIntent {
+  /** The target's real path. */
+  target: string;
+  /** The base name of the staged temporary beside it. */
+  temp: string;
+  /** The staged temporary's inode. */
+  newIno: number | null;
+}
+
+/** An entry appended as its commit's journal. */
+export interface PendingEntry {
+  /** Resolves once a flush of the log covers it; rejects when it failed. */
+  flushed: Promise<void>;
+  /** Voids it: the commit did not land. */
+  cancel(): Promise<void>;
 }
 
 /**
  * Names of the steps of a commit of several files (existing marks the files
  * that already exist; history, that an entry is committed with them), in
- * order; a one-file commit without history has the steps `temp-0`,
- * `staged`, `checked`, `rename-0`, `done`. A commit that makes folders
+ * order; a one-file commit has the steps `temp-0`, `staged`, `checked`,
+ * `rename-0`, `done`, and with history `history` (its entry appended, as
+ * its journal) between `staged` and `checked`. A commit that makes folders
  * (a file in a missing folder) takes the steps of a commit of several
  * files, whose journal names the folders before they are made.
  */
@@ -112,17 +145,7 @@ export function commitSteps(existing: boolean[], history = false): string[] {
     return ["temp-0", "staged", "checked", "rename-0", "done"];
   }
   if (existing.length === 1) {
-    return [
-      "temp-0",
-      "staged",
-      "checked",
-      "journal-committing",
-      ...(existing[0] ? ["backup-0"] : []),
-      "rename-0",
-      "history",
-      "cleaned",
-      "done",
-    ];
+    return ["temp-0", "staged", "history", "checked", "rename-0", "done"];
   }
   const steps = ["journal-staging"];
   existing.forEach((_, i) => steps.push(`temp-${i}`));
@@ -176,9 +199,14 @@ export async function commitFiles(
       });
     }
     if (!many && !history) await commitOne(staged[0], step);
-    else if (!many) {
+    else if (!many && history!.appendPending && !staged[0].entry.remove) {
+      staged[0].backup = null;
+      await commitOneLogged(staged[0], step, history!);
+    } else if (!many) {
+      await history!.take();
       await commitOneRecorded(stateDir, root, id, staged[0], step, history!);
     } else {
+      await history?.take();
       await commitMany(stateDir, root, id, staged, step, history, dirs);
     }
   } finally {
@@ -190,20 +218,116 @@ async function commitOne(
   s: Staged,
   step: (name: string) => Promise<void>,
 ): Promise<void> {
-  // An undo of a creation removes its target: nothing to stage.
-  if (!s.entry.remove) await stage(s);
-  await step("temp-0");
+  // Content held in memory is flushed in the worker pool while the last
+  // checks run; the rename waits for the flush.
+  let temp: { fd: number; flushed: Promise<void> } | null = null;
+  const closeTemp = async (): Promise<void> => {
+    if (!temp) return;
+    await temp.flushed.catch(() => {});
+    closeQuietly(temp.fd);
+    temp = null;
+  };
   try {
+    if (s.entry.bytes && !s.entry.remove) {
+      const open = stageBytesOpen(s, s.entry.bytes, false);
+      const flushed = flushFd(open.fd);
+      // Awaited below; handled now, so a failure is never an unhandled rejection.
+      flushed.catch(() => {});
+      temp = { fd: open.fd, flushed };
+      // An undo of a creation removes its target: nothing to stage.
+    } else if (!s.entry.remove) await stage(s);
+    await step("temp-0");
     await step("staged");
     await recheck(s);
     await step("checked");
+    if (temp) {
+      await (temp as { flushed: Promise<void> }).flushed;
+      await closeTemp();
+      // Checked again after the wait, right before the rename.
+      checkIdentity(s);
+    }
     install(s);
   } catch (error) {
+    await closeTemp();
     removeQuietly(s.pin, s.temp);
     throw mapFsError(error, `Cannot write "${s.entry.target.display}"`);
   }
   await step("rename-0");
-  s.pin.sync(fsyncSync);
+  flushFolderLater(s);
+  await step("done");
+}
+
+/**
+ * One file with its history entry, the entry its journal: staged like a
+ * one-file commit (flushed in the worker pool meanwhile), then the entry is
+ * appended to the log naming the target, the temporary and its inode; the
+ * rename waits for both flushes. A crash before the append leaves only a
+ * temporary; after it and before the rename, a record whose temporary is
+ * still there, which recovery voids; after the rename, the edit with its
+ * entry. A check that fails before the rename voids the record.
+ */
+async function commitOneLogged(
+  s: Staged,
+  step: (name: string) => Promise<void>,
+  history: CommitRecord,
+): Promise<void> {
+  const display = s.entry.target.display;
+  let newIno: number | null = null;
+  let temp: { fd: number; flushed: Promise<void> | null } | null = null;
+  const closeTemp = async (): Promise<void> => {
+    if (!temp) return;
+    await temp.flushed?.catch(() => {});
+    closeQuietly(temp.fd);
+    temp = null;
+  };
+  let pending: PendingEntry | null = null;
+  try {
+    if (s.entry.bytes) {
+      const open = stageBytesOpen(s, s.entry.bytes, false);
+      newIno = open.ino;
+      temp = { fd: open.fd, flushed: null };
+    } else newIno = await stage(s);
+    await step("temp-0");
+    await step("staged");
+    // Appended before the temporary's flush starts: the history lock's file
+    // is made and removed before the file system is busy flushing, and the
+    // two flushes then run side by side, beside the last checks.
+    pending = await history.appendPending!({
+      target: s.entry.target.real,
+      temp: s.temp,
+      newIno,
+    });
+    if (temp) {
+      const flushed = flushFd(temp.fd);
+      // Awaited below; handled now, so a failure is never an unhandled rejection.
+      flushed.catch(() => {});
+      temp.flushed = flushed;
+    }
+    await step("history");
+    await recheck(s);
+    await step("checked");
+    if (temp) await (temp as { flushed: Promise<void> }).flushed;
+    await pending.flushed;
+    await closeTemp();
+    checkIdentity(s);
+    install(s);
+  } catch (error) {
+    await closeTemp();
+    let cancelled = true;
+    if (pending) {
+      try {
+        await pending.cancel();
+      } catch {
+        // The temporary stays: once this process is gone, recovery finds
+        // it beside its never-renamed target and voids the entry.
+        cancelled = false;
+      }
+    }
+    if (cancelled) removeQuietly(s.pin, s.temp);
+    throw mapFsError(error, `Cannot write "${display}"`);
+  }
+  await step("rename-0");
+  flushFolderLater(s);
   await step("done");
 }
 
@@ -309,6 +433,52 @@ async function appendEntry(
 ): Promise<void> {
   if (!history.appendDeferred) return await history.append(history.record);
   await history.appendDeferred(history.record, () => removeJournal(jfile));
+}
+
+/**
+ * Folders of commits renamed into, to be flushed before their answers: the
+ * flush starts once the caller has released the files' locks (removing a
+ * lock file waits behind a flush in progress on many file systems).
+ */
+const folderFlushes = new Map<Pin, Promise<void> | null>();
+
+/**
+ * Leaves the flush of a one-file commit's folder after its rename to
+ * {@link commitsFlushed}, which the answer waits for, outside the file's
+ * lock; the next writer of the file does not wait for it. The pin is
+ * closed once the flush is done.
+ */
+function flushFolderLater(s: Staged): void {
+  const pin = s.pin;
+  if (!pin || pin.fd < 0) return;
+  s.pin = null as unknown as Pin;
+  folderFlushes.set(pin, null);
+}
+
+/**
+ * Flushes the folders of every commit made so far (started here when not
+ * started yet) and resolves once they are flushed: an answer that a write
+ * is done waits for it.
+ */
+export async function commitsFlushed(): Promise<void> {
+  if (folderFlushes.size === 0) return;
+  const all: Promise<void>[] = [];
+  for (const [pin, started] of folderFlushes) {
+    if (started) {
+      all.push(started);
+      continue;
+    }
+    const done = new Promise<void>((resolve) =>
+      // Some file systems cannot flush a folder; the rename is still atomic.
+      fsync(pin.fd, () => resolve())
+    ).then(() => {
+      pin.close();
+      folderFlushes.delete(pin);
+    });
+    folderFlushes.set(pin, done);
+    all.push(done);
+  }
+  await Promise.all(all);
 }
 
 /** Flushes an open file in the runtime's worker pool, while this thread goes on. */

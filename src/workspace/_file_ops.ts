@@ -33,7 +33,7 @@ import { commitFiles, type StageEntry } from "./_commit.ts";
 import { foldersToMake } from "../commit/stage.ts";
 import { relative } from "node:path";
 import type { Context } from "./_context.ts";
-import { recordOf } from "./_history.ts";
+import { historySettled, recordOf } from "./_history.ts";
 import { loadWhole } from "./_load.ts";
 import { lockTargets } from "./_locking.ts";
 import { loadEditing } from "./_plan.ts";
@@ -171,6 +171,8 @@ export async function patchFileOps(
     );
   } finally {
     release();
+    // The flushes of its entry and folders, outside the locks.
+    if (!dryRun) await historySettled(ctx);
   }
 }
 
@@ -714,8 +716,8 @@ async function locked(
       records.push(r);
     }
     const record = await recordOf(ctx, session, heads[0], records);
-    entryId = record?.id;
     await commitFiles(ctx.stateDir, ctx.conf, stage, ctx.hooks, record);
+    entryId = record?.id;
     await carryRecords(ctx, session, done, shown, warnings);
   }
   const parts = done.map((_d, i) =>

@@ -18,14 +18,14 @@ import {
   type RecordFile,
   toDetail,
 } from "../history/mod.ts";
-import type { CommitRecord } from "./_commit.ts";
+import { type CommitRecord, commitsFlushed } from "./_commit.ts";
 import type { Context } from "./_context.ts";
 import { loadWhole } from "./_load.ts";
 import { start } from "./_locking.ts";
 
 /**
- * Takes an id and builds the entry that commits with the files (none with
- * history off).
+ * The entry that commits with the files (none with history off): its id is
+ * taken when the commit takes it (`id` is set from then on).
  */
 export async function recordOf(
   ctx: Context,
@@ -34,28 +34,39 @@ export async function recordOf(
   files: RecordFile[],
   undoOf?: string,
   door: Door = ctx.door,
-): Promise<(CommitRecord & { id: string }) | undefined> {
+): Promise<CommitRecord | undefined> {
   const log = await ctx.log();
   if (!log) return undefined;
-  const record = await log.begin((id) =>
-    makeRecord({ id, session, door, summary, files, undoOf })
-  );
-  return {
-    id: record.id,
-    record,
+  const build = (id: string) =>
+    makeRecord({ id, session, door, summary, files, undoOf });
+  const out: CommitRecord = {
+    take: async () => {
+      const record = await log.begin(build);
+      out.id = record.id;
+      out.record = record;
+      return record;
+    },
     append: (r) => log.append(r as EntryRecord),
     appendDeferred: (r, then) => log.appendDeferred(r as EntryRecord, then),
+    appendPending: async (commit) => {
+      const p = await log.appendPending(build, commit);
+      out.id = p.record.id;
+      out.record = p.record;
+      return p;
+    },
   };
+  return out;
 }
 
 /**
  * Waits until a flush of the log covers every entry appended so far (the
- * commits append them without waiting, after the renames); call it once
- * the files' locks are released, before answering.
+ * commits of several files append them without waiting, after the
+ * renames) and the folders of the commits made so far are flushed; call it
+ * once the files' locks are released, before answering.
  */
 export async function historySettled(ctx: Context): Promise<void> {
   const log = await ctx.log();
-  await log?.settled();
+  await Promise.all([log?.settled(), commitsFlushed()]);
 }
 
 /**

@@ -53,11 +53,12 @@ export function start(
 export async function settle(
   ctx: Context,
 ): Promise<RecoveryReport> {
-  if (!journalsPending(ctx.stateDir)) {
+  const log = await ctx.log();
+  const gone = log?.deadWriters() ?? [];
+  if (gone.length === 0 && !journalsPending(ctx.stateDir)) {
     return { rolledForward: 0, rolledBack: 0, malformed: [], skipped: [] };
   }
-  const { recoverJournals } = await loadRecover();
-  const log = await ctx.log();
+  const { recoverJournals, recoverLogged } = await loadRecover();
   const report = await recoverJournals(
     ctx.stateDir,
     ctx.conf.rootRef,
@@ -65,6 +66,16 @@ export async function settle(
     // The entry of a commit finished here, unless the log holds it.
     log ? (r) => log.append(r as EntryRecord, true) : undefined,
   );
+  if (log && gone.length > 0) {
+    const logged = await recoverLogged(
+      ctx.conf.rootRef,
+      gone,
+      (reals) => lockReals(ctx, reals),
+      (id) => log.voidEntry(id),
+    );
+    report.rolledBack += logged.voided;
+    report.skipped.push(...logged.skipped);
+  }
   for (const m of report.malformed) {
     ctx.notices.push(`A damaged commit journal was set aside: ${m}.`);
   }

@@ -206,8 +206,8 @@ async function patchLocked(
           });
         }),
       );
-      entryId = record?.id;
       await commitFiles(ctx.stateDir, ctx.conf, entries, ctx.hooks, record);
+      entryId = record?.id;
     }
     await recordCommit(ctx, session, prepared, shown, warnings);
   }

@@ -9,7 +9,7 @@ import { checkSession } from "../_internal/session.ts";
 import { lazy } from "../_internal/lazy.ts";
 import { formatLine, readWindow } from "../anchor/format.ts";
 import { splitLines } from "../anchor/split.ts";
-import { NotFoundError } from "../errors.ts";
+import { NotFoundError, PatchRefusedError } from "../errors.ts";
 import { foldHash, lineHash32 } from "../hash/fnv.ts";
 import type { Context } from "./_context.ts";
 import { statTarget } from "../fs/io.ts";
@@ -41,11 +41,32 @@ const loadOutline = lazy<typeof import("../block/outline.ts")>(
   "../block/outline.ts",
 );
 
-/** Reads a window of a file and records its lines for the session. */
+/**
+ * Reads a window of a file and records its lines for the session. A file
+ * replaced between its resolution and its opening (another writer's
+ * commit renamed a new version over it) is read again, as it now is.
+ */
 export async function readFile(
   ctx: Context,
   path: string,
   window: ReadOptions = {},
+): Promise<FileRead> {
+  for (let attempt = 1;; attempt++) {
+    try {
+      return await readOnce(ctx, path, window);
+    } catch (error) {
+      if (
+        attempt >= 3 || !(error instanceof PatchRefusedError) ||
+        error.code !== "CHANGED"
+      ) throw error;
+    }
+  }
+}
+
+async function readOnce(
+  ctx: Context,
+  path: string,
+  window: ReadOptions,
 ): Promise<FileRead> {
   await start(ctx);
   if (window === null || typeof window !== "object") {
