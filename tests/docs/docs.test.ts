@@ -104,7 +104,7 @@ describe("the README", () => {
       const rows = block.split("\n").filter((l) =>
         l.startsWith("| ") && !/^\| (comparison|-)/.test(l)
       );
-      assert.equal(rows.length, 3, "three rows");
+      assert.equal(rows.length, 4, "four rows");
       // Cells are compared with their padding collapsed.
       const results = read("bench/RESULTS.md").split("\n").map((l) =>
         l.replace(/ +/g, " ")
