@@ -1207,6 +1207,41 @@ export class HistoryLog {
     return { records: found.slice(0, filter.limit), warnings };
   }
 
+  /**
+   * Whether `limit` entries or more stand after the record of `id` at
+   * `offset`. Ids only grow (within a short disorder of appends), so an id
+   * that few ids follow needs no count; else the entries after it are
+   * counted, stopping at `limit`.
+   */
+  private pastRetention(id: string, offset: number): boolean {
+    const fd = this.openLog(false);
+    if (fd === null) return false;
+    try {
+      let newest = NaN;
+      this.scanBack(fd, (value) => {
+        newest = idOf(value);
+        return Number.isNaN(newest);
+      });
+      if (newest + DISORDER - idNumber(id) < this.limit) return false;
+      const size = fstatSync(fd).size;
+      let p: number | null = this.lineAt(fd, offset, size)?.next ?? null;
+      let after = 0;
+      while (p !== null) {
+        const line = this.lineAt(fd, p, size);
+        if (line === null) break;
+        const parsed = parseLine(line.bytes);
+        if (
+          parsed && !isVoid(parsed.value) &&
+          recordProblem(parsed.value) === null && ++after >= this.limit
+        ) return true;
+        p = line.next;
+      }
+      return false;
+    } finally {
+      closeSync(fd);
+    }
+  }
+
   private malformed(value: unknown, offset: number, problem: string): string {
     const id = (value as { id?: unknown } | null)?.id;
     const name = typeof id === "string" && id.length <= 40
@@ -1328,6 +1363,10 @@ export class HistoryLog {
   async get(id: string): Promise<EntryRecord | undefined> {
     const found = this.locate(id);
     if (found === undefined) return undefined;
+    // Retention keeps the newest `limit` entries: one the log still holds
+    // between prunes is past it, as a listing shows, and cannot be shown or
+    // undone either.
+    if (this.pastRetention(id, found.offset)) return undefined;
     const problem = recordProblem(found.value);
     if (problem !== null) {
       throw new HashlineError(

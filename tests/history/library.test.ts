@@ -439,6 +439,11 @@ describe("history through the library", () => {
       const ids = (await ten.history({ limit: 1000 })).map((e) => e.id);
       assert.equal(ids.length, Math.min(10, 5 + i + 1), ids.join(","));
       assert.equal(ids[0], `h_${41 + i}`);
+      // Nor can one past the newest ten be shown or undone.
+      const past = `h_${41 + i - 10}`;
+      await assert.rejects(ten.entry(past), { code: "NOT_FOUND" }, past);
+      await assert.rejects(ten.undo(past), { code: "NOT_FOUND" });
+      assert.equal((await ten.entry(ids[ids.length - 1])).id, ids.at(-1));
     }
   });
 

@@ -265,7 +265,8 @@ describe("history storage and bounds", () => {
             lines.push(frameRecord(r));
           }
           await writeFile(join(state, "history", "log"), lines.join(""));
-          const log = new HistoryLog(state);
+          // Every entry kept (the default keeps the newest 10,000).
+          const log = new HistoryLog(state, { limit: n });
           const listed = log.list({ limit: 1 });
           assert.deepEqual(listed.records.map((r) => r.id), [`h_${n}`]);
           const listing = { ...log.stats };
