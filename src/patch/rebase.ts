@@ -95,6 +95,23 @@ function span(from: number, to: number): string {
 }
 
 /**
+ * Lines as read and where they stand now, as a rebase note says it:
+ * `lines 40–42 → 43–45`, `line 7 → 9`.
+ *
+ * @param from The lines as read, `[start, end]`.
+ * @param to Where they stand now.
+ * @returns The text.
+ */
+export function movedText(
+  from: readonly [number, number],
+  to: readonly [number, number],
+): string {
+  return `${span(from[0], from[1])} → ${
+    to[0] === to[1] ? to[0] : `${to[0]}–${to[1]}`
+  }`;
+}
+
+/**
  * Re-addresses ops whose lines moved, by the drift alignment
  * (docs/patch-format.md#drift): an op moves when every line of its region
  * (an insert's: its anchor line) is a remembered line and the alignment
@@ -209,11 +226,7 @@ export function rebaseOps(
     }
     const [s, e] = regionOf(op)!;
     out.push(shifted(op, d));
-    notes.push(
-      `op ${index + 1}: ${span(s, e)} → ${
-        s === e ? s + d : `${s + d}–${e + d}`
-      }`,
-    );
+    notes.push(`op ${index + 1}: ${movedText([s, e], [s + d, e + d])}`);
     rebased.push({ index, from: [s, e], to: [s + d, e + d] });
     views.push({ from: s + d, to: e + d, d, layer: layerOf[index] });
   });

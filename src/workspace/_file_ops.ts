@@ -26,6 +26,7 @@ import {
   planFileOps,
 } from "../patch/file_ops.ts";
 import { LineMemory } from "../patch/memory.ts";
+import { movedText } from "../patch/rebase.ts";
 import { changed, opLabel, type Problem, refusal } from "../patch/problems.ts";
 import type { MoveOp, Patch, PatchOp, PlannedEdit } from "../patch/types.ts";
 import type { Target } from "../fs/confine.ts";
@@ -484,11 +485,7 @@ async function locked(
   for (const m of rules.moves) {
     if (m.read && m.op === "copy") {
       rebased.push(
-        `${m.from} copy source: ${
-          m.read[0] === m.read[1]
-            ? `line ${m.read[0]}`
-            : `lines ${m.read[0]}–${m.read[1]}`
-        } → ${m.start === m.end ? m.start : `${m.start}–${m.end}`}`,
+        `${m.from} copy source: ${movedText(m.read, [m.start, m.end])}`,
       );
     }
   }
