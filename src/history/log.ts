@@ -606,11 +606,15 @@ export class HistoryLog {
   }
 
   /**
-   * Takes note of the counts after an append: prunes when past a limit,
-   * and writes the counter file now and then (it only spares another
-   * process, or the next, from counting the records past it).
+   * Takes note of the counts after an append of one record of `written`
+   * bytes: prunes when past a limit, and writes the counter file now and
+   * then (it only spares another process, or the next, from counting the
+   * records past it).
    */
-  private keep(s: LogState): void {
+  private keep(s: LogState, written: number): void {
+    s.count++;
+    s.bytes += written;
+    s.size += written;
     if (
       s.count > this.limit + Math.floor(this.limit / 10) ||
       s.bytes > this.maxBytes
@@ -731,10 +735,7 @@ export class HistoryLog {
         if (flush) fsyncSync(fd);
         const n = idNumber(record.id);
         if (!Number.isNaN(n) && n >= s.next) s.next = n + 1;
-        s.count++;
-        s.bytes += written;
-        s.size += written;
-        this.keep(s);
+        this.keep(s, written);
       } finally {
         closeSync(fd);
       }
@@ -785,10 +786,7 @@ export class HistoryLog {
           record: stored.record,
           at: { id, offset, length, ino: s.ino },
         };
-        s.count++;
-        s.bytes += written;
-        s.size += written;
-        this.keep(s);
+        this.keep(s, written);
       } finally {
         closeSync(fd);
       }
