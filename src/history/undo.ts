@@ -53,27 +53,30 @@ function standsAt(cur: string[], want: string[], q: number): boolean {
   return true;
 }
 
+/** Whether the line before position `q` is the one the entry left before its region. */
+function beforeHolds(cur: string[], h: Hunk, q: number): boolean {
+  return q === 0 ? h.before === null : h.before !== null &&
+    bare(cur[q - 1], true) === bare(h.before, true);
+}
+
+/** Whether the line at position `end` is the one the entry left after its region. */
+function afterHolds(cur: string[], h: Hunk, end: number): boolean {
+  return end === cur.length ? h.after === null : h.after !== null &&
+    end < cur.length && bare(cur[end], true) === bare(h.after, true);
+}
+
 /**
  * Whether the written run `m` lines long at `q` keeps at least one of the
  * lines the entry left around it (its `before` or its `after`).
  */
 function framedAt(cur: string[], h: Hunk, q: number, m: number): boolean {
-  const before = q === 0 ? h.before === null : h.before !== null &&
-    bare(cur[q - 1], true) === bare(h.before, true);
-  const end = q + m;
-  const after = end === cur.length ? h.after === null : h.after !== null &&
-    end < cur.length && bare(cur[end], true) === bare(h.after, true);
-  return before || after;
+  return beforeHolds(cur, h, q) || afterHolds(cur, h, q + m);
 }
 
 function contextAt(cur: string[], h: Hunk, q: number): boolean {
   // A gap past the end (the file shrank since) holds no context.
   if (q < 0 || q > cur.length) return false;
-  const before = q === 0 ? h.before === null : h.before !== null &&
-    bare(cur[q - 1], true) === bare(h.before, true);
-  const after = q === cur.length ? h.after === null : h.after !== null &&
-    q < cur.length && bare(cur[q], true) === bare(h.after, true);
-  return before && after;
+  return beforeHolds(cur, h, q) && afterHolds(cur, h, q);
 }
 
 /**
