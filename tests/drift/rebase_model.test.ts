@@ -18,23 +18,12 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { PatchRefusedError } from "../../src/errors.ts";
 import { lineHash } from "../../src/hash/mod.ts";
+import { createRng } from "../../bench/formats/_rng.ts";
 import { makeTree } from "../workspace/_helpers.ts";
 
 interface Line {
   id: number;
   text: string;
-}
-
-/** A small deterministic generator (mulberry32). */
-function rng(seed: number): (n: number) => number {
-  let a = seed >>> 0;
-  return (n: number) => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (((t ^ (t >>> 14)) >>> 0) % n);
-  };
 }
 
 interface Fn {
@@ -291,7 +280,7 @@ describe("rebase against a model of line identities", () => {
         const ws = t.open({ check: "off" });
         const tally = { control: 0, landed: 0, refused: 0, mustRefuse: 0 };
         for (let i = 0; i < 240; i++) {
-          const r = rng(0x5eed + i);
+          const r = createRng(0x5eed + i).int;
           const { lines: read, fns } = makeFile(r);
           const ops = makeOps(r, fns);
           const path = `f${i}.ts`;

@@ -18,6 +18,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { HashlineError } from "../../src/errors.ts";
 import { lineHash } from "../../src/hash/mod.ts";
+import { createRng } from "../../bench/formats/_rng.ts";
 import { makeTree } from "../workspace/_helpers.ts";
 
 interface Line {
@@ -25,18 +26,6 @@ interface Line {
   text: string;
   /** A drift's copy: the id of the line it copies, which stands beside it. */
   copyOf?: number;
-}
-
-/** A small deterministic generator (mulberry32). */
-function rng(seed: number): (n: number) => number {
-  let a = seed >>> 0;
-  return (n: number) => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) % n;
-  };
 }
 
 /** Functions of a few body lines, closing braces and blank lines repeating. */
@@ -305,7 +294,7 @@ describe("undo against a model of line identities", () => {
         const ws = t.open({ check: "off" });
         const tally = { control: 0, landed: 0, refused: 0, mustRefuse: 0 };
         for (let i = 0; i < 200; i++) {
-          const r = rng(0x0d0 + i);
+          const r = createRng(0x0d0 + i).int;
           const { lines: read, bodies } = makeFile(r);
           const plan = makePatch(r, read, bodies);
           const path = `u${i}.ts`;
