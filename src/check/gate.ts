@@ -243,6 +243,17 @@ export class SyntaxGate {
   }
 
   /**
+   * Whether {@link run} may refuse an edit in this mode (only `refuse`
+   * does). A check that cannot refuse may run while the edit is written.
+   *
+   * @param mode This call's mode (default the gate's).
+   * @throws {TypeError} When `mode` is not a mode.
+   */
+  mayRefuse(mode?: unknown): boolean {
+    return checkMode(mode, this.mode) === "refuse";
+  }
+
+  /**
    * Checks the files of one edit. Under `warn` it never rejects: a check
    * that fails is a note, never a failed edit.
    *

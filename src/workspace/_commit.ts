@@ -167,6 +167,9 @@ export function commitSteps(existing: boolean[], history = false): string[] {
  * @param entries The files.
  * @param hooks Test seams run after each step.
  * @param history The history entry to commit with them (always journaled).
+ * @param alongside Work to run before any target is replaced: a one-file
+ *   commit runs it while the new content flushes, others before they
+ *   start. When it throws, nothing is written and the error is the commit's.
  * @throws {PatchRefusedError} `CHANGED` when a file changed since it was validated.
  */
 export async function commitFiles(
@@ -175,6 +178,7 @@ export async function commitFiles(
   entries: StageEntry[],
   hooks: CommitHooks = {},
   history?: CommitRecord,
+  alongside: () => Promise<void> = async () => {},
 ): Promise<void> {
   const root = confinement.rootRef;
   const id = randomId();
@@ -198,14 +202,16 @@ export async function commitFiles(
         backup: entry.target.exists ? sideName(name, pid, id, "old") : null,
       });
     }
-    if (!many && !history) await commitOne(staged[0], step);
+    if (!many && !history) await commitOne(staged[0], step, alongside);
     else if (!many && history!.appendPending && !staged[0].entry.remove) {
       staged[0].backup = null;
-      await commitOneLogged(staged[0], step, history!);
+      await commitOneLogged(staged[0], step, history!, alongside);
     } else if (!many) {
+      await alongside();
       await history!.take();
       await commitOneRecorded(stateDir, root, id, staged[0], step, history!);
     } else {
+      await alongside();
       await history?.take();
       await commitMany(stateDir, root, id, staged, step, history, dirs);
     }
@@ -217,6 +223,7 @@ export async function commitFiles(
 async function commitOne(
   s: Staged,
   step: (name: string) => Promise<void>,
+  alongside: () => Promise<void>,
 ): Promise<void> {
   // Content held in memory is flushed in the worker pool while the last
   // checks run; the rename waits for the flush.
@@ -238,6 +245,7 @@ async function commitOne(
     } else if (!s.entry.remove) await stage(s);
     await step("temp-0");
     await step("staged");
+    await alongside();
     await recheck(s);
     await step("checked");
     if (temp) {
@@ -270,6 +278,7 @@ async function commitOneLogged(
   s: Staged,
   step: (name: string) => Promise<void>,
   history: CommitRecord,
+  alongside: () => Promise<void>,
 ): Promise<void> {
   const display = s.entry.target.display;
   let newIno: number | null = null;
@@ -304,6 +313,7 @@ async function commitOneLogged(
       temp.flushed = flushed;
     }
     await step("history");
+    await alongside();
     await recheck(s);
     await step("checked");
     if (temp) await (temp as { flushed: Promise<void> }).flushed;

@@ -8,7 +8,7 @@
  */
 import { checkSession } from "../_internal/session.ts";
 import { leanLines } from "../anchor/lean.ts";
-import type { CheckMode } from "../check/mod.ts";
+import type { CheckMode, GateOutcome } from "../check/mod.ts";
 import { PatchRefusedError } from "../errors.ts";
 import type { LineMemory } from "../patch/memory.ts";
 import {
@@ -145,13 +145,19 @@ async function patchLocked(
     if (!dryRun) await recordRefusal(ctx, session, groups, problems);
     throw refusal(problems);
   }
-  // --- syntax check (src/check): the lines as they would stand, before staging ---
-  const syntax = await ctx.syntax.run(
-    prepared.map((p) =>
-      p.syntax ?? { path: p.target.display, before: null, after: null }
-    ),
-    check,
+  // --- syntax check (src/check): the lines as they would stand, before any rename ---
+  const inputs = prepared.map((p) =>
+    p.syntax ?? { path: p.target.display, before: null, after: null }
   );
+  let syntax: GateOutcome = { checks: [], warnings: [] };
+  const runChecks = async () => {
+    syntax = await ctx.syntax.run(inputs, check);
+  };
+  const entries = prepared.filter((p) => !p.unchanged);
+  // A check that cannot refuse runs while the commit's writes flush.
+  const alongside = !dryRun && entries.length > 0 &&
+    !ctx.syntax.mayRefuse(check);
+  if (!alongside) await runChecks();
   // --- end syntax check ---
   const files: FileEdit[] = [];
   const shown: Shown[][] = [];
@@ -177,14 +183,8 @@ async function patchLocked(
     });
     shown.push(s.shown);
   }
-  const warnings = [...syntax.warnings, ...ctx.takeNotices()];
-  for (const p of prepared) {
-    const note = p.unchanged ? null : linkNote(p.target.display, p.target.stat);
-    if (note) warnings.push(note);
-  }
   let entryId: string | undefined;
   if (!dryRun) {
-    const entries = prepared.filter((p) => !p.unchanged);
     if (entries.length > 0) {
       const record = await recordOf(
         ctx,
@@ -206,11 +206,23 @@ async function patchLocked(
           });
         }),
       );
-      await commitFiles(ctx.stateDir, ctx.conf, entries, ctx.hooks, record);
+      await commitFiles(
+        ctx.stateDir,
+        ctx.conf,
+        entries,
+        ctx.hooks,
+        record,
+        alongside ? runChecks : undefined,
+      );
       entryId = record?.id;
     }
-    await recordCommit(ctx, session, prepared, shown, warnings);
   }
+  const warnings = [...syntax.warnings, ...ctx.takeNotices()];
+  for (const p of prepared) {
+    const note = p.unchanged ? null : linkNote(p.target.display, p.target.stat);
+    if (note) warnings.push(note);
+  }
+  if (!dryRun) await recordCommit(ctx, session, prepared, shown, warnings);
   const parts = files.map((f) =>
     [editHead(f), f.anchors, f.diff]
       .filter((s) => s !== "")
