@@ -220,6 +220,11 @@ async function packageVersion(name: string): Promise<string | null> {
   }
 }
 
+/** Starts loading `web-tree-sitter` (its glue and Wasm), the part every grammar shares. */
+export function warmRuntime(): void {
+  void loadRuntime();
+}
+
 function loadRuntime(): Promise<TreeSitter | null> {
   return runtime ??= (async () => {
     try {

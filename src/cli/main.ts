@@ -98,6 +98,14 @@ export async function main(args: string[], io: CliIo = {}): Promise<number> {
       await out(json ? JSON.stringify({ ok: true, help: text }) : text);
       return EXIT_OK;
     }
+    // An edit's check needs web-tree-sitter: it loads (its Wasm compiles in
+    // the background) while the command's own modules do.
+    if (
+      (parsed.spec.name === "patch" || parsed.spec.name === "write") &&
+      parsed.values.check !== "off"
+    ) {
+      import("../check/_engine.ts").then((m) => m.warmRuntime(), () => {});
+    }
     const family = await FAMILIES[parsed.spec.family]();
     return await family.run(makeContext(parsed, io));
   } catch (error) {

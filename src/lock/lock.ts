@@ -170,23 +170,26 @@ async function acquireOne(
   hooks: LeaseHooks,
 ): Promise<() => void> {
   const key = keyOf(spec);
-  const { prev, finish } = joinQueue(chains, key);
+  const { prev, first, finish } = joinQueue(chains, key);
   let timer: ReturnType<typeof setTimeout> | undefined;
-  try {
-    await Promise.race([
-      prev,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(busy(spec.display, timeoutMs)),
-          Math.max(0, deadline - Date.now()),
-        );
-      }),
-    ]);
-  } catch (error) {
-    finish();
-    throw error;
-  } finally {
-    clearTimeout(timer);
+  // With no taker before this one in the process, there is nothing to time out.
+  if (!first) {
+    try {
+      await Promise.race([
+        prev,
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(
+            () => reject(busy(spec.display, timeoutMs)),
+            Math.max(0, deadline - Date.now()),
+          );
+        }),
+      ]);
+    } catch (error) {
+      finish();
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
   }
   let token: string;
   let fd: number;

@@ -14,14 +14,16 @@ export type LockQueues = Map<string, Promise<void>>;
  *
  * @param queues The queues of one kind of lock.
  * @param key The lock's key.
- * @returns `prev`, which settles when the taker before is done, and
- *   `finish`, to call once when this taker is done (or gives up).
+ * @returns `prev`, which settles when the taker before is done (`first`:
+ *   there is none, so it is settled already), and `finish`, to call once
+ *   when this taker is done (or gives up).
  */
 export function joinQueue(
   queues: LockQueues,
   key: string,
-): { prev: Promise<void>; finish: () => void } {
-  const prev = queues.get(key) ?? Promise.resolve();
+): { prev: Promise<void>; first: boolean; finish: () => void } {
+  const before = queues.get(key);
+  const prev = before ?? Promise.resolve();
   let done!: () => void;
   const mine = new Promise<void>((r) => (done = r));
   const tail = prev.then(() => mine);
@@ -30,5 +32,5 @@ export function joinQueue(
     done();
     if (queues.get(key) === tail) queues.delete(key);
   };
-  return { prev, finish };
+  return { prev, first: before === undefined, finish };
 }
