@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { sha256, toHex } from "../_internal/sha256.ts";
 import type { RawError } from "./_engine.ts";
 
 /** What a receipt holds. */
@@ -19,14 +20,6 @@ export interface Receipt {
 
 const encoder = new TextEncoder();
 
-function hex(bytes: ArrayBuffer): string {
-  return Array.from(
-    new Uint8Array(bytes),
-    (b) => b.toString(16).padStart(2, "0"),
-  )
-    .join("");
-}
-
 /**
  * The sha256 of a text, as hex.
  *
@@ -34,7 +27,7 @@ function hex(bytes: ArrayBuffer): string {
  * @returns 64 hex digits.
  */
 export async function sha256Hex(text: string): Promise<string> {
-  return hex(await crypto.subtle.digest("SHA-256", encoder.encode(text)));
+  return toHex(await sha256(encoder.encode(text)));
 }
 
 /** Most errors a parse keeps (a receipt listing more was not written by a checker). */

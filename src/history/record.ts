@@ -4,6 +4,7 @@
  * @module
  */
 import { lineHash32 } from "../hash/fnv.ts";
+import { sha256, toHex } from "../_internal/sha256.ts";
 import type { PlannedEdit } from "../patch/types.ts";
 import { hunksOf } from "./hunks.ts";
 import { knowText } from "./_texts.ts";
@@ -17,14 +18,7 @@ import type {
 
 /** sha-256 of bytes, as lowercase hex. */
 export async function sha256Hex(bytes: Uint8Array): Promise<string> {
-  const digest = await crypto.subtle.digest(
-    "SHA-256",
-    bytes as Uint8Array<ArrayBuffer>,
-  );
-  return Array.from(
-    new Uint8Array(digest),
-    (b) => b.toString(16).padStart(2, "0"),
-  ).join("");
+  return toHex(await sha256(bytes));
 }
 
 /** One file of a change, as the workspace hands it over. */

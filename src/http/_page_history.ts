@@ -20,6 +20,7 @@
  *
  * @module
  */
+import { sha256, toHex } from "../_internal/sha256.ts";
 import { Hono } from "hono";
 import type { Context } from "hono";
 import { HashlineError, PatchRefusedError } from "../errors.ts";
@@ -88,13 +89,8 @@ function randomHex(bytes = 32): string {
   ).join("");
 }
 
-async function sha256(text: string): Promise<string> {
-  const d = await crypto.subtle.digest(
-    "SHA-256",
-    new TextEncoder().encode(text),
-  );
-  return Array.from(new Uint8Array(d), (b) => b.toString(16).padStart(2, "0"))
-    .join("");
+async function sha256Text(text: string): Promise<string> {
+  return toHex(await sha256(new TextEncoder().encode(text)));
 }
 
 function sameText(a: string, b: string): boolean {
@@ -176,7 +172,7 @@ export function pageRoutes(options: PageOptions): Hono<HttpEnv> {
       }
       cookie = got;
     }
-    return await sha256(`${secret}|${cookie}`);
+    return await sha256Text(`${secret}|${cookie}`);
   };
 
   app.get("/login", async (c) => {

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { sha256, toHex } from "../_internal/sha256.ts";
 import { Hono } from "hono";
 import * as z from "zod";
 import { NotFoundError } from "../errors.ts";
@@ -57,14 +58,7 @@ async function isStored(
   store: RevisionStore,
   source: string,
 ): Promise<boolean> {
-  const digest = await crypto.subtle.digest(
-    "SHA-256",
-    new TextEncoder().encode(source),
-  );
-  const hex = Array.from(
-    new Uint8Array(digest),
-    (b) => b.toString(16).padStart(2, "0"),
-  ).join("");
+  const hex = toHex(await sha256(new TextEncoder().encode(source)));
   try {
     await store.resolve(`sha256:${hex}`);
     return true;

@@ -26,6 +26,7 @@ import {
 } from "../_runtime/fs.ts";
 import { processId } from "../_runtime/process.ts";
 import { lazy } from "../_internal/lazy.ts";
+import { sha256, toHex } from "../_internal/sha256.ts";
 import { sameBytes } from "../fs/io.ts";
 import type { LineMemory } from "../patch/memory.ts";
 import {
@@ -301,14 +302,8 @@ export class SessionRecords {
   private async fileOf(session: string, real: string): Promise<string> {
     let name = this.names.get(real);
     if (!name) {
-      const digest = await crypto.subtle.digest(
-        "SHA-256",
-        new TextEncoder().encode(real),
-      );
-      name = Array.from(
-        new Uint8Array(digest).subarray(0, 16),
-        (b) => b.toString(16).padStart(2, "0"),
-      ).join("") + ".rec";
+      name = toHex(await sha256(new TextEncoder().encode(real)), 16) +
+        ".rec";
       if (this.names.size > 100_000) this.names.clear();
       this.names.set(real, name);
     }

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { sha256, toHex } from "../_internal/sha256.ts";
 
 /**
  * The stamp of a file's bytes: `SIZE:HEX`, the hex being the first 16
@@ -20,12 +21,7 @@
  * ```
  */
 export async function contentStamp(bytes: Uint8Array): Promise<string> {
-  const digest = new Uint8Array(
-    await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>),
-  );
-  let hex = "";
-  for (let i = 0; i < 16; i++) hex += digest[i].toString(16).padStart(2, "0");
-  return `${bytes.length}:${hex}`;
+  return `${bytes.length}:${toHex(await sha256(bytes), 16)}`;
 }
 
 /**

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { sha256, toHex } from "../_internal/sha256.ts";
 import { TooLargeError } from "../errors.ts";
 import { HANDLE_HEX, HANDLE_STEP, MAX_SOURCE_BYTES } from "./limits.ts";
 
@@ -68,12 +69,7 @@ function tooLarge(what: string, n: number, atLeast: boolean): TooLargeError {
  * @param bytes Exact UTF-8 bytes.
  */
 export async function refOf(bytes: Uint8Array): Promise<string> {
-  const digest = new Uint8Array(
-    await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>),
-  );
-  let hex = "sha256:";
-  for (const b of digest) hex += b.toString(16).padStart(2, "0");
-  return hex;
+  return `sha256:${toHex(await sha256(bytes))}`;
 }
 
 /** A parsed `refOrHandle` argument. */

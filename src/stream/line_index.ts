@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { sha256, toHex } from "../_internal/sha256.ts";
 import { join } from "node:path";
 import { mkdir, readFile, rename, rm, writeFile } from "../_runtime/fs.ts";
 import { processId } from "../_runtime/process.ts";
@@ -34,14 +35,7 @@ function sameVersion(a: FileIdentity, b: FileIdentity): boolean {
 }
 
 async function fileFor(dir: string, real: string): Promise<string> {
-  const digest = await crypto.subtle.digest(
-    "SHA-256",
-    new TextEncoder().encode(real),
-  );
-  const hex = Array.from(
-    new Uint8Array(digest).subarray(0, 16),
-    (b) => b.toString(16).padStart(2, "0"),
-  ).join("");
+  const hex = toHex(await sha256(new TextEncoder().encode(real)), 16);
   return join(dir, `${hex}.json`);
 }
 

@@ -1,0 +1,91 @@
+/**
+ * SHA-256 of bytes, for content stamps, history records and receipts.
+ *
+ * WebCrypto's `digest` is everywhere but answers through a promise that
+ * crosses to another thread (about 50 µs for a few KB under Deno, most of
+ * it the crossing). `node:crypto`'s hash is synchronous and about ten times
+ * faster where the runtime has it, but loading it costs a short-lived
+ * process more than it saves (about 17 ms under Deno). So every process
+ * starts on WebCrypto, and one that has hashed {@link WARM_AFTER} times (a
+ * server, not a one-shot command) loads `node:crypto` in the background and
+ * uses it from then on. Both give the same digest.
+ *
+ * @module
+ */
+
+/** Hashes before `node:crypto` is loaded in the background. */
+export const WARM_AFTER = 8;
+
+type Hasher = (bytes: Uint8Array) => Uint8Array;
+
+// undefined: not tried yet; null: not available (edge runtimes).
+let sync: Hasher | null | undefined;
+let loading: Promise<void> | undefined;
+let calls = 0;
+
+function load(): Promise<void> {
+  // Not a literal specifier: bundles for edge runtimes leave it out, and
+  // there the import fails and WebCrypto stays.
+  const name = ["node", "crypto"].join(":");
+  return loading ??= import(name).then(
+    (m: { createHash?: (algorithm: string) => Hash }) => {
+      const createHash = m.createHash;
+      if (typeof createHash !== "function") {
+        sync = null;
+        return;
+      }
+      sync = (bytes) =>
+        new Uint8Array(createHash("sha256").update(bytes).digest());
+    },
+    () => {
+      sync = null;
+    },
+  );
+}
+
+interface Hash {
+  update(bytes: Uint8Array): Hash;
+  digest(): Uint8Array;
+}
+
+/**
+ * The SHA-256 digest of `bytes`.
+ *
+ * @param bytes What to hash.
+ * @returns The 32-byte digest.
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { sha256 } from "./sha256.ts";
+ * const d = await sha256(new TextEncoder().encode("abc"));
+ * assert.equal(d[0], 0xba);
+ * ```
+ */
+export async function sha256(bytes: Uint8Array): Promise<Uint8Array> {
+  if (sync) return sync(bytes);
+  if (sync === undefined && ++calls === WARM_AFTER) void load();
+  return new Uint8Array(
+    await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>),
+  );
+}
+
+/**
+ * Which hash answers now, and a promise that settles once the background
+ * load (if started) has ended: for tests and benchmarks.
+ */
+export function sha256Engine(): {
+  engine: "webcrypto" | "node:crypto";
+  settled: Promise<void>;
+} {
+  return {
+    engine: sync ? "node:crypto" : "webcrypto",
+    settled: loading ?? Promise.resolve(),
+  };
+}
+
+/** Lowercase hex of bytes. */
+export function toHex(bytes: Uint8Array, count = bytes.length): string {
+  let hex = "";
+  for (let i = 0; i < count; i++) hex += bytes[i].toString(16).padStart(2, "0");
+  return hex;
+}
