@@ -24,7 +24,7 @@ const steps: { title: string; cmd: string; args: string[] }[] = [
     title:
       "MCP stdio round trip (read + one-line edit, history on) vs server-filesystem",
     cmd: DENO,
-    args: ["run", "-A", "bench/mcp_roundtrip.ts", quick ? "15" : "40"],
+    args: ["run", "-A", "bench/mcp_roundtrip.ts", quick ? "50" : "100"],
   },
   {
     title: "CLI start-up vs an empty Deno script",

@@ -6,7 +6,8 @@
  * files of 5,000 lines (its read records are then large), against the fresh
  * figure.
  *
- * Run: `deno task bench:mcp [rounds] [--json]` (default 40 rounds; `--json`
+ * Run: `deno task bench:mcp [rounds] [--json]` (default 100 rounds, after
+ * 50 untimed ones, the two servers taking turns 50 rounds at a time; `--json`
  * adds a last line `RESULT {json}` with the figures).
  *
  * @module
@@ -23,7 +24,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { printSummary } from "./_summary.ts";
 
 const positional = process.argv.slice(2).filter((a) => !a.startsWith("--"));
-const rounds = Number(positional[0] ?? 40);
+const rounds = Number(positional[0] ?? 100);
 const REPO = fileURLToPath(new URL("../", import.meta.url));
 const DENO = join(REPO, "node_modules", ".bin", "deno");
 const REFERENCE = join(
@@ -120,17 +121,69 @@ async function referenceRound(c: Client, path: string, i: number) {
   if (out.isError) throw new Error(text(out));
 }
 
-async function time(
-  n: number,
+/** Rounds run before any is timed: both servers' code is compiled by then. */
+const WARMUP = 50;
+/** Rounds in one block; the two servers take turns a block at a time. */
+const BLOCK = 50;
+
+async function warm(round: (i: number) => Promise<void>): Promise<void> {
+  for (let i = 0; i < WARMUP; i++) await round(-i - 1);
+}
+
+/**
+ * Flushes the file system's dirty data (`sync`, untimed) before a block, so
+ * that one server's flushes never carry writes the other left unflushed:
+ * the reference server writes without flushing, and the next flush of any
+ * process on the same file system would pay for its data.
+ */
+async function settleDisk(): Promise<void> {
+  const { spawnSync } = await import("node:child_process");
+  spawnSync("sync");
+}
+
+async function timeBlock(
+  ms: number[],
+  from: number,
+  count: number,
   round: (i: number) => Promise<void>,
-): Promise<number> {
-  const ms: number[] = [];
-  for (let i = 0; i < 5; i++) await round(-i - 1);
-  for (let i = 0; i < n; i++) {
+): Promise<void> {
+  await settleDisk();
+  for (let i = from; i < from + count; i++) {
     const t0 = performance.now();
     await round(i);
     ms.push(performance.now() - t0);
   }
+}
+
+/**
+ * Medians of `n` timed rounds of each, after both warmed up. The two take
+ * turns a block at a time, so a drift in the machine's load falls on both
+ * alike.
+ */
+async function timeSideBySide(
+  n: number,
+  a: (i: number) => Promise<void>,
+  b: (i: number) => Promise<void>,
+): Promise<[number, number]> {
+  await warm(a);
+  await warm(b);
+  const msA: number[] = [];
+  const msB: number[] = [];
+  for (let from = 0; from < n; from += BLOCK) {
+    const count = Math.min(BLOCK, n - from);
+    await timeBlock(msA, from, count, a);
+    await timeBlock(msB, from, count, b);
+  }
+  return [median(msA), median(msB)];
+}
+
+async function time(
+  n: number,
+  round: (i: number) => Promise<void>,
+): Promise<number> {
+  await warm(round);
+  const ms: number[] = [];
+  await timeBlock(ms, 0, n, round);
   return median(ms);
 }
 
@@ -173,8 +226,11 @@ try {
     REFERENCE,
     root,
   ]);
-  const refMs = await time(rounds, (i) => referenceRound(reference, "a.ts", i));
-  const freshMs = await time(rounds, (i) => hashlineRound(ours, "b.ts", i));
+  const [refMs, freshMs] = await timeSideBySide(
+    rounds,
+    (i) => referenceRound(reference, "a.ts", i),
+    (i) => hashlineRound(ours, "b.ts", i),
+  );
   for (let k = 0; k < 40; k++) {
     await ours.callTool({
       name: "read_file",
@@ -186,7 +242,7 @@ try {
   await reference.close();
 
   console.log(
-    `MCP stdio read + one-line edit of a ${LINES}-line file, median of ${rounds} rounds`,
+    `MCP stdio read + one-line edit of a ${LINES}-line file, median of ${rounds} rounds each (after ${WARMUP} untimed; the servers take turns ${BLOCK} rounds at a time)`,
   );
   console.log(
     `reference server-filesystem: ${

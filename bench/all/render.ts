@@ -252,7 +252,7 @@ function sections(run: AllRun): string[] {
   if (s.mcp) {
     const m = s.mcp;
     out.push(
-      `Read + one-line edit of a ${m.lines}-line file over MCP stdio, median of ${m.rounds} rounds, server under ${m.runtime}.`,
+      `Read + one-line edit of a ${m.lines}-line file over MCP stdio, median of ${m.rounds} rounds each after 50 untimed ones, the two servers taking turns 50 rounds at a time (the disk flushed before each turn), hashline under ${m.runtime}.`,
       table(["server", "median ms", "times as fast"], [
         ["`@modelcontextprotocol/server-filesystem`", f(m.referenceMs, 2), "–"],
         [

@@ -146,7 +146,7 @@ export const STEPS: readonly Step[] = [
   {
     id: "mcp",
     title: "MCP round trip against server-filesystem",
-    argv: ["deno", "run", "-A", "bench/mcp_roundtrip.ts", "40", "--json"],
+    argv: ["deno", "run", "-A", "bench/mcp_roundtrip.ts", "100", "--json"],
     full: "deno task bench:mcp",
     timeoutS: 300,
   },
