@@ -7,7 +7,8 @@
  * figure.
  *
  * Run: `deno task bench:mcp [rounds] [--json]` (default 100 rounds, after
- * 50 untimed ones, the two servers taking turns 50 rounds at a time; `--json`
+ * 300 untimed ones, the two servers taking turns 50 rounds at a time, each
+ * turn after 20 untimed rounds and with the disk flushed; `--json`
  * adds a last line `RESULT {json}` with the figures).
  *
  * @module
@@ -122,9 +123,15 @@ async function referenceRound(c: Client, path: string, i: number) {
 }
 
 /** Rounds run before any is timed: both servers' code is compiled by then. */
-const WARMUP = 50;
+const WARMUP = 300;
 /** Rounds in one block; the two servers take turns a block at a time. */
 const BLOCK = 50;
+/**
+ * Untimed rounds at the start of every block: a server left idle while the
+ * other ran answers its first calls slower (caches, the scheduler), and
+ * hashline more so; these rounds take that out of both.
+ */
+const REWARM = 20;
 
 async function warm(round: (i: number) => Promise<void>): Promise<void> {
   for (let i = 0; i < WARMUP; i++) await round(-i - 1);
@@ -148,6 +155,7 @@ async function timeBlock(
   round: (i: number) => Promise<void>,
 ): Promise<void> {
   await settleDisk();
+  for (let i = 0; i < REWARM; i++) await round(-WARMUP - i - 1);
   for (let i = from; i < from + count; i++) {
     const t0 = performance.now();
     await round(i);
