@@ -261,7 +261,7 @@ async function commitOne(
     throw mapFsError(error, `Cannot write "${s.entry.target.display}"`);
   }
   await step("rename-0");
-  flushFolderLater(s);
+  flushFolderNow(s);
   await step("done");
 }
 
@@ -337,7 +337,7 @@ async function commitOneLogged(
     throw mapFsError(error, `Cannot write "${display}"`);
   }
   await step("rename-0");
-  flushFolderLater(s);
+  flushFolderNow(s);
   await step("done");
 }
 
@@ -446,23 +446,35 @@ async function appendEntry(
 }
 
 /**
- * Folders of commits renamed into, to be flushed before their answers: the
- * flush starts once the caller has released the files' locks (removing a
- * lock file waits behind a flush in progress on many file systems).
+ * Folders of commits renamed into, to be flushed before their answers: a
+ * one-file commit starts its folder's flush at its rename; the caller
+ * releases the files' locks once {@link commitsFlushed} resolves (removing
+ * a lock file waits behind a flush in progress on many file systems).
  */
 const folderFlushes = new Map<Pin, Promise<void> | null>();
 
 /**
- * Leaves the flush of a one-file commit's folder after its rename to
- * {@link commitsFlushed}, which the answer waits for, outside the file's
- * lock; the next writer of the file does not wait for it. The pin is
- * closed once the flush is done.
+ * Starts the flush of a one-file commit's folder right after its rename, in
+ * the runtime's worker pool, while the caller records the commit; the
+ * caller releases the file's lock once {@link commitsFlushed} says it is
+ * done (a lock file removed while the flush runs would wait behind it). The
+ * pin is closed once the flush is done.
  */
-function flushFolderLater(s: Staged): void {
+function flushFolderNow(s: Staged): void {
   const pin = s.pin;
   if (!pin || pin.fd < 0) return;
   s.pin = null as unknown as Pin;
-  folderFlushes.set(pin, null);
+  folderFlushes.set(pin, flushFolder(pin));
+}
+
+function flushFolder(pin: Pin): Promise<void> {
+  return new Promise<void>((resolve) =>
+    // Some file systems cannot flush a folder; the rename is still atomic.
+    fsync(pin.fd, () => resolve())
+  ).then(() => {
+    pin.close();
+    folderFlushes.delete(pin);
+  });
 }
 
 /**
@@ -478,13 +490,7 @@ export async function commitsFlushed(): Promise<void> {
       all.push(started);
       continue;
     }
-    const done = new Promise<void>((resolve) =>
-      // Some file systems cannot flush a folder; the rename is still atomic.
-      fsync(pin.fd, () => resolve())
-    ).then(() => {
-      pin.close();
-      folderFlushes.delete(pin);
-    });
+    const done = flushFolder(pin);
     folderFlushes.set(pin, done);
     all.push(done);
   }

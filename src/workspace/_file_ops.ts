@@ -171,9 +171,13 @@ export async function patchFileOps(
       rebase,
     );
   } finally {
-    release();
-    // The flushes of its entry and folders, outside the locks.
-    if (!dryRun) await historySettled(ctx);
+    // The flushes of its entry and folders (started at the renames, run
+    // beside the session's record); the locks go once they are done.
+    try {
+      if (!dryRun) await historySettled(ctx);
+    } finally {
+      release();
+    }
   }
 }
 

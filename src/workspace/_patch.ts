@@ -99,9 +99,13 @@ export async function patchFiles(
       options.check,
     );
   } finally {
-    release();
-    // The entry's flush, shared with the commits in flight, outside the locks.
-    if (!dryRun) await historySettled(ctx);
+    // The flushes of its entry and folders (started at the renames, run
+    // beside the session's record); the locks go once they are done.
+    try {
+      if (!dryRun) await historySettled(ctx);
+    } finally {
+      release();
+    }
   }
 }
 

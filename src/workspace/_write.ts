@@ -227,9 +227,13 @@ export async function writeFile(
       ...(record ? { entry: record.id } : {}),
     };
   } finally {
-    release();
-    // The entry's flush, shared with the commits in flight, outside the locks.
-    await historySettled(ctx);
+    // The flushes of its entry and folders (started at the renames, run
+    // beside the session's record); the locks go once they are done.
+    try {
+      await historySettled(ctx);
+    } finally {
+      release();
+    }
   }
 }
 
