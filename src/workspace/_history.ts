@@ -62,7 +62,8 @@ export async function recordOf(
  * Waits until a flush of the log covers every entry appended so far (the
  * commits of several files append them without waiting, after the
  * renames) and the folders of the commits made so far are flushed; call it
- * once the files' locks are released, before answering.
+ * before releasing the files' locks (a lock file removed while a flush runs
+ * waits behind it), and before answering. It takes no lock itself.
  */
 export async function historySettled(ctx: Context): Promise<void> {
   const log = await ctx.log();
