@@ -446,55 +446,41 @@ async function appendEntry(
 }
 
 /**
- * Folders of commits renamed into, to be flushed before their answers: a
- * one-file commit starts its folder's flush at its rename; the caller
+ * The flushes of the folders of one-file commits renamed into, each started
+ * at its rename and gone once done; answers wait for them, and the caller
  * releases the files' locks once {@link commitsFlushed} resolves (removing
  * a lock file waits behind a flush in progress on many file systems).
  */
-const folderFlushes = new Map<Pin, Promise<void> | null>();
+const folderFlushes = new Map<Pin, Promise<void>>();
 
 /**
  * Starts the flush of a one-file commit's folder right after its rename, in
- * the runtime's worker pool, while the caller records the commit; the
- * caller releases the file's lock once {@link commitsFlushed} says it is
- * done (a lock file removed while the flush runs would wait behind it). The
- * pin is closed once the flush is done.
+ * the runtime's worker pool, while the caller records the commit. The pin
+ * is closed once the flush is done.
  */
 function flushFolderNow(s: Staged): void {
   const pin = s.pin;
   if (!pin || pin.fd < 0) return;
   s.pin = null as unknown as Pin;
-  folderFlushes.set(pin, flushFolder(pin));
-}
-
-function flushFolder(pin: Pin): Promise<void> {
-  return new Promise<void>((resolve) =>
-    // Some file systems cannot flush a folder; the rename is still atomic.
-    fsync(pin.fd, () => resolve())
-  ).then(() => {
-    pin.close();
-    folderFlushes.delete(pin);
-  });
+  folderFlushes.set(
+    pin,
+    new Promise<void>((resolve) =>
+      // Some file systems cannot flush a folder; the rename is still atomic.
+      fsync(pin.fd, () => resolve())
+    ).then(() => {
+      pin.close();
+      folderFlushes.delete(pin);
+    }),
+  );
 }
 
 /**
- * Flushes the folders of every commit made so far (started here when not
- * started yet) and resolves once they are flushed: an answer that a write
- * is done waits for it.
+ * Resolves once the folders of every commit made so far are flushed: an
+ * answer that a write is done waits for it.
  */
 export async function commitsFlushed(): Promise<void> {
   if (folderFlushes.size === 0) return;
-  const all: Promise<void>[] = [];
-  for (const [pin, started] of folderFlushes) {
-    if (started) {
-      all.push(started);
-      continue;
-    }
-    const done = flushFolder(pin);
-    folderFlushes.set(pin, done);
-    all.push(done);
-  }
-  await Promise.all(all);
+  await Promise.all(folderFlushes.values());
 }
 
 /** Flushes an open file in the runtime's worker pool, while this thread goes on. */

@@ -34,7 +34,7 @@ import { commitFiles, type StageEntry } from "./_commit.ts";
 import { foldersToMake } from "../commit/stage.ts";
 import { relative } from "node:path";
 import type { Context } from "./_context.ts";
-import { historySettled, recordOf } from "./_history.ts";
+import { recordOf, settleThenRelease } from "./_history.ts";
 import { loadWhole } from "./_load.ts";
 import { lockTargets } from "./_locking.ts";
 import { loadEditing } from "./_plan.ts";
@@ -171,13 +171,7 @@ export async function patchFileOps(
       rebase,
     );
   } finally {
-    // The flushes of its entry and folders (started at the renames, run
-    // beside the session's record); the locks go once they are done.
-    try {
-      if (!dryRun) await historySettled(ctx);
-    } finally {
-      release();
-    }
+    await settleThenRelease(ctx, release, !dryRun);
   }
 }
 

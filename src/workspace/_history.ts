@@ -65,9 +65,29 @@ export async function recordOf(
  * before releasing the files' locks (a lock file removed while a flush runs
  * waits behind it), and before answering. It takes no lock itself.
  */
-export async function historySettled(ctx: Context): Promise<void> {
+async function historySettled(ctx: Context): Promise<void> {
   const log = await ctx.log();
   await Promise.all([log?.settled(), commitsFlushed()]);
+}
+
+/**
+ * Ends a write that holds the files' locks: waits for
+ * {@link historySettled} (its entry's and its folders' flushes, started at
+ * the renames and run beside the session's record), then releases the
+ * locks, also when the wait fails.
+ *
+ * @param settle False for a dry run, which wrote nothing to wait for.
+ */
+export async function settleThenRelease(
+  ctx: Context,
+  release: () => void,
+  settle = true,
+): Promise<void> {
+  try {
+    if (settle) await historySettled(ctx);
+  } finally {
+    release();
+  }
 }
 
 /**

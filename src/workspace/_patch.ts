@@ -24,7 +24,7 @@ import { hasFileOps, patchFileOps } from "./_file_ops.ts";
 import type { Context } from "./_context.ts";
 import { lockTargets, start } from "./_locking.ts";
 import { loadEditing, prepare, type Prepared } from "./_plan.ts";
-import { historySettled, recordOf } from "./_history.ts";
+import { recordOf, settleThenRelease } from "./_history.ts";
 import { recordCommit, recordRefusal } from "./_record.ts";
 import { type Group, groupsOf, resolveTarget } from "./_resolve.ts";
 import {
@@ -99,13 +99,7 @@ export async function patchFiles(
       options.check,
     );
   } finally {
-    // The flushes of its entry and folders (started at the renames, run
-    // beside the session's record); the locks go once they are done.
-    try {
-      if (!dryRun) await historySettled(ctx);
-    } finally {
-      release();
-    }
+    await settleThenRelease(ctx, release, !dryRun);
   }
 }
 

@@ -37,7 +37,7 @@ import { removeEmptyFolders } from "../commit/stage.ts";
 import { join } from "node:path";
 import type { Target } from "../fs/confine.ts";
 import type { Context } from "./_context.ts";
-import { historySettled, logged, recordOf } from "./_history.ts";
+import { logged, recordOf, settleThenRelease } from "./_history.ts";
 import { loadWhole } from "./_load.ts";
 import { lockTargets, start } from "./_locking.ts";
 import { remember } from "./_record.ts";
@@ -96,13 +96,7 @@ export async function undo(
       requireRead: options.requireRead === true,
     }, made);
   } finally {
-    // The flushes of its entry and folders (started at the renames, run
-    // beside the session's record); the locks go once they are done.
-    try {
-      if (!dryRun) await historySettled(ctx);
-    } finally {
-      release();
-    }
+    await settleThenRelease(ctx, release, !dryRun);
     if (made.length > 0) removeEmptyFolders(ctx.conf.rootRef, made);
   }
 }

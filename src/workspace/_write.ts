@@ -22,7 +22,7 @@ import { recordFile, sha256Hex } from "../history/record.ts";
 import { commitFiles } from "./_commit.ts";
 import type { Target } from "../fs/confine.ts";
 import type { Context } from "./_context.ts";
-import { historySettled, recordOf } from "./_history.ts";
+import { recordOf, settleThenRelease } from "./_history.ts";
 import { loadWhole } from "./_load.ts";
 import { lockTargets, start } from "./_locking.ts";
 import { loadEditing } from "./_plan.ts";
@@ -227,13 +227,7 @@ export async function writeFile(
       ...(record ? { entry: record.id } : {}),
     };
   } finally {
-    // The flushes of its entry and folders (started at the renames, run
-    // beside the session's record); the locks go once they are done.
-    try {
-      await historySettled(ctx);
-    } finally {
-      release();
-    }
+    await settleThenRelease(ctx, release);
   }
 }
 
