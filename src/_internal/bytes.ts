@@ -28,3 +28,22 @@ export function concatBytes(
   }
   return out;
 }
+
+/**
+ * Lowercase hex of bytes, two digits each.
+ *
+ * @param bytes The bytes.
+ * @param count How many of the first bytes (default all).
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { toHex } from "./bytes.ts";
+ * assert.equal(toHex(Uint8Array.of(0, 171, 255)), "00abff");
+ * assert.equal(toHex(Uint8Array.of(0, 171, 255), 2), "00ab");
+ * ```
+ */
+export function toHex(bytes: Uint8Array, count = bytes.length): string {
+  let hex = "";
+  for (let i = 0; i < count; i++) hex += bytes[i].toString(16).padStart(2, "0");
+  return hex;
+}

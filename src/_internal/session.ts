@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { toHex } from "./bytes.ts";
 
 /** 1–128 letters, digits, `.`, `_` or `-`, starting with a letter or digit. */
 export const SESSION_NAME: RegExp = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -60,10 +61,6 @@ export const SESSION_LABEL: RegExp = /^(?:mcp|stdio)-[0-9a-f]{6,}$/i;
 const minted = new Set<string>();
 let secret: Promise<CryptoKey> | undefined;
 
-function hex(bytes: Uint8Array): string {
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-}
-
 /**
  * Whether a name has the form of a transport session's label.
  *
@@ -105,7 +102,7 @@ export async function mintSessionLabel(transportId: string): Promise<string> {
       key,
       new TextEncoder().encode(`${transportId}#${n}`),
     );
-    const label = `mcp-${hex(new Uint8Array(mac, 0, 4))}`;
+    const label = `mcp-${toHex(new Uint8Array(mac, 0, 4))}`;
     if (!minted.has(label)) {
       minted.add(label);
       return label;

@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { toHex } from "./bytes.ts";
 
 /** Hashes before `node:crypto` is loaded in the background. */
 export const WARM_AFTER = 8;
@@ -83,9 +84,12 @@ export function sha256Engine(): {
   };
 }
 
-/** Lowercase hex of bytes. */
-export function toHex(bytes: Uint8Array, count = bytes.length): string {
-  let hex = "";
-  for (let i = 0; i < count; i++) hex += bytes[i].toString(16).padStart(2, "0");
-  return hex;
+/**
+ * The SHA-256 of `bytes` as 64 lowercase hex digits.
+ *
+ * @param bytes What to hash.
+ * @returns The hex digest.
+ */
+export async function sha256Hex(bytes: Uint8Array): Promise<string> {
+  return toHex(await sha256(bytes));
 }

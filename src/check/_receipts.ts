@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { sha256, toHex } from "../_internal/sha256.ts";
+import { sha256Hex as bytesSha256Hex } from "../_internal/sha256.ts";
 import type { RawError } from "./_engine.ts";
 
 /** What a receipt holds. */
@@ -27,7 +27,7 @@ const encoder = new TextEncoder();
  * @returns 64 hex digits.
  */
 export async function sha256Hex(text: string): Promise<string> {
-  return toHex(await sha256(encoder.encode(text)));
+  return await bytesSha256Hex(encoder.encode(text));
 }
 
 /** Most errors a parse keeps (a receipt listing more was not written by a checker). */

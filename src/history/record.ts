@@ -4,7 +4,6 @@
  * @module
  */
 import { lineHash32 } from "../hash/fnv.ts";
-import { sha256, toHex } from "../_internal/sha256.ts";
 import type { PlannedEdit } from "../patch/types.ts";
 import { hunksOf } from "./hunks.ts";
 import { knowText } from "./_texts.ts";
@@ -16,10 +15,7 @@ import type {
   RecordFile,
 } from "./types.ts";
 
-/** sha-256 of bytes, as lowercase hex. */
-export async function sha256Hex(bytes: Uint8Array): Promise<string> {
-  return toHex(await sha256(bytes));
-}
+export { sha256Hex } from "../_internal/sha256.ts";
 
 /** One file of a change, as the workspace hands it over. */
 export interface ChangedFile {

@@ -20,7 +20,8 @@
  *
  * @module
  */
-import { sha256, toHex } from "../_internal/sha256.ts";
+import { toHex } from "../_internal/bytes.ts";
+import { sha256Hex } from "../_internal/sha256.ts";
 import { Hono } from "hono";
 import type { Context } from "hono";
 import { HashlineError, PatchRefusedError } from "../errors.ts";
@@ -83,14 +84,7 @@ const HEADERS: Record<string, string> = {
 };
 
 function randomHex(bytes = 32): string {
-  return Array.from(
-    crypto.getRandomValues(new Uint8Array(bytes)),
-    (b) => b.toString(16).padStart(2, "0"),
-  ).join("");
-}
-
-async function sha256Text(text: string): Promise<string> {
-  return toHex(await sha256(new TextEncoder().encode(text)));
+  return toHex(crypto.getRandomValues(new Uint8Array(bytes)));
 }
 
 function sameText(a: string, b: string): boolean {
@@ -172,7 +166,7 @@ export function pageRoutes(options: PageOptions): Hono<HttpEnv> {
       }
       cookie = got;
     }
-    return await sha256Text(`${secret}|${cookie}`);
+    return await sha256Hex(new TextEncoder().encode(`${secret}|${cookie}`));
   };
 
   app.get("/login", async (c) => {

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { sha256, toHex } from "../_internal/sha256.ts";
+import { sha256Hex } from "../_internal/sha256.ts";
 import { Hono } from "hono";
 import * as z from "zod";
 import { NotFoundError } from "../errors.ts";
@@ -58,7 +58,7 @@ async function isStored(
   store: RevisionStore,
   source: string,
 ): Promise<boolean> {
-  const hex = toHex(await sha256(new TextEncoder().encode(source)));
+  const hex = await sha256Hex(new TextEncoder().encode(source));
   try {
     await store.resolve(`sha256:${hex}`);
     return true;

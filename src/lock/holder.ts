@@ -11,6 +11,7 @@
 import { bootId, pidNamespace } from "../_runtime/host.ts";
 import { processAlive, processId } from "../_runtime/process.ts";
 import { lineHash32 } from "../hash/fnv.ts";
+import { toHex } from "../_internal/bytes.ts";
 
 /** How long a lock holds without a refresh before others may take it over. */
 export const LEASE_MS = 15_000;
@@ -44,8 +45,7 @@ export function hostTag(): string {
 /** A fresh id for a temporary file: {@link hostTag} then eight random hex digits. */
 export function tempId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(4));
-  return hostTag() +
-    Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  return hostTag() + toHex(bytes);
 }
 
 /** This process as a lock names it: `PID TOKEN BOOT NS`. */

@@ -26,7 +26,8 @@ import {
 } from "../_runtime/fs.ts";
 import { processId } from "../_runtime/process.ts";
 import { lazy } from "../_internal/lazy.ts";
-import { sha256, toHex } from "../_internal/sha256.ts";
+import { toHex } from "../_internal/bytes.ts";
+import { sha256 } from "../_internal/sha256.ts";
 import { sameBytes } from "../fs/io.ts";
 import type { LineMemory } from "../patch/memory.ts";
 import {

@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { sha256, toHex } from "../_internal/sha256.ts";
+import { toHex } from "../_internal/bytes.ts";
+import { sha256 } from "../_internal/sha256.ts";
 
 /**
  * The stamp of a file's bytes: `SIZE:HEX`, the hex being the first 16

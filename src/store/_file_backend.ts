@@ -34,6 +34,7 @@ import {
 import { processAlive, processId } from "../_runtime/process.ts";
 import { writerMark } from "../_runtime/open.ts";
 import { mapFsError } from "../_internal/errno.ts";
+import { toHex } from "../_internal/bytes.ts";
 import { IntegrityError } from "../errors.ts";
 import type { Backend, HandleRecord } from "./_backend.ts";
 import { refOf } from "./_ref.ts";
@@ -271,7 +272,7 @@ async function syncDir(path: string): Promise<void> {
 function tempName(): string {
   const r = crypto.getRandomValues(new Uint8Array(8));
   return `w1-${writerMark()}-${processId()}-${Date.now().toString(36)}-${
-    Array.from(r, (b) => b.toString(16).padStart(2, "0")).join("")
+    toHex(r)
   }.tmp`;
 }
 

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { sha256, toHex } from "../_internal/sha256.ts";
+import { sha256Hex } from "../_internal/sha256.ts";
 import { TooLargeError } from "../errors.ts";
 import { HANDLE_HEX, HANDLE_STEP, MAX_SOURCE_BYTES } from "./limits.ts";
 
@@ -69,7 +69,7 @@ function tooLarge(what: string, n: number, atLeast: boolean): TooLargeError {
  * @param bytes Exact UTF-8 bytes.
  */
 export async function refOf(bytes: Uint8Array): Promise<string> {
-  return `sha256:${toHex(await sha256(bytes))}`;
+  return `sha256:${await sha256Hex(bytes)}`;
 }
 
 /** A parsed `refOrHandle` argument. */

@@ -7,7 +7,8 @@
  *
  * @module
  */
-import { sha256, toHex } from "../_internal/sha256.ts";
+import { toHex } from "../_internal/bytes.ts";
+import { sha256 } from "../_internal/sha256.ts";
 import { join } from "node:path";
 import { mkdir, readFile, rename, rm, writeFile } from "../_runtime/fs.ts";
 import { processId } from "../_runtime/process.ts";

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { toHex } from "../../src/_internal/bytes.ts";
 import {
   sha256,
   sha256Engine,
-  toHex,
   WARM_AFTER,
 } from "../../src/_internal/sha256.ts";
 
