@@ -409,6 +409,24 @@ export class HistoryLog {
     );
   }
 
+  /**
+   * Runs `work` holding the history lock; a failure is refused as one to
+   * keep the history, naming `path`.
+   */
+  private async underLock<T>(
+    path: string,
+    work: () => T | Promise<T>,
+  ): Promise<T> {
+    const release = await this.lock();
+    try {
+      return await work();
+    } catch (error) {
+      throw this.refuse(error, path, "Cannot keep the edit history");
+    } finally {
+      release();
+    }
+  }
+
   private async lock(): Promise<() => void> {
     if (!this.dirMade) this.ensureDir();
     this.dirMade = true;
@@ -661,18 +679,13 @@ export class HistoryLog {
    * it was taken for is then refused or cut short.
    */
   async allocate(): Promise<string> {
-    const release = await this.lock();
-    try {
+    return await this.underLock(this.counter, () => {
       const s = this.readState();
       const n = s.next++;
       this.known = s;
       this.writeCounter(s);
       return `h_${n}`;
-    } catch (error) {
-      throw this.refuse(error, this.counter, "Cannot keep the edit history");
-    } finally {
-      release();
-    }
+    });
   }
 
   /** The counts as they stand, from a read of the log (the caller holds the lock). */
@@ -695,8 +708,7 @@ export class HistoryLog {
    * @returns The record to commit (journal it, then {@link append} it).
    */
   async begin(build: (id: string) => EntryRecord): Promise<EntryRecord> {
-    const release = await this.lock();
-    try {
+    return await this.underLock(this.blobs.dir, async () => {
       const s = this.readState();
       const n = s.next++;
       try {
@@ -708,11 +720,7 @@ export class HistoryLog {
         this.known = s;
         this.writeCounter(s);
       }
-    } catch (error) {
-      throw this.refuse(error, this.blobs.dir, "Cannot keep the edit history");
-    } finally {
-      release();
-    }
+    });
   }
 
   /**
@@ -725,8 +733,7 @@ export class HistoryLog {
     once = false,
     flush = true,
   ): Promise<void> {
-    const release = await this.lock();
-    try {
+    await this.underLock(this.file, () => {
       if (once && this.locate(record.id) !== undefined) return;
       const fd = this.openLog(true)!;
       try {
@@ -739,11 +746,7 @@ export class HistoryLog {
       } finally {
         closeSync(fd);
       }
-    } catch (error) {
-      throw this.refuse(error, this.file, "Cannot keep the edit history");
-    } finally {
-      release();
-    }
+    });
   }
 
   /**
@@ -762,9 +765,7 @@ export class HistoryLog {
     build: (id: string) => EntryRecord,
     commit: CommitIntent,
   ): Promise<PendingAppend> {
-    const release = await this.lock();
-    let done: { record: EntryRecord; at: LineAt };
-    try {
+    const done = await this.underLock(this.file, async () => {
       const fd = this.openLog(true)!;
       try {
         const s = this.stateOf(fd);
@@ -782,19 +783,15 @@ export class HistoryLog {
           { ...stored.record, commit: commitOf } as EntryRecord,
         );
         const { offset, length, written } = this.writeLine(fd, s, line);
-        done = {
+        this.keep(s, written);
+        return {
           record: stored.record,
           at: { id, offset, length, ino: s.ino },
         };
-        this.keep(s, written);
       } finally {
         closeSync(fd);
       }
-    } catch (error) {
-      throw this.refuse(error, this.file, "Cannot keep the edit history");
-    } finally {
-      release();
-    }
+    });
     const seq = ++this.appended;
     const flushed = new Promise<void>((resolve, reject) =>
       this.flushWaiters.push({ seq, resolve, reject })
@@ -947,16 +944,16 @@ export class HistoryLog {
   }
 
   private async voidAt(at: LineAt): Promise<void> {
-    const release = await this.lock();
-    try {
+    await this.underLock(this.file, () => {
       const fd = openSync(
         this.file,
         constants.O_RDWR | constants.O_NOFOLLOW | constants.O_NONBLOCK,
       );
       try {
-        const size = fstatSync(fd).size;
+        const st = fstatSync(fd);
+        const size = st.size;
         let start = at.offset;
-        if (fstatSync(fd).ino !== at.ino || start < 0) {
+        if (st.ino !== at.ino || start < 0) {
           const found = this.locate(at.id);
           if (found === undefined) return;
           start = found.offset;
@@ -983,11 +980,7 @@ export class HistoryLog {
       } finally {
         closeSync(fd);
       }
-    } catch (error) {
-      throw this.refuse(error, this.file, "Cannot keep the edit history");
-    } finally {
-      release();
-    }
+    });
   }
 
   /**
