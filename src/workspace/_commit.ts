@@ -227,20 +227,11 @@ async function commitOne(
 ): Promise<void> {
   // Content held in memory is flushed in the worker pool while the last
   // checks run; the rename waits for the flush.
-  let temp: { fd: number; flushed: Promise<void> } | null = null;
-  const closeTemp = async (): Promise<void> => {
-    if (!temp) return;
-    await temp.flushed.catch(() => {});
-    closeQuietly(temp.fd);
-    temp = null;
-  };
+  let temp: OpenTemp | null = null;
   try {
     if (s.entry.bytes && !s.entry.remove) {
-      const open = stageBytesOpen(s, s.entry.bytes, false);
-      const flushed = flushFd(open.fd);
-      // Awaited below; handled now, so a failure is never an unhandled rejection.
-      flushed.catch(() => {});
-      temp = { fd: open.fd, flushed };
+      temp = new OpenTemp(stageBytesOpen(s, s.entry.bytes, false).fd);
+      temp.flush();
       // An undo of a creation removes its target: nothing to stage.
     } else if (!s.entry.remove) await stage(s);
     await step("temp-0");
@@ -249,14 +240,14 @@ async function commitOne(
     await recheck(s);
     await step("checked");
     if (temp) {
-      await (temp as { flushed: Promise<void> }).flushed;
-      await closeTemp();
+      await temp.flushed();
+      await temp.close();
       // Checked again after the wait, right before the rename.
       checkIdentity(s);
     }
     install(s);
   } catch (error) {
-    await closeTemp();
+    await temp?.close();
     removeQuietly(s.pin, s.temp);
     throw mapFsError(error, `Cannot write "${s.entry.target.display}"`);
   }
@@ -282,19 +273,13 @@ async function commitOneLogged(
 ): Promise<void> {
   const display = s.entry.target.display;
   let newIno: number | null = null;
-  let temp: { fd: number; flushed: Promise<void> | null } | null = null;
-  const closeTemp = async (): Promise<void> => {
-    if (!temp) return;
-    await temp.flushed?.catch(() => {});
-    closeQuietly(temp.fd);
-    temp = null;
-  };
+  let temp: OpenTemp | null = null;
   let pending: PendingEntry | null = null;
   try {
     if (s.entry.bytes) {
       const open = stageBytesOpen(s, s.entry.bytes, false);
       newIno = open.ino;
-      temp = { fd: open.fd, flushed: null };
+      temp = new OpenTemp(open.fd);
     } else newIno = await stage(s);
     await step("temp-0");
     await step("staged");
@@ -306,23 +291,18 @@ async function commitOneLogged(
       temp: s.temp,
       newIno,
     });
-    if (temp) {
-      const flushed = flushFd(temp.fd);
-      // Awaited below; handled now, so a failure is never an unhandled rejection.
-      flushed.catch(() => {});
-      temp.flushed = flushed;
-    }
+    temp?.flush();
     await step("history");
     await alongside();
     await recheck(s);
     await step("checked");
-    if (temp) await (temp as { flushed: Promise<void> }).flushed;
+    await temp?.flushed();
     await pending.flushed;
-    await closeTemp();
+    await temp?.close();
     checkIdentity(s);
     install(s);
   } catch (error) {
-    await closeTemp();
+    await temp?.close();
     let cancelled = true;
     if (pending) {
       try {
@@ -359,28 +339,20 @@ async function commitOneRecorded(
   let newIno: number | null = null;
   // Content held in memory is written at once and flushed beside the
   // journal's own flushes (both before any rename): one wait, not two.
-  let temp: { fd: number; flushed: Promise<void> } | null = null;
-  const closeTemp = async (): Promise<void> => {
-    if (!temp) return;
-    await temp.flushed.catch(() => {});
-    closeQuietly(temp.fd);
-    temp = null;
-  };
+  let temp: OpenTemp | null = null;
   try {
     if (s.entry.bytes && !s.entry.remove) {
       const open = stageBytesOpen(s, s.entry.bytes, false);
       newIno = open.ino;
-      const flushed = flushFd(open.fd);
-      // Awaited below; handled now, so a failure is never an unhandled rejection.
-      flushed.catch(() => {});
-      temp = { fd: open.fd, flushed };
+      temp = new OpenTemp(open.fd);
+      temp.flush();
     } else if (!s.entry.remove) newIno = await stage(s);
     await step("temp-0");
     await step("staged");
     await recheck(s);
     await step("checked");
   } catch (error) {
-    await closeTemp();
+    await temp?.close();
     removeQuietly(s.pin, s.temp);
     throw mapFsError(error, `Cannot write "${display}"`);
   }
@@ -394,12 +366,9 @@ async function commitOneRecorded(
   );
   try {
     writeJournal(jfile, journal);
-    if (temp) {
-      const { flushed } = temp as { flushed: Promise<void> };
-      await flushed;
-    }
+    await temp?.flushed();
   } catch (error) {
-    await closeTemp();
+    await temp?.close();
     removeQuietly(s.pin, s.temp);
     try {
       removeJournal(jfile);
@@ -408,7 +377,7 @@ async function commitOneRecorded(
     }
     throw mapFsError(error, `Cannot write "${display}"`);
   }
-  await closeTemp();
+  await temp?.close();
   await step("journal-committing");
   try {
     if (s.backup) {
@@ -481,6 +450,39 @@ function flushFolderNow(s: Staged): void {
 export async function commitsFlushed(): Promise<void> {
   if (folderFlushes.size === 0) return;
   await Promise.all(folderFlushes.values());
+}
+
+/**
+ * A temporary written from memory and kept open while it is flushed in the
+ * runtime's worker pool: the commit goes on meanwhile and waits for the
+ * flush before its rename.
+ */
+class OpenTemp {
+  private flushing: Promise<void> | null = null;
+  private closed = false;
+
+  /** @param fd The temporary's handle. */
+  constructor(readonly fd: number) {}
+
+  /** Starts the flush. */
+  flush(): void {
+    this.flushing = flushFd(this.fd);
+    // Awaited by flushed(); handled now, so a failure is never an unhandled rejection.
+    this.flushing.catch(() => {});
+  }
+
+  /** Settles when the flush started has ended; rejects with its failure. */
+  async flushed(): Promise<void> {
+    await this.flushing;
+  }
+
+  /** Closes the handle once any flush has ended (at most once; a failed flush is for {@link flushed} to report). */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.flushing?.catch(() => {});
+    closeQuietly(this.fd);
+  }
 }
 
 /** Flushes an open file in the runtime's worker pool, while this thread goes on. */
