@@ -8,17 +8,23 @@
  */
 import { basename, dirname, join } from "node:path";
 import {
+  closeSync,
+  constants,
+  fstatSync,
   fsyncSync,
   linkSync,
   mkdirSync,
+  openSync,
   readdirSync,
   readFile,
+  readSync,
   rename,
   renameSync,
   rm,
   unlinkSync,
 } from "../_runtime/fs.ts";
 import { processAlive, processId } from "../_runtime/process.ts";
+import { sha256Hex } from "../_internal/sha256.ts";
 import { errnoOf } from "../_internal/errno.ts";
 import { localId, tempOwnerGone } from "../lock/holder.ts";
 import { type JournalEntry, parseJournal } from "./journal.ts";
@@ -251,6 +257,73 @@ export async function recoverJournals(
   return report;
 }
 
+/** The number in an entry id (`h_12` → 12); NaN sorts as 0. */
+function idNumber(id: string): number {
+  return Number(id.slice(2)) || 0;
+}
+
+/** The largest file a commit is finished from its record's digests (the writer stages larger ones otherwise). */
+const FINISH_MAX_BYTES = 4 * 1024 * 1024;
+
+/** SHA-256 (hex) of a regular file in a pinned folder, without following a symlink; null when missing, not a regular file or too large. */
+async function digestAt(pin: Pin, name: string): Promise<string | null> {
+  let fd: number;
+  try {
+    fd = openSync(
+      pin.path(name),
+      constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+    );
+  } catch {
+    return null;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size > FINISH_MAX_BYTES) return null;
+    const bytes = new Uint8Array(st.size);
+    let got = 0;
+    while (got < bytes.length) {
+      const n = readSync(fd, bytes, got, bytes.length - got, got);
+      if (n === 0) return null;
+      got += n;
+    }
+    // Grown since the status: not the content named.
+    if (readSync(fd, new Uint8Array(1), 0, 1, got) !== 0) return null;
+    return await sha256Hex(bytes);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Finishes a logged commit whose rename a restart may have lost: only
+ * while its temporary holds exactly the content staged and the target
+ * exactly the content replaced (or is absent, for a file the commit made);
+ * then the temporary is renamed (or linked, for a new file) into place and
+ * the folder flushed. False when it is not finished.
+ */
+async function finishLogged(
+  pin: Pin,
+  c: LoggedCommit,
+  name: string,
+): Promise<boolean> {
+  if (c.after === undefined || c.before === undefined) return false;
+  if (await digestAt(pin, c.temp) !== c.after) return false;
+  if (c.before === null) {
+    if (identityAt(pin, name) !== null) return false;
+    try {
+      linkSync(pin.path(c.temp), pin.path(name));
+    } catch {
+      return false;
+    }
+    removeQuietly(pin, c.temp);
+  } else {
+    if (await digestAt(pin, name) !== c.before) return false;
+    renameSync(pin.path(c.temp), pin.path(name));
+  }
+  pin.sync(fsyncSync);
+  return true;
+}
+
 /** A commit whose record the log holds, as its writer named it. */
 export interface LoggedCommit {
   id: string;
@@ -260,12 +333,18 @@ export interface LoggedCommit {
   temp: string;
   /** The temporary's inode. */
   newIno: number | null;
+  /** SHA-256 (hex) of the content staged, when the record names it. */
+  after?: string;
+  /** SHA-256 (hex) of the content it replaces (null: it made the file), when the record names it. */
+  before?: string | null;
 }
 
 /** A writer whose process is gone, as the history names it. */
 export interface GoneWriter {
   /** Provably dead (this host boot and PID namespace, pid gone), not only past its lease. */
   dead: boolean;
+  /** It ran before a restart of this host (its file names another boot). */
+  rebooted?: boolean;
   /** Its records that name a commit. */
   pending(): LoggedCommit[];
   /** Removes its writer file. */
@@ -280,19 +359,27 @@ export interface GoneWriter {
  * temporary is there is judged before the lock is taken (taking it sweeps
  * a dead writer's temporaries).
  *
+ * A writer that ran before a restart of this host may have answered for a
+ * commit whose rename the restart lost: such a commit's record names the
+ * digests of the content it staged and of the content it replaced, and its
+ * temporary was flushed with its folder before the rename. It is finished
+ * instead, oldest first, while the temporary still holds exactly what was
+ * staged and the target exactly what the commit replaced (or is still
+ * absent, for a file it made); otherwise it is voided as above.
+ *
  * @param root The root the targets must lie under.
  * @param gone The dead writers.
  * @param lock Takes the locks of targets while they are settled.
  * @param voidEntry Voids an entry in the log.
- * @returns How many entries were voided, and the targets left alone.
+ * @returns How many entries were voided and finished, and the targets left alone.
  */
 export async function recoverLogged(
   root: RootRef,
   gone: GoneWriter[],
   lock: (targets: string[]) => Promise<() => void>,
   voidEntry: (id: string) => Promise<void>,
-): Promise<{ voided: number; skipped: string[] }> {
-  const out = { voided: 0, skipped: [] as string[] };
+): Promise<{ voided: number; finished: number; skipped: string[] }> {
+  const out = { voided: 0, finished: 0, skipped: [] as string[] };
   for (const writer of gone) {
     const cut: LoggedCommit[] = [];
     let foreign = false;
@@ -313,6 +400,8 @@ export async function recoverLogged(
         pin.close();
       }
     }
+    // Oldest first: a commit finished here may be the version the next one replaced.
+    cut.sort((a, b) => idNumber(a.id) - idNumber(b.id));
     if (cut.length > 0) {
       let release: () => void;
       try {
@@ -330,6 +419,13 @@ export async function recoverLogged(
             // A new file is linked into place before its temporary goes.
             const landed = now !== null &&
               (now.ino === c.newIno || now.ino === staged?.ino);
+            if (
+              !landed && staged !== null && writer.rebooted &&
+              await finishLogged(pin, c, basename(c.target))
+            ) {
+              out.finished++;
+              continue;
+            }
             // A writer provably dead renamed nothing since the temporary was
             // seen (taking its lock may have swept it); one judged by its
             // lease alone may have, while the lock was awaited.

@@ -51,6 +51,7 @@ import {
   writeSync,
 } from "../_runtime/fs.ts";
 import { processId } from "../_runtime/process.ts";
+import { bootId } from "../_runtime/host.ts";
 import {
   LEASE_MS,
   localId,
@@ -129,6 +130,9 @@ function voidLine(id: string, length: number): Uint8Array | null {
 const lines = new WeakMap<EntryRecord, string>();
 /** This process's writer file in each history folder (made on first need). */
 const writers = new Map<string, string>();
+
+/** A SHA-256 digest in hex. */
+const HEX64 = /^[0-9a-f]{64}$/;
 
 /** A record's framed line, made once per record object (a commit frames it to count it, then to append it). */
 function framed(record: EntryRecord): string {
@@ -216,6 +220,14 @@ export interface CommitIntent {
   temp: string;
   /** The staged temporary's inode. */
   newIno: number | null;
+  /**
+   * SHA-256 (hex) of the content staged, with {@link before}: set when the
+   * commit answers once its rename is made, before the folder holding it
+   * is flushed, and a later boot finishes it from its flushed temporary.
+   */
+  after?: string;
+  /** SHA-256 (hex) of the target's content the commit replaces; null when it makes the file. */
+  before?: string | null;
 }
 
 /** A commit as its record names it in the log. */
@@ -225,6 +237,10 @@ interface CommitMark {
   t: string;
   n: string;
   i: number | null;
+  /** {@link CommitIntent.after}. */
+  a?: string;
+  /** {@link CommitIntent.before}. */
+  b?: string | null;
 }
 
 /** A record appended as its commit's journal (see {@link HistoryLog.appendPending}). */
@@ -245,6 +261,10 @@ export interface PendingCommit {
   target: string;
   temp: string;
   newIno: number | null;
+  /** {@link CommitIntent.after}, when the record names it. */
+  after?: string;
+  /** {@link CommitIntent.before}, when the record names it. */
+  before?: string | null;
 }
 
 /** A writer whose process is gone, with the commits its records name. */
@@ -252,6 +272,12 @@ export interface DeadWriter {
   name: string;
   /** Provably dead (this host boot and PID namespace, pid gone), not only past its lease. */
   dead: boolean;
+  /**
+   * Its file names a boot of this host other than the current one: its
+   * process ran before a restart, which may have lost renames it made but
+   * whose folder it had not flushed.
+   */
+  rebooted: boolean;
   /** Its records that name a commit, newest first. */
   pending(): PendingCommit[];
   /** Removes its writer file once its commits are settled. */
@@ -778,6 +804,9 @@ export class HistoryLog {
           t: commit.target,
           n: commit.temp,
           i: commit.newIno,
+          ...(commit.after === undefined
+            ? {}
+            : { a: commit.after, b: commit.before ?? null }),
         };
         const line = frameRecord(
           { ...stored.record, commit: commitOf } as EntryRecord,
@@ -811,7 +840,8 @@ export class HistoryLog {
    * This process's writer file (`writers/ID.PID`, made and flushed before
    * its first record that names a commit is appended): recovery looks for
    * the records of writers whose process is gone, back from the log's end
-   * to the first id the file names.
+   * to the first id the file names. Its second line names the host's boot
+   * (`-` when unknown).
    */
   private writerFile(floor: number): string {
     let name = writers.get(this.dir);
@@ -829,7 +859,7 @@ export class HistoryLog {
       0o644,
     );
     try {
-      writeAllSync(fd, encoder.encode(`${floor}\n`));
+      writeAllSync(fd, encoder.encode(`${floor}\n${bootId() ?? "-"}\n`));
       fsyncSync(fd);
     } finally {
       closeSync(fd);
@@ -881,14 +911,20 @@ export class HistoryLog {
         }
       }
       let floor = 1;
+      let rebooted = false;
       try {
-        floor = Number(readFileSync(join(dir, name), "utf8").trim()) || 1;
+        const [first, boot] = readFileSync(join(dir, name), "utf8").split("\n");
+        floor = Number(first.trim()) || 1;
+        const now = bootId();
+        rebooted = now !== null && boot !== undefined && boot !== "-" &&
+          /^\S+$/.test(boot) && boot !== now;
       } catch {
         // Unreadable: the whole log is looked through.
       }
       out.push({
         name,
         dead,
+        rebooted,
         pending: () => this.pendingOf(name, floor),
         forget: () => {
           try {
@@ -924,6 +960,10 @@ export class HistoryLog {
             target: c.t,
             temp: c.n,
             newIno: Number.isSafeInteger(c.i) ? c.i : null,
+            ...(typeof c.a === "string" && HEX64.test(c.a) &&
+                (c.b === null || (typeof c.b === "string" && HEX64.test(c.b)))
+              ? { after: c.a, before: c.b }
+              : {}),
           });
         }
         return true;

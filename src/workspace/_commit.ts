@@ -35,6 +35,8 @@ import { basename, join } from "node:path";
 import { fsync, fsyncSync } from "../_runtime/fs.ts";
 import { closeQuietly } from "../lock/lock_file.ts";
 import { processId } from "../_runtime/process.ts";
+import { bootId } from "../_runtime/host.ts";
+import { sha256Hex } from "../_internal/sha256.ts";
 import { mapFsError } from "../_internal/errno.ts";
 import type { Confinement } from "../fs/confine.ts";
 import {
@@ -113,15 +115,8 @@ export interface CommitRecord {
   appendPending?(commit: CommitIntent): Promise<PendingEntry>;
 }
 
-/** What a record that is its commit's journal names of the commit. */
-export interface CommitIntent {
-  /** The target's real path. */
-  target: string;
-  /** The base name of the staged temporary beside it. */
-  temp: string;
-  /** The staged temporary's inode. */
-  newIno: number | null;
-}
+import type { CommitIntent } from "../history/log.ts";
+export type { CommitIntent } from "../history/log.ts";
 
 /** An entry appended as its commit's journal. */
 export interface PendingEntry {
@@ -264,6 +259,15 @@ async function commitOne(
  * temporary; after it and before the rename, a record whose temporary is
  * still there, which recovery voids; after the rename, the edit with its
  * entry. A check that fails before the rename voids the record.
+ *
+ * Content held in memory (up to {@link LOGGED_FINISH_MAX}) on a host whose
+ * boot is known is answered for at its rename, with one round of flushes
+ * instead of two: the record also names the digests of the content staged
+ * and of the content replaced, and the folder is flushed beside the
+ * temporary and the log, so the temporary's name is kept too. If the host
+ * stops before the folder holding the rename reaches the disk, the
+ * restart may bring back the old file and the temporary; recovery then
+ * finishes the commit from them (`recoverLogged`, src/commit/recover.ts).
  */
 async function commitOneLogged(
   s: Staged,
@@ -275,7 +279,9 @@ async function commitOneLogged(
   let newIno: number | null = null;
   let temp: OpenTemp | null = null;
   let pending: PendingEntry | null = null;
+  let folder: Promise<void> | null = null;
   try {
+    const digests = await finishDigests(s);
     if (s.entry.bytes) {
       const open = stageBytesOpen(s, s.entry.bytes, false);
       newIno = open.ino;
@@ -285,19 +291,25 @@ async function commitOneLogged(
     await step("staged");
     // Appended before the temporary's flush starts: the history lock's file
     // is made and removed before the file system is busy flushing, and the
-    // two flushes then run side by side, beside the last checks.
+    // flushes then run side by side, beside the last checks.
     pending = await history.appendPending!({
       target: s.entry.target.real,
       temp: s.temp,
       newIno,
+      ...digests,
     });
     temp?.flush();
+    if (digests.after !== undefined) {
+      folder = flushFd(s.pin.fd);
+      folder.catch(() => {});
+    }
     await step("history");
     await alongside();
     await recheck(s);
     await step("checked");
     await temp?.flushed();
     await pending.flushed;
+    await folder;
     await temp?.close();
     checkIdentity(s);
     install(s);
@@ -317,8 +329,32 @@ async function commitOneLogged(
     throw mapFsError(error, `Cannot write "${display}"`);
   }
   await step("rename-0");
-  flushFolderNow(s);
+  // Without the digests the answer waits for the rename to be flushed.
+  if (!folder) flushFolderNow(s);
   await step("done");
+}
+
+/** The largest content a logged commit answers for before its rename is flushed (hashing more costs more than the flush). */
+const LOGGED_FINISH_MAX = 1024 * 1024;
+
+/**
+ * The digests a logged commit's record names so that recovery after a
+ * restart can finish it ({@link commitOneLogged}); none (the answer then
+ * waits for a second flush) for content not held in memory, content larger
+ * than {@link LOGGED_FINISH_MAX}, or a host whose boot is unknown.
+ */
+async function finishDigests(
+  s: Staged,
+): Promise<{ after?: string; before?: string | null }> {
+  const { bytes, old, target } = s.entry;
+  if (!bytes || bootId() === null) return {};
+  if (target.exists && !old) return {};
+  if (bytes.length + (old?.length ?? 0) > LOGGED_FINISH_MAX) return {};
+  const [after, before] = await Promise.all([
+    sha256Hex(bytes),
+    old ? sha256Hex(old) : null,
+  ]);
+  return { after, before };
 }
 
 /**

@@ -74,6 +74,7 @@ export async function settle(
       (id) => log.voidEntry(id),
     );
     report.rolledBack += logged.voided;
+    report.rolledForward += logged.finished;
     report.skipped.push(...logged.skipped);
   }
   for (const m of report.malformed) {
