@@ -300,8 +300,8 @@ async function commitOneLogged(
     });
     temp?.flush();
     if (digests.after !== undefined) {
-      folder = flushFd(s.pin.fd);
-      folder.catch(() => {});
+      // Some file systems cannot flush a folder; the rename is still atomic.
+      folder = flushFd(s.pin.fd).catch(() => {});
     }
     await step("history");
     await alongside();
@@ -315,6 +315,8 @@ async function commitOneLogged(
     install(s);
   } catch (error) {
     await temp?.close();
+    // Its handle is the pin's, which the caller closes.
+    await folder;
     let cancelled = true;
     if (pending) {
       try {
