@@ -25,6 +25,7 @@ export const statSync: typeof nodeFs.statSync = stat.statSync;
 /** `node:fs` `fstatSync` (under Deno on Linux, by the status of `/proc/self/fd/N`). */
 export const fstatSync: typeof nodeFs.fstatSync = stat.fstatSync;
 export {
+  close,
   closeSync,
   constants,
   createReadStream,

@@ -6,7 +6,14 @@
  *
  * @module
  */
-import { linkSync, renameSync, unlinkSync } from "../_runtime/fs.ts";
+import {
+  close,
+  constants,
+  linkSync,
+  openSync,
+  renameSync,
+  unlinkSync,
+} from "../_runtime/fs.ts";
 import { errnoOf } from "../_internal/errno.ts";
 import { changedError } from "../errors.ts";
 import { sameIdentity, type Target } from "../fs/confine.ts";
@@ -14,6 +21,23 @@ import { readWhole, sameBytes } from "../fs/io.ts";
 import type { JournalEntry } from "./journal.ts";
 import type { Pin } from "../fs/pin.ts";
 import { identityAt, removeQuietly, type Staged } from "./stage.ts";
+
+/**
+ * A read handle on a file about to be replaced, held across the rename so
+ * that freeing its inode and blocks (a tenth of a millisecond on ext4)
+ * happens at the handle's close instead of inside the rename; null when
+ * it cannot be opened (no symlink is followed, no FIFO blocks).
+ */
+function holdOpen(pin: Pin, name: string): number | null {
+  try {
+    return openSync(
+      pin.path(name),
+      constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+    );
+  } catch {
+    return null;
+  }
+}
 
 /** Whether the file, read through `pin`, still holds exactly `bytes`. */
 async function stillHolds(
@@ -78,7 +102,14 @@ export function install(s: Staged): void {
     return;
   }
   if (s.entry.target.exists) {
-    renameSync(s.pin.path(s.temp), s.pin.path(s.name));
+    const held = holdOpen(s.pin, s.name);
+    try {
+      renameSync(s.pin.path(s.temp), s.pin.path(s.name));
+    } finally {
+      // The replaced file is freed when its last handle closes: in the
+      // runtime's worker pool, not on this thread before the answer.
+      if (held !== null) close(held, () => {});
+    }
     return;
   }
   try {
