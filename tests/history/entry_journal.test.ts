@@ -292,6 +292,73 @@ describe("a one-file commit's entry as its journal", () => {
     },
   );
 
+  for (const someoneMadeIt of [false, true]) {
+    it(
+      `a writer of an earlier boot that was making a file: ${
+        someoneMadeIt
+          ? "the name taken since, its entry is voided"
+          : "the file is made from its temporary"
+      }`,
+      { timeout: 30_000 },
+      async () => {
+        const ws = t.open();
+        await editLine1(ws, "a.txt", "one");
+        const log = join(t.state, "history", "log");
+        const [first] = parseLog(await readFile(log, "utf8"));
+        const writer = "ffffffff0badcafe.4242";
+        const name = ".b.txt.4242-ffffffff0badcafe.hashline-one.tmp";
+        await writeFile(join(t.root, name), "new file\n");
+        await appendFile(
+          log,
+          frameRecord(
+            {
+              ...first,
+              id: "h_2",
+              files: [{
+                path: "b.txt",
+                added: 1,
+                removed: 0,
+                created: true,
+                hunks: [],
+              }],
+              commit: {
+                w: writer,
+                t: join(await realpath(t.root), "b.txt"),
+                n: name,
+                i: null,
+                a: sha("new file\n"),
+                b: null,
+              },
+            } as typeof first,
+          ),
+        );
+        const file = join(t.state, "history", "writers", writer);
+        await mkdir(join(t.state, "history", "writers"), { recursive: true });
+        await writeFile(file, "2\nan-earlier-boot\n");
+        const old = new Date(Date.now() - 60_000);
+        await utimes(file, old, old);
+        if (someoneMadeIt) await writeFile(join(t.root, "b.txt"), "theirs\n");
+
+        const report = await t.open().recover();
+        assert.equal(report.rolledForward, someoneMadeIt ? 0 : 1);
+        assert.equal(report.rolledBack, someoneMadeIt ? 1 : 0);
+        assert.equal(
+          await readFile(join(t.root, "b.txt"), "utf8"),
+          someoneMadeIt ? "theirs\n" : "new file\n",
+        );
+        assert.deepEqual((await readdir(join(t.root))).sort(), [
+          "a.txt",
+          "b.txt",
+        ]);
+        const listed = await t.open().history({ limit: 10 });
+        assert.deepEqual(
+          listed.map((e) => e.id),
+          someoneMadeIt ? ["h_1"] : ["h_2", "h_1"],
+        );
+      },
+    );
+  }
+
   for (
     const [what, temp, theirs] of [
       ["the file changed since", "two\nkept\n", "theirs\n"],
