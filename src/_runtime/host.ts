@@ -11,6 +11,7 @@ import { futimesSync, readFileSync, readlinkSync } from "node:fs";
 import { hostname, platform, uptime } from "node:os";
 
 let boot: string | null | undefined;
+let kernel = false;
 let namespace: string | null | undefined;
 
 /**
@@ -24,6 +25,7 @@ export function bootId(): string | null {
       const text = readFileSync("/proc/sys/kernel/random/boot_id", "utf8")
         .trim();
       boot = /^[0-9a-f-]{8,64}$/.test(text) ? text : null;
+      kernel = boot !== null;
     } catch {
       boot = null;
     }
@@ -37,6 +39,16 @@ export function bootId(): string | null {
     }
   }
   return boot;
+}
+
+/**
+ * Whether {@link bootId} is the kernel's own id of this boot (Linux), which
+ * changes exactly when the host restarts, rather than a guess from the host
+ * name and the uptime.
+ */
+export function bootIdExact(): boolean {
+  bootId();
+  return kernel;
 }
 
 /**

@@ -35,7 +35,7 @@ import { basename, join } from "node:path";
 import { fsync, fsyncSync } from "../_runtime/fs.ts";
 import { closeQuietly } from "../lock/lock_file.ts";
 import { processId } from "../_runtime/process.ts";
-import { bootId } from "../_runtime/host.ts";
+import { bootIdExact } from "../_runtime/host.ts";
 import { sha256Hex } from "../_internal/sha256.ts";
 import { mapFsError } from "../_internal/errno.ts";
 import type { Confinement } from "../fs/confine.ts";
@@ -261,10 +261,11 @@ async function commitOne(
  * entry. A check that fails before the rename voids the record.
  *
  * Content held in memory (up to {@link LOGGED_FINISH_MAX}) on a host whose
- * boot is known is answered for at its rename, with one round of flushes
- * instead of two: the record also names the digests of the content staged
- * and of the content replaced, and the folder is flushed beside the
- * temporary and the log, so the temporary's name is kept too. If the host
+ * boot the kernel names (Linux) is answered for at its rename, with one
+ * round of flushes instead of two: the record also names the digests of
+ * the content staged and of the content replaced, and the folder is
+ * flushed beside the temporary and the log, so the temporary's name is
+ * kept too. If the host
  * stops before the folder holding the rename reaches the disk, the
  * restart may bring back the old file and the temporary; recovery then
  * finishes the commit from them (`recoverLogged`, src/commit/recover.ts).
@@ -343,13 +344,13 @@ const LOGGED_FINISH_MAX = 1024 * 1024;
  * The digests a logged commit's record names so that recovery after a
  * restart can finish it ({@link commitOneLogged}); none (the answer then
  * waits for a second flush) for content not held in memory, content larger
- * than {@link LOGGED_FINISH_MAX}, or a host whose boot is unknown.
+ * than {@link LOGGED_FINISH_MAX}, or a host without the kernel's boot id.
  */
 async function finishDigests(
   s: Staged,
 ): Promise<{ after?: string; before?: string | null }> {
   const { bytes, old, target } = s.entry;
-  if (!bytes || bootId() === null) return {};
+  if (!bytes || !bootIdExact()) return {};
   if (target.exists && !old) return {};
   if (bytes.length + (old?.length ?? 0) > LOGGED_FINISH_MAX) return {};
   const [after, before] = await Promise.all([
