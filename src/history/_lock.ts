@@ -21,7 +21,7 @@ import {
   REFRESH_MS,
 } from "../lock/holder.ts";
 import {
-  closeQuietly,
+  closeReleased,
   EMPTY_STALE_MS,
   type Holder,
   releaseIfMine,
@@ -55,7 +55,7 @@ async function acquire(
       return () => {
         clearInterval(lease);
         releaseIfMine(path, token, fd);
-        closeQuietly(fd);
+        closeReleased(fd);
       };
     }
     if (fd === "again") continue;

@@ -35,7 +35,7 @@ import {
   REFRESH_MS,
 } from "./holder.ts";
 import {
-  closeQuietly,
+  closeReleased,
   EMPTY_STALE_MS,
   type Holder,
   lockName,
@@ -211,7 +211,7 @@ async function acquireOne(
     clearInterval(lease);
     held.delete(key);
     releaseFile(spec, token, fd);
-    closeQuietly(fd);
+    closeReleased(fd);
     finish();
   };
 }

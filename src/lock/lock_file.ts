@@ -7,6 +7,7 @@
  * @module
  */
 import {
+  close,
   closeSync,
   constants,
   existsSync,
@@ -148,6 +149,14 @@ export function createExclusive(path: string, text: string): number | null {
     throw error;
   }
   return fd;
+}
+
+/**
+ * Closes the handle of a lock file already removed, in the runtime's worker
+ * pool: the file is freed at this last close, off the thread that answers.
+ */
+export function closeReleased(fd: number): void {
+  close(fd, () => {});
 }
 
 /** Closes a handle, ignoring a failure. */
