@@ -106,8 +106,9 @@ export function install(s: Staged): void {
     try {
       renameSync(s.pin.path(s.temp), s.pin.path(s.name));
     } finally {
-      // The replaced file is freed when its last handle closes: in the
-      // runtime's worker pool, not on this thread before the answer.
+      // The replaced file is freed when its last handle closes: after the
+      // answer (Node and Bun close in their worker pool; Deno on a later
+      // turn of the event loop), not inside the rename before it.
       if (held !== null) close(held, () => {});
     }
     return;

@@ -152,8 +152,10 @@ export function createExclusive(path: string, text: string): number | null {
 }
 
 /**
- * Closes the handle of a lock file already removed, in the runtime's worker
- * pool: the file is freed at this last close, off the thread that answers.
+ * Closes the handle of a lock file already removed, with the asynchronous
+ * call: the file is freed at this last close, which then runs after the
+ * answer (in the worker pool under Node; on a later turn of the event loop
+ * under Deno), not before it.
  */
 export function closeReleased(fd: number): void {
   close(fd, () => {});
