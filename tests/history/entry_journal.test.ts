@@ -63,6 +63,51 @@ async function editLine1(ws: Workspace, path: string, text: string) {
   });
 }
 
+/** The writer file of a process of another boot, as `leaveWriter` names it. */
+const EARLIER = "ffffffff0badcafe.4242";
+
+/**
+ * What a process of another boot leaves when its rename was never made,
+ * after an edit of a.txt to "one" (entry h_1) here: its entry h_2 naming
+ * the commit of `target`, its temporary beside the target holding
+ * `staged`, and its writer file holding `writerText`. Returns that file.
+ */
+async function leaveWriter(
+  t: Tree,
+  target: string,
+  staged: string,
+  writerText: string,
+  extra: Record<string, unknown> = {},
+  mark: Record<string, unknown> = {},
+): Promise<string> {
+  await editLine1(t.open(), "a.txt", "one");
+  const log = join(t.state, "history", "log");
+  const [first] = parseLog(await readFile(log, "utf8"));
+  const temp = `.${target}.4242-ffffffff0badcafe.hashline-one.tmp`;
+  await writeFile(join(t.root, temp), staged);
+  await appendFile(
+    log,
+    frameRecord(
+      {
+        ...first,
+        id: "h_2",
+        ...extra,
+        commit: {
+          w: EARLIER,
+          t: join(await realpath(t.root), target),
+          n: temp,
+          i: null,
+          ...mark,
+        },
+      } as typeof first,
+    ),
+  );
+  const file = join(t.state, "history", "writers", EARLIER);
+  await mkdir(join(t.state, "history", "writers"), { recursive: true });
+  await writeFile(file, writerText);
+  return file;
+}
+
 describe("a one-file commit's entry as its journal", () => {
   let t: Tree;
   beforeEach(async () => {
@@ -161,33 +206,10 @@ describe("a one-file commit's entry as its journal", () => {
     "a writer of another boot or namespace is settled once its file's lease runs out",
     { timeout: 30_000 },
     async () => {
-      const ws = t.open();
-      await editLine1(ws, "a.txt", "one");
-      const log = join(t.state, "history", "log");
-      const [first] = parseLog(await readFile(log, "utf8"));
       // As a process of an earlier boot would have left it: its entry
       // appended, its temporary beside the file, the rename never made.
-      const writer = "ffffffff0badcafe.4242";
-      const temp = ".a.txt.4242-ffffffff0badcafe.hashline-one.tmp";
-      await writeFile(join(t.root, temp), "two\n");
-      await appendFile(
-        log,
-        frameRecord(
-          {
-            ...first,
-            id: "h_2",
-            commit: {
-              w: writer,
-              t: join(await realpath(t.root), "a.txt"),
-              n: temp,
-              i: null,
-            },
-          } as typeof first,
-        ),
-      );
-      const file = join(t.state, "history", "writers", writer);
-      await mkdir(join(t.state, "history", "writers"), { recursive: true });
-      await writeFile(file, "2\n");
+      const writer = EARLIER;
+      const file = await leaveWriter(t, "a.txt", "two\n", "2\n");
 
       // Its lease is fresh: it may still be writing, so it is left alone.
       assert.equal((await t.open().recover()).rolledBack, 0);
@@ -301,40 +323,22 @@ describe("a one-file commit's entry as its journal", () => {
       }`,
       { timeout: 30_000 },
       async () => {
-        const ws = t.open();
-        await editLine1(ws, "a.txt", "one");
-        const log = join(t.state, "history", "log");
-        const [first] = parseLog(await readFile(log, "utf8"));
-        const writer = "ffffffff0badcafe.4242";
-        const name = ".b.txt.4242-ffffffff0badcafe.hashline-one.tmp";
-        await writeFile(join(t.root, name), "new file\n");
-        await appendFile(
-          log,
-          frameRecord(
-            {
-              ...first,
-              id: "h_2",
-              files: [{
-                path: "b.txt",
-                added: 1,
-                removed: 0,
-                created: true,
-                hunks: [],
-              }],
-              commit: {
-                w: writer,
-                t: join(await realpath(t.root), "b.txt"),
-                n: name,
-                i: null,
-                a: sha("new file\n"),
-                b: null,
-              },
-            } as typeof first,
-          ),
+        const file = await leaveWriter(
+          t,
+          "b.txt",
+          "new file\n",
+          "2\nan-earlier-boot\n",
+          {
+            files: [{
+              path: "b.txt",
+              added: 1,
+              removed: 0,
+              created: true,
+              hunks: [],
+            }],
+          },
+          { a: sha("new file\n"), b: null },
         );
-        const file = join(t.state, "history", "writers", writer);
-        await mkdir(join(t.state, "history", "writers"), { recursive: true });
-        await writeFile(file, "2\nan-earlier-boot\n");
         const old = new Date(Date.now() - 60_000);
         await utimes(file, old, old);
         if (someoneMadeIt) await writeFile(join(t.root, "b.txt"), "theirs\n");
@@ -369,33 +373,14 @@ describe("a one-file commit's entry as its journal", () => {
       `a writer of an earlier boot whose commit cannot be finished (${what}): its entry is voided`,
       { timeout: 30_000 },
       async () => {
-        const ws = t.open();
-        await editLine1(ws, "a.txt", "one");
-        const log = join(t.state, "history", "log");
-        const [first] = parseLog(await readFile(log, "utf8"));
-        const writer = "ffffffff0badcafe.4242";
-        const name = ".a.txt.4242-ffffffff0badcafe.hashline-one.tmp";
-        await writeFile(join(t.root, name), temp);
-        await appendFile(
-          log,
-          frameRecord(
-            {
-              ...first,
-              id: "h_2",
-              commit: {
-                w: writer,
-                t: join(await realpath(t.root), "a.txt"),
-                n: name,
-                i: null,
-                a: sha("two\nkept\n"),
-                b: sha("one\nkept\n"),
-              },
-            } as typeof first,
-          ),
+        const file = await leaveWriter(
+          t,
+          "a.txt",
+          temp,
+          "2\nan-earlier-boot\n",
+          {},
+          { a: sha("two\nkept\n"), b: sha("one\nkept\n") },
         );
-        const file = join(t.state, "history", "writers", writer);
-        await mkdir(join(t.state, "history", "writers"), { recursive: true });
-        await writeFile(file, "2\nan-earlier-boot\n");
         const old = new Date(Date.now() - 60_000);
         await utimes(file, old, old);
         if (theirs !== null) await writeFile(join(t.root, "a.txt"), theirs);
