@@ -257,11 +257,6 @@ export async function recoverJournals(
   return report;
 }
 
-/** The number in an entry id (`h_12` → 12); NaN sorts as 0. */
-function idNumber(id: string): number {
-  return Number(id.slice(2)) || 0;
-}
-
 /** The largest file a commit is finished from its record's digests (the writer stages larger ones otherwise). */
 const FINISH_MAX_BYTES = 4 * 1024 * 1024;
 
@@ -345,7 +340,7 @@ export interface GoneWriter {
   dead: boolean;
   /** It ran before a restart of this host (its file names another boot). */
   rebooted?: boolean;
-  /** Its records that name a commit. */
+  /** Its records that name a commit, oldest first (one finished here may be the version the next replaced). */
   pending(): LoggedCommit[];
   /** Removes its writer file. */
   forget(): void;
@@ -400,8 +395,6 @@ export async function recoverLogged(
         pin.close();
       }
     }
-    // Oldest first: a commit finished here may be the version the next one replaced.
-    cut.sort((a, b) => idNumber(a.id) - idNumber(b.id));
     if (cut.length > 0) {
       let release: () => void;
       try {

@@ -278,7 +278,7 @@ export interface DeadWriter {
    * whose folder it had not flushed.
    */
   rebooted: boolean;
-  /** Its records that name a commit, newest first. */
+  /** Its records that name a commit, oldest first. */
   pending(): PendingCommit[];
   /** Removes its writer file once its commits are settled. */
   forget(): void;
@@ -938,7 +938,7 @@ export class HistoryLog {
     return out;
   }
 
-  /** The records naming a commit of `writer`, from the log's end back to its first id. */
+  /** The records naming a commit of `writer`, found from the log's end back to its first id. */
   private pendingOf(writer: string, floor: number): PendingCommit[] {
     const fd = this.openLog(false);
     if (fd === null) return [];
@@ -971,7 +971,9 @@ export class HistoryLog {
     } finally {
       closeSync(fd);
     }
-    return out;
+    // Read from the end back; settled oldest first (a commit finished by
+    // recovery may be the version the next one replaced).
+    return out.reverse();
   }
 
   /**

@@ -39,6 +39,7 @@ import { bootIdExact } from "../_runtime/host.ts";
 import { sha256Hex } from "../_internal/sha256.ts";
 import { mapFsError } from "../_internal/errno.ts";
 import type { Confinement } from "../fs/confine.ts";
+import type { CommitIntent } from "../history/log.ts";
 import {
   checkIdentity,
   install,
@@ -68,6 +69,7 @@ import {
 } from "../commit/stage.ts";
 
 export type { StageEntry } from "../commit/stage.ts";
+export type { CommitIntent } from "../history/log.ts";
 
 /**
  * Test seams of a commit: `afterStep` runs after each step with the
@@ -114,9 +116,6 @@ export interface CommitRecord {
    */
   appendPending?(commit: CommitIntent): Promise<PendingEntry>;
 }
-
-import type { CommitIntent } from "../history/log.ts";
-export type { CommitIntent } from "../history/log.ts";
 
 /** An entry appended as its commit's journal. */
 export interface PendingEntry {
@@ -265,10 +264,10 @@ async function commitOne(
  * round of flushes instead of two: the record also names the digests of
  * the content staged and of the content replaced, and the folder is
  * flushed beside the temporary and the log, so the temporary's name is
- * kept too. If the host
- * stops before the folder holding the rename reaches the disk, the
- * restart may bring back the old file and the temporary; recovery then
- * finishes the commit from them (`recoverLogged`, src/commit/recover.ts).
+ * kept too. If the host stops before the folder holding the rename reaches
+ * the disk, the restart may bring back the old file and the temporary;
+ * recovery then finishes the commit from them (`recoverLogged`,
+ * src/commit/recover.ts).
  */
 async function commitOneLogged(
   s: Staged,
@@ -300,10 +299,7 @@ async function commitOneLogged(
       ...digests,
     });
     temp?.flush();
-    if (digests.after !== undefined) {
-      // Some file systems cannot flush a folder; the rename is still atomic.
-      folder = flushFd(s.pin.fd).catch(() => {});
-    }
+    if (digests.after !== undefined) folder = flushFolder(s.pin);
     await step("history");
     await alongside();
     await recheck(s);
@@ -472,14 +468,19 @@ function flushFolderNow(s: Staged): void {
   s.pin = null as unknown as Pin;
   folderFlushes.set(
     pin,
-    new Promise<void>((resolve) =>
-      // Some file systems cannot flush a folder; the rename is still atomic.
-      fsync(pin.fd, () => resolve())
-    ).then(() => {
+    flushFolder(pin).then(() => {
       pin.close();
       folderFlushes.delete(pin);
     }),
   );
+}
+
+/**
+ * Flushes a pinned folder in the runtime's worker pool; never rejects: some
+ * file systems cannot flush a folder, and a rename is atomic without it.
+ */
+function flushFolder(pin: Pin): Promise<void> {
+  return flushFd(pin.fd).catch(() => {});
 }
 
 /**
