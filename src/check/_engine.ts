@@ -53,6 +53,8 @@ export interface SlicedParse {
 export interface LoadedGrammar {
   /** `package@version/language`. */
   identity: string;
+  /** Whether an edit may be judged by its region alone (see `Grammar.regions`). */
+  regions: boolean;
   /**
    * Parses `text` and lists its errors; `timeout` when it ran past the
    * deadline. Given the tree of the text before an edit (`base`), only the
@@ -348,6 +350,7 @@ async function loadUncached(grammar: Grammar): Promise<LoadedGrammar | string> {
   return {
     identity:
       `${grammar.package}@${version}/${grammar.language}+${RUNTIME_PACKAGE}@${runtimeVersion}`,
+    regions: grammar.regions === true,
     parse,
     parseInSlices(text, timeoutMs): SlicedParse {
       let answer: ParseAnswer | undefined;

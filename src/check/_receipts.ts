@@ -1,7 +1,8 @@
 /**
  * Receipts of syntax checks, as Kiln keeps builds: the errors a grammar found
  * in some content, keyed by the content's sha256, the checker's identity
- * (grammar package, version, language) and the options. Kept in memory
+ * (grammar package, version, language) and the options, with the cuts of a
+ * clean parse (see `_regions.ts`) where the grammar has them. Kept in memory
  * (least recently used first out) and, given a state folder, one small JSON
  * file each under `<state>/checks/`, so a later process reuses them too.
  *
@@ -10,12 +11,18 @@
 import { sha256Hex as bytesSha256Hex } from "../_internal/sha256.ts";
 import type { RawError } from "./_engine.ts";
 
-/** What a receipt holds. */
-export interface Receipt {
-  /** The key it was stored under. */
-  key: string;
+/** A check's answer, as a receipt keeps it. */
+export interface Answer {
   /** Errors of the parse (empty when it parsed clean). */
   errors: RawError[];
+  /** Rows where a clean parse may be cut (see `_regions.ts`), when known. */
+  cuts?: number[];
+}
+
+/** What a receipt holds. */
+export interface Receipt extends Answer {
+  /** The key it was stored under. */
+  key: string;
 }
 
 const encoder = new TextEncoder();
@@ -48,7 +55,7 @@ function isErrors(value: unknown): value is RawError[] {
 
 /** Receipts in memory and, optionally, in a folder. */
 export class Receipts {
-  private readonly memory = new Map<string, RawError[]>();
+  private readonly memory = new Map<string, Answer>();
   private readonly folder: string | null;
   private readonly maxEntries: number;
   private made = false;
@@ -77,8 +84,11 @@ export class Receipts {
     return await sha256Hex(`${identity}\n${options}\n${contentSha}`);
   }
 
-  /** The stored errors under `key`, from memory or the folder; null when none. */
-  async get(key: string): Promise<RawError[] | null> {
+  /**
+   * The answer stored under `key`, from memory or the folder; null when
+   * none. Cuts from the folder are the caller's to check against the text.
+   */
+  async get(key: string): Promise<Answer | null> {
     const hit = this.memory.get(key);
     if (hit) {
       this.memory.delete(key);
@@ -95,21 +105,23 @@ export class Receipts {
       if (!info.isFile() || info.size > MAX_RECEIPT_BYTES) return null;
       const body = JSON.parse(await readFile(file, "utf8"));
       if (body?.key !== key || !isErrors(body.errors)) return null;
-      this.remember(key, body.errors);
-      return body.errors;
+      const answer: Answer = { errors: body.errors };
+      if (body.cuts !== undefined) answer.cuts = body.cuts;
+      this.remember(key, answer);
+      return answer;
     } catch {
       return null;
     }
   }
 
-  /** Stores errors under `key`; a receipt that cannot be saved only stays in memory. */
-  async put(key: string, errors: RawError[]): Promise<void> {
-    this.remember(key, errors);
+  /** Stores an answer under `key`; a receipt that cannot be saved only stays in memory. */
+  async put(key: string, answer: Answer): Promise<void> {
+    this.remember(key, answer);
     if (!this.folder) return;
-    await this.write(key, errors);
+    await this.write(key, answer);
   }
 
-  private async write(key: string, errors: RawError[]): Promise<void> {
+  private async write(key: string, answer: Answer): Promise<void> {
     try {
       const { mkdir, writeFile } = await import("../_runtime/fs.ts");
       const { join } = await import("node:path");
@@ -119,7 +131,7 @@ export class Receipts {
       }
       // Written in place: a receipt cut short does not parse, and a receipt
       // that does not parse (or names another key) is a miss, never an answer.
-      const receipt: Receipt = { key, errors };
+      const receipt: Receipt = { key, ...answer };
       await writeFile(
         join(this.folder!, `${key}.json`),
         JSON.stringify(receipt),
@@ -129,9 +141,9 @@ export class Receipts {
     }
   }
 
-  private remember(key: string, errors: RawError[]): void {
+  private remember(key: string, answer: Answer): void {
     this.memory.delete(key);
-    this.memory.set(key, errors);
+    this.memory.set(key, answer);
     while (this.memory.size > this.maxEntries) {
       const oldest = this.memory.keys().next().value;
       if (oldest === undefined) break;

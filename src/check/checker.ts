@@ -20,7 +20,15 @@ import {
 } from "./_engine.ts";
 import type { BlockSource } from "../block/expand.ts";
 import { introducedErrors } from "./_introduced.ts";
-import { Receipts, sha256Hex } from "./_receipts.ts";
+import { type Answer, Receipts, sha256Hex } from "./_receipts.ts";
+import {
+  type CutNode,
+  cutsOf,
+  joinCuts,
+  plausibleCuts,
+  regionOf,
+  rowCount,
+} from "./_regions.ts";
 
 export { CHECK_MODES, type CheckMode, checkMode } from "./modes.ts";
 import { type Grammar, grammarFor, GRAMMARS } from "./languages.ts";
@@ -65,6 +73,13 @@ export interface CheckerOptions {
   timeoutMs?: number;
   /** Most receipts kept in memory (default 512). */
   memoryEntries?: number;
+  /**
+   * Writes every answer to the state folder, those of incremental parses
+   * too (default false: those stay in memory with their trees). For a
+   * process that ends after one edit, such as the CLI: the next process
+   * then judges its edit of the same file by the region the edit changed.
+   */
+  saveAll?: boolean;
 }
 
 /** One edit to check. */
@@ -160,8 +175,12 @@ function utf8Length(text: string, over: number): number {
   return new TextEncoder().encode(text).length;
 }
 
-/** Whether a receipt's errors could belong to `text` (each on a line it has). */
-function plausible(errors: readonly RawError[], text: string): boolean {
+/**
+ * Whether a receipt could belong to `text`: each error on a line it has,
+ * and its cuts, if any, rows it has.
+ */
+function plausible({ errors, cuts }: Answer, text: string): boolean {
+  if (cuts !== undefined && !plausibleCuts(cuts, rowCount(text))) return false;
   let last = 0;
   for (const e of errors) last = Math.max(last, e.line);
   let at = -1;
@@ -203,8 +222,10 @@ class TreeSitterChecker implements Checker {
   private readonly maxBytes: number;
   private readonly timeoutMs: number;
   private readonly options: string;
+  private readonly saveAll: boolean;
 
   constructor(options: CheckerOptions) {
+    this.saveAll = options.saveAll === true;
     this.maxBytes = options.maxBytes ?? 2 * MiB;
     this.timeoutMs = options.timeoutMs ?? 1000;
     this.options = `maxBytes=${this.maxBytes}`;
@@ -218,6 +239,13 @@ class TreeSitterChecker implements Checker {
   private readonly kept = new Map<string, Kept[]>();
   /** Parses running in slices, per grammar (see {@link prime}). */
   private readonly priming = new Map<string, SlicedParse[]>();
+  /** Primes still looking for a receipt before they parse anything. */
+  private readonly looking = new Set<Promise<void>>();
+  /** Receipt keys of the texts hashed lately. */
+  private readonly keys = new Map<
+    string,
+    { identity: string; key: Promise<string> }
+  >();
   /** The text last checked or parsed per path, with its grammar's identity. */
   private readonly recent = new Map<
     string,
@@ -243,14 +271,20 @@ class TreeSitterChecker implements Checker {
     const grammar = grammarFor(path);
     if (!grammar || utf8Length(text, this.maxBytes) > this.maxBytes) return;
     const body = text.startsWith(BOM) ? text.slice(1) : text;
-    void loadGrammar(grammar).then((loaded) => {
+    const looked = loadGrammar(grammar).then(async (loaded) => {
       if (typeof loaded === "string" || this.find(loaded, body)) return;
+      // A receipt with cuts judges an edit of this text by its region:
+      // nothing to parse ahead.
+      if (loaded.regions && await this.cleanCuts(loaded, body)) return;
+      if (this.find(loaded, body)) return;
       const jobs = this.priming.get(loaded.identity) ?? [];
       if (jobs.some((j) => j.text === body)) return;
       const job = loaded.parseInSlices(body, this.timeoutMs);
       this.priming.set(loaded.identity, [...jobs, job]);
       void job.done.then((answer) => this.primed(loaded, job, answer));
     }).catch(() => {});
+    this.looking.add(looked);
+    void looked.then(() => this.looking.delete(looked));
   }
 
   /** Keeps the tree of a sliced parse that ended (once). */
@@ -306,19 +340,67 @@ class TreeSitterChecker implements Checker {
     for (const gone of list.splice(KEPT_TREES)) gone.tree.delete();
   }
 
-  private async keyOf(grammar: LoadedGrammar, text: string): Promise<string> {
-    return await this.receipts.keyOf(
-      await sha256Hex(text),
-      grammar.identity,
-      this.options,
+  private keyOf(grammar: LoadedGrammar, text: string): Promise<string> {
+    const known = this.keys.get(text);
+    if (known?.identity === grammar.identity) return known.key;
+    const key = sha256Hex(text).then((sha) =>
+      this.receipts.keyOf(sha, grammar.identity, this.options)
     );
+    this.keys.delete(text);
+    this.keys.set(text, { identity: grammar.identity, key });
+    if (this.keys.size > KEPT_TREES) {
+      this.keys.delete(this.keys.keys().next().value!);
+    }
+    return key;
+  }
+
+  /** The cuts of `text` from a receipt of a clean parse; null when there is none. */
+  private async cleanCuts(
+    grammar: LoadedGrammar,
+    text: string,
+  ): Promise<number[] | null> {
+    const stored = await this.receipts.get(await this.keyOf(grammar, text));
+    if (!stored || stored.errors.length > 0 || !stored.cuts) return null;
+    return plausibleCuts(stored.cuts, rowCount(text)) ? stored.cuts : null;
+  }
+
+  /**
+   * The cuts of `text`, when the region `before` → `text` changed parses
+   * clean alone and so proves the whole text clean (`_regions.ts`); null when
+   * it does not, or `before` has no receipt with cuts.
+   */
+  private async byRegion(
+    grammar: LoadedGrammar,
+    text: string,
+    before: string,
+    deadline: number,
+  ): Promise<number[] | null> {
+    if (!grammar.regions) return null;
+    const cuts = await this.cleanCuts(grammar, before);
+    const region = cuts && regionOf(before, text, cuts);
+    if (!region) return null;
+    const budget = Math.min(this.timeoutMs, deadline - performance.now());
+    if (budget <= 0) return null;
+    this.parses++;
+    const parsed = grammar.parse(region.text, budget);
+    if (parsed.kind !== "parsed") return null;
+    try {
+      if (parsed.errors.length > 0) return null;
+      return joinCuts(
+        region,
+        cutsOf(rootOf(parsed.tree) as unknown as CutNode),
+      );
+    } finally {
+      parsed.tree.delete();
+    }
   }
 
   /**
    * The errors of `text`: from a text parsed lately, else by an incremental
    * parse when the text before the edit was parsed lately (cheaper than a
-   * lookup; its receipt is saved in the background), else from a receipt,
-   * else by a parse. Null when the parse ran past the deadline.
+   * lookup), else from a receipt, else by the region the edit changed when
+   * the text before has a receipt with cuts (`_regions.ts`), else by a
+   * parse. Null when the parse ran past the deadline.
    */
   private async answer(
     grammar: LoadedGrammar,
@@ -326,6 +408,7 @@ class TreeSitterChecker implements Checker {
     before?: string | null,
     deadline = Infinity,
   ): Promise<{ errors: RawError[]; reused: boolean } | null> {
+    if (this.looking.size > 0) await Promise.all(this.looking);
     this.settlePrime(grammar, text, deadline - performance.now());
     if (typeof before === "string") {
       this.settlePrime(grammar, before, deadline - performance.now());
@@ -340,7 +423,14 @@ class TreeSitterChecker implements Checker {
       key = await this.keyOf(grammar, text);
       const stored = await this.receipts.get(key);
       if (stored && plausible(stored, text)) {
-        return { errors: stored, reused: true };
+        return { errors: stored.errors, reused: true };
+      }
+      if (typeof before === "string") {
+        const cuts = await this.byRegion(grammar, text, before, deadline);
+        if (cuts) {
+          await this.receipts.put(key, { errors: [], cuts });
+          return { errors: [], reused: false };
+        }
       }
     }
     const budget = Math.min(this.timeoutMs, deadline - performance.now());
@@ -352,9 +442,15 @@ class TreeSitterChecker implements Checker {
     this.keep(grammar, { text, tree: parsed.tree, errors });
     // A full parse's answer is written to the state folder too (the write
     // is small beside the parse); an incremental one stays in memory with its
-    // tree: redoing it costs less than a file write, which the next edit's
-    // flush would have to carry.
-    if (key !== undefined) await this.receipts.put(key, errors);
+    // tree (unless `saveAll`): redoing it costs less than a file write, which
+    // the next edit's flush would have to carry.
+    if (key !== undefined || this.saveAll) {
+      const answer: Answer = { errors };
+      if (errors.length === 0 && grammar.regions) {
+        answer.cuts = cutsOf(rootOf(parsed.tree) as unknown as CutNode);
+      }
+      await this.receipts.put(key ?? await this.keyOf(grammar, text), answer);
+    }
     return { errors, reused: false };
   }
 

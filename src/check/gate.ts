@@ -98,6 +98,7 @@ export class SyntaxGate {
   /** The mode when a call names none. */
   readonly mode: CheckMode;
   private readonly stateDir: string | null;
+  private readonly saveAll: boolean;
   private checker?: Checker;
   private readonly noted = new Set<string>();
   /** Primes under way, each settling when it has handed its files on. */
@@ -107,17 +108,28 @@ export class SyntaxGate {
    * @param mode Default mode (`warn` when undefined).
    * @param stateDir State folder for receipts (`<stateDir>/checks/`), or null.
    * @param checker A checker to use instead of a new one (tests count its parses).
+   * @param saveAll Whether the checker writes every answer to the state
+   *   folder (`CheckerOptions.saveAll`; for a process that ends after one edit).
    * @throws {TypeError} When `mode` is not a mode.
    */
-  constructor(mode: unknown, stateDir: string | null, checker?: Checker) {
+  constructor(
+    mode: unknown,
+    stateDir: string | null,
+    checker?: Checker,
+    saveAll = false,
+  ) {
     this.mode = checkMode(mode);
     this.stateDir = stateDir;
     this.checker = checker;
+    this.saveAll = saveAll;
   }
 
   /** The checker, created on first use. */
   private engine(module: CheckerModule): Checker {
-    return this.checker ??= module.createChecker({ stateDir: this.stateDir });
+    return this.checker ??= module.createChecker({
+      stateDir: this.stateDir,
+      saveAll: this.saveAll,
+    });
   }
 
   /**

@@ -14,15 +14,31 @@ export interface Grammar {
   package: string;
   /** The Wasm file's path inside the package. */
   wasm: string;
+  /**
+   * Whether an edit may be judged by parsing the region around it alone
+   * (`_regions.ts`): the grammar's scanner keeps no state from one
+   * top-level statement to the next, and its text's meaning does not hang
+   * on columns.
+   */
+  regions?: true;
 }
 
 function grammar(language: string, pkg: string, file = language): Grammar {
   return { language, package: pkg, wasm: `tree-sitter-${file}.wasm` };
 }
 
-const TYPESCRIPT = grammar("typescript", "tree-sitter-typescript");
-const TSX = grammar("tsx", "tree-sitter-typescript");
-const JAVASCRIPT = grammar("javascript", "tree-sitter-javascript");
+const TYPESCRIPT = {
+  ...grammar("typescript", "tree-sitter-typescript"),
+  regions: true,
+} as const;
+const TSX = {
+  ...grammar("tsx", "tree-sitter-typescript"),
+  regions: true,
+} as const;
+const JAVASCRIPT = {
+  ...grammar("javascript", "tree-sitter-javascript"),
+  regions: true,
+} as const;
 const PYTHON = grammar("python", "tree-sitter-python");
 const HTML = grammar("html", "tree-sitter-html");
 const YAML = grammar("yaml", "@tree-sitter-grammars/tree-sitter-yaml");

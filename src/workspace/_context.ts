@@ -186,7 +186,6 @@ export class Context {
       maxSessionFiles,
     );
     this.indexes = new LineIndexes(join(this.stateDir, "lineindex"));
-    this.syntax = new SyntaxGate(options.check, this.stateDir);
     this.hooks = options.hooks ?? {};
     const door = options.door ?? "library";
     if (!DOORS.includes(door)) {
@@ -195,6 +194,14 @@ export class Context {
       );
     }
     this.door = door;
+    // A CLI process ends after its edit: its checks' answers go to the state
+    // folder, so the next process judges its edit by the region it changed.
+    this.syntax = new SyntaxGate(
+      options.check,
+      this.stateDir,
+      undefined,
+      door === "cli",
+    );
     const limit = positive("historyLimit", options.historyLimit, 10_000);
     this.historyLimit = options.history === false || limit === 0
       ? null
