@@ -149,10 +149,16 @@ const KEPT_TREES = 4;
 /** Paths whose last text is remembered (see {@link Checker.holds}). */
 const RECENT_PATHS = 256;
 
+/**
+ * A text parsed lately: its errors, and its tree, or (for a text judged by
+ * its region) no tree but its cuts.
+ */
 interface Kept {
   text: string;
-  tree: ParsedTree;
+  tree: ParsedTree | null;
   errors: RawError[];
+  /** Its cuts once known (clean texts of grammars with regions only). */
+  cuts?: number[];
 }
 /** Largest content whose language is guessed by parsing it. */
 const SNIFF_BYTES = 256 * 1024;
@@ -300,7 +306,7 @@ class TreeSitterChecker implements Checker {
     if (jobs.length === 0) this.priming.delete(grammar.identity);
     if (answer.kind !== "parsed") return;
     this.parses++;
-    if (this.find(grammar, job.text)) return answer.tree.delete();
+    if (this.find(grammar, job.text)?.tree) return answer.tree.delete();
     this.keep(grammar, {
       text: job.text,
       tree: answer.tree,
@@ -336,8 +342,37 @@ class TreeSitterChecker implements Checker {
   private keep(grammar: LoadedGrammar, entry: Kept): void {
     let list = this.kept.get(grammar.identity);
     if (!list) this.kept.set(grammar.identity, list = []);
+    const same = list.findIndex((k) => k.text === entry.text);
+    if (same >= 0) list.splice(same, 1)[0].tree?.delete();
     list.unshift(entry);
-    for (const gone of list.splice(KEPT_TREES)) gone.tree.delete();
+    // Up to KEPT_TREES of each kind: texts judged by their region do not push
+    // out the trees that an edit their region cannot judge parses from.
+    let trees = 0;
+    let bare = 0;
+    const kept = list.filter((k) =>
+      k.tree ? ++trees <= KEPT_TREES : ++bare <= KEPT_TREES
+    );
+    for (const gone of list) if (!kept.includes(gone)) gone.tree?.delete();
+    this.kept.set(grammar.identity, kept);
+  }
+
+  /** The tree kept lately closest to `text` (its own, else the newest), as the base of an incremental parse. */
+  private baseFor(
+    grammar: LoadedGrammar,
+    text?: string | null,
+  ): Kept | undefined {
+    const list = this.kept.get(grammar.identity) ?? [];
+    return list.find((k) => k.tree && k.text === text) ??
+      list.find((k) => k.tree);
+  }
+
+  /** The cuts of a kept clean text (read from its tree once). */
+  private cutsOfKept(grammar: LoadedGrammar, kept: Kept): number[] | null {
+    if (!grammar.regions || kept.errors.length > 0) return null;
+    if (!kept.cuts && kept.tree) {
+      kept.cuts = cutsOf(rootOf(kept.tree) as unknown as CutNode);
+    }
+    return kept.cuts ?? null;
   }
 
   private keyOf(grammar: LoadedGrammar, text: string): Promise<string> {
@@ -377,7 +412,18 @@ class TreeSitterChecker implements Checker {
   ): Promise<number[] | null> {
     if (!grammar.regions) return null;
     const cuts = await this.cleanCuts(grammar, before);
-    const region = cuts && regionOf(before, text, cuts);
+    return cuts && this.parseRegion(grammar, text, before, cuts, deadline);
+  }
+
+  /** {@link byRegion} given the cuts of `before`. */
+  private parseRegion(
+    grammar: LoadedGrammar,
+    text: string,
+    before: string,
+    cuts: readonly number[],
+    deadline: number,
+  ): number[] | null {
+    const region = regionOf(before, text, cuts);
     if (!region) return null;
     const budget = Math.min(this.timeoutMs, deadline - performance.now());
     if (budget <= 0) return null;
@@ -415,9 +461,26 @@ class TreeSitterChecker implements Checker {
     }
     const recalled = this.find(grammar, text);
     if (recalled) return { errors: recalled.errors, reused: true };
-    const base = typeof before === "string"
+    const known = typeof before === "string"
       ? this.find(grammar, before)
       : undefined;
+    const oldCuts = known && this.cutsOfKept(grammar, known);
+    if (oldCuts) {
+      // A few statements parsed alone cost less than stepping over every
+      // top-level node of the tree, as an incremental parse does.
+      const cuts = this.parseRegion(grammar, text, before!, oldCuts, deadline);
+      if (cuts) {
+        this.keep(grammar, { text, tree: null, errors: [], cuts });
+        if (this.saveAll) {
+          await this.receipts.put(await this.keyOf(grammar, text), {
+            errors: [],
+            cuts,
+          });
+        }
+        return { errors: [], reused: false };
+      }
+    }
+    const base = known && this.baseFor(grammar, before);
     let key: string | undefined;
     if (!base) {
       key = await this.keyOf(grammar, text);
@@ -436,7 +499,11 @@ class TreeSitterChecker implements Checker {
     const budget = Math.min(this.timeoutMs, deadline - performance.now());
     if (budget <= 0) return null;
     this.parses++;
-    const parsed = grammar.parse(text, budget, base);
+    const parsed = grammar.parse(
+      text,
+      budget,
+      base && { text: base.text, tree: base.tree! },
+    );
     if (parsed.kind !== "parsed") return null;
     const errors = parsed.errors;
     this.keep(grammar, { text, tree: parsed.tree, errors });
@@ -494,12 +561,16 @@ class TreeSitterChecker implements Checker {
     this.settlePrime(loaded, body);
     this.saw(path, loaded, body);
     let kept = this.find(loaded, body);
-    if (!kept) {
+    if (!kept?.tree) {
       this.parses++;
-      // The text parsed last (most often this file before its last edit)
+      // The tree parsed last (most often of this file before its last edit)
       // serves as the base of an incremental parse.
-      const last = this.kept.get(loaded.identity)?.[0];
-      const parsed = loaded.parse(body, this.timeoutMs, last);
+      const last = this.baseFor(loaded);
+      const parsed = loaded.parse(
+        body,
+        this.timeoutMs,
+        last && { text: last.text, tree: last.tree! },
+      );
       if (parsed.kind !== "parsed") {
         return {
           kind: "none",
@@ -509,7 +580,7 @@ class TreeSitterChecker implements Checker {
       kept = { text: body, tree: parsed.tree, errors: parsed.errors };
       this.keep(loaded, kept);
     }
-    return { kind: "tree", root: rootOf(kept.tree) };
+    return { kind: "tree", root: rootOf(kept.tree!) };
   }
 
   async check(input: CheckInput): Promise<SyntaxCheck | null> {

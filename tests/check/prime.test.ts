@@ -148,7 +148,11 @@ describe("parsing ahead of a check, a slice at a time", () => {
       const c = await primed.check({ path: "a.ts", before, after });
       assert.equal(c?.status, "broken");
       assert.deepEqual(c, plain);
-      assert.equal(primed.parses, 2, "the prime's parse and one incremental");
+      assert.equal(
+        primed.parses,
+        3,
+        "the prime's parse, the edit's region (which has the error), and one incremental",
+      );
       const again = await primed.check({ path: "a.ts", before, after: before });
       assert.equal(again?.status, "ok");
       assert.equal(again?.reused, true, "the primed text's answer is reused");

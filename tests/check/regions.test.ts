@@ -18,6 +18,8 @@ import { join } from "node:path";
 export const re = /a+b/;
 let x = 1;
 let s = "aab";
+let y = x
+y = y * 2
 x = x + 1;
 re.test(s);
 // a line comment
@@ -328,6 +330,49 @@ describe("checks judged by the region an edit changed", () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it("a long-lived checker judges a chain of edits by their regions, and still gives trees for blocks", async () => {
+    const checker = createChecker();
+    assert.equal(
+      (await checker.check({ path: "a.ts", before: null, after: BASE }))
+        ?.status,
+      "ok",
+    );
+    const next = random(4122026);
+    let text = BASE;
+    let byRegion = 0;
+    let broken = 0;
+    for (let i = 0; i < 160; i++) {
+      const after = mutate(text, next);
+      if (after === text) continue;
+      const truth = whole(after);
+      parsed = [];
+      const c = await checker.check({ path: "a.ts", before: text, after });
+      assert.equal(
+        c?.status,
+        truth.errors > 0 ? "broken" : "ok",
+        `edit ${i}: ${JSON.stringify(text)} -> ${JSON.stringify(after)}`,
+      );
+      if (parsed.length === 1 && parsed[0] < after.length / 2) byRegion++;
+      // An agent goes on from an edit that landed clean.
+      if (truth.errors > 0) broken++;
+      else text = after;
+      if (i % 40 === 39) {
+        // The structure of a text judged by its region is a real tree of it.
+        const found = await checker.structure!("a.ts", text);
+        assert.equal(found.kind, "tree");
+        if (found.kind !== "tree") continue;
+        const root = found.root as unknown as {
+          text: string;
+          hasError: boolean;
+        };
+        assert.equal(root.text, text);
+        assert.equal(root.hasError, false);
+      }
+    }
+    assert.ok(broken >= 20, `${broken} broken edits`);
+    assert.ok(byRegion >= 40, `${byRegion} edits judged by their region`);
   });
 
   it("CLI: the second patch process judges its edit by the region, and still catches a join", async () => {
