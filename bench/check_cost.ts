@@ -3,13 +3,14 @@
  * TypeScript file, applied through the workspace with `check: "off"` and
  * with `check: "warn"`, alternated run by run; prints the median of each and
  * their ratio (the target is ≤ 1.5×). Every checked patch writes new content,
- * so each one parses (incrementally, from the tree of the content before):
- * no receipt is reused.
+ * so each one parses: the region the edit changed (docs/syntax-checks.md,
+ * "Regions"), the cuts read from the tree of the content before; no receipt
+ * is reused.
  *
  * Two files: real code (the first 1,945 lines of zod's `compile.ts`, cut at a
  * top-level `}`; zod is a dependency, so it is always installed), which the
- * target is about, and a worst case (2,000 lines of 250 one-screen functions
- * side by side: an incremental parse steps over every top-level node).
+ * target is about, and 2,000 lines of 250 one-screen functions side by side
+ * (an incremental parse would step over every top-level node).
  *
  * Then the same as whole processes (`hashline patch --check off` against
  * the check on, `--cli-runs=N`, default 20), printed beside the in-process
