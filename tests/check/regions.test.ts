@@ -70,6 +70,7 @@ const FRAGMENTS = [
 ];
 
 let grammar: LoadedGrammar;
+let original: LoadedGrammar["parse"];
 let parsed: number[] = [];
 
 before(async () => {
@@ -78,7 +79,7 @@ before(async () => {
   grammar = g as LoadedGrammar;
   // Records the length of every text the checker parses (the grammar object
   // is the one it shares).
-  const parse = grammar.parse;
+  const parse = original = grammar.parse;
   grammar.parse = (text, ms, base) => {
     parsed.push(text.length);
     return parse(text, ms, base);
@@ -86,7 +87,7 @@ before(async () => {
 });
 
 after(() => {
-  delete (grammar as Partial<LoadedGrammar>).parse;
+  grammar.parse = original;
 });
 
 /** The errors of a whole parse of `text`, and its cuts. */
