@@ -23,6 +23,7 @@
  *
  * @module
  */
+import { rmSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -144,13 +145,21 @@ const cliRuns = Number(
  * Whole processes: `hashline patch --check off` against the default check,
  * alternated, each a one-line replace of line 1 of `text` (the session's
  * record, kept in the workspace's state folder, carries the anchor from one
- * patch to the next). Returns the ratio of the medians.
+ * patch to the next). A checked patch finds the receipt the one before it
+ * left, so it parses the edit's region; a third kind of run removes the
+ * receipts first, as for a file's first checked edit, and parses the whole
+ * file cold. Returns the ratio of the medians of the first two.
  */
 async function measureCli(dir: string, text: string): Promise<number> {
   const { spawnSync } = await import("node:child_process");
   const deno = join(REPO, "node_modules/.bin/deno");
   const main = join(REPO, "src/cli/main.ts");
-  const files = { off: "cli-off.ts", warn: "cli-warn.ts" } as const;
+  const files = {
+    off: "cli-off.ts",
+    warn: "cli-warn.ts",
+    first: "cli-first.ts",
+  } as const;
+  type Mode = keyof typeof files;
   const lines: Record<string, string> = {};
   for (const [mode, name] of Object.entries(files)) {
     await writeFile(join(dir, name), text);
@@ -160,9 +169,15 @@ async function measureCli(dir: string, text: string): Promise<number> {
     });
   }
   const fold = (line: string) => foldHash(lineHash32(line));
-  const times: Record<"off" | "warn", number[]> = { off: [], warn: [] };
+  const times: Record<Mode, number[]> = { off: [], warn: [], first: [] };
   let n = 0;
-  const once = (mode: "off" | "warn") => {
+  const once = (mode: Mode) => {
+    if (mode === "first") {
+      rmSync(join(dir, ".hashline", "checks"), {
+        recursive: true,
+        force: true,
+      });
+    }
     const old = lines[mode];
     let next: string;
     do next = `${text.slice(0, text.indexOf("\n"))} // ${n++}`; while (
@@ -173,7 +188,15 @@ async function measureCli(dir: string, text: string): Promise<number> {
     const t0 = performance.now();
     const r = spawnSync(
       deno,
-      ["run", "-A", main, "patch", "--check", mode, "-"],
+      [
+        "run",
+        "-A",
+        main,
+        "patch",
+        "--check",
+        mode === "off" ? "off" : "warn",
+        "-",
+      ],
       { cwd: dir, input: patch },
     );
     const ms = performance.now() - t0;
@@ -183,11 +206,10 @@ async function measureCli(dir: string, text: string): Promise<number> {
     lines[mode] = next;
     return ms;
   };
-  once("off"), once("warn");
+  once("off"), once("warn"), once("first");
+  const kinds: Mode[] = ["off", "warn", "first"];
   for (let i = 0; i < cliRuns; i++) {
-    const order: ("off" | "warn")[] = i % 2 === 0
-      ? ["off", "warn"]
-      : ["warn", "off"];
+    const order = [...kinds.slice(i % 3), ...kinds.slice(0, i % 3)];
     for (const m of order) times[m].push(once(m));
   }
   const off = median(times.off);
@@ -201,6 +223,12 @@ async function measureCli(dir: string, text: string): Promise<number> {
     } ms, check on ${warn.toFixed(0)} ms; median of the run-by-run ratios ${
       pairs.toFixed(2)
     }×`,
+  );
+  const first = median(times.first);
+  console.log(
+    `CLI, a file's first checked edit (no receipt, whole file parsed cold): median ${
+      first.toFixed(0)
+    } ms, ${(first / off).toFixed(2)}× --check off`,
   );
   return warn / off;
 }

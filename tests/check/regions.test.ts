@@ -103,6 +103,43 @@ function whole(text: string): { errors: number; cuts: number[] } {
   }
 }
 
+/** The receipts in a state folder's `checks/`. */
+async function receiptsIn(state: string): Promise<{ cuts?: unknown }[]> {
+  const folder = join(state, "checks");
+  return await Promise.all(
+    (await readdir(folder)).map(async (f) =>
+      JSON.parse(await readFile(join(folder, f), "utf8"))
+    ),
+  );
+}
+
+/** Whether some receipt in the state folder holds exactly these cuts. */
+async function holdsCuts(state: string, cuts: number[]): Promise<boolean> {
+  const want = JSON.stringify(cuts);
+  return (await receiptsIn(state)).some((r) => JSON.stringify(r.cuts) === want);
+}
+
+/**
+ * Runs `body` with a fresh state folder that holds the receipt of a check of
+ * `text` (clean, so with its cuts), then removes the folder.
+ */
+async function withReceipt(
+  text: string,
+  body: (state: string) => Promise<void>,
+): Promise<void> {
+  const state = await mkdtemp(join(tmpdir(), "hashline-regions-"));
+  try {
+    await createChecker({ stateDir: state }).check({
+      path: "a.ts",
+      before: null,
+      after: text,
+    });
+    await body(state);
+  } finally {
+    await rm(state, { recursive: true, force: true });
+  }
+}
+
 /** A seeded generator, so a failure names the edit that caused it. */
 function random(seed: number): () => number {
   let s = seed >>> 0;
@@ -167,30 +204,21 @@ describe("checks judged by the region an edit changed", () => {
   });
 
   it("a later process parses only the region, and its answer and cuts match a whole parse", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "hashline-regions-"));
-    try {
+    await withReceipt(BASE, async (state) => {
       // One process checks an edit and leaves a receipt with cuts.
-      const first = createChecker({ stateDir: dir, saveAll: true });
+      const first = createChecker({ stateDir: state, saveAll: true });
       const one = BASE.replace("let x = 1;", "let x = 10;");
       assert.equal(
         (await first.check({ path: "a.ts", before: BASE, after: one }))
           ?.status,
         "ok",
       );
-      const files = await readdir(join(dir, "checks"));
-      const receipts = await Promise.all(
-        files.map(async (f) =>
-          JSON.parse(await readFile(join(dir, "checks", f), "utf8"))
-        ),
-      );
       assert.ok(
-        receipts.some((r) =>
-          JSON.stringify(r.cuts) === JSON.stringify(whole(one).cuts)
-        ),
+        await holdsCuts(state, whole(one).cuts),
         "a receipt of the new text carries its cuts",
       );
       // The next process judges its edit by the region alone.
-      const second = createChecker({ stateDir: dir, saveAll: true });
+      const second = createChecker({ stateDir: state, saveAll: true });
       const two = one.replace("    return a * 2;", "    return a * 3;");
       parsed = [];
       const c = await second.check({ path: "a.ts", before: one, after: two });
@@ -201,79 +229,52 @@ describe("checks judged by the region an edit changed", () => {
         parsed[0] < two.length / 2,
         `parsed ${parsed[0]} of ${two.length} characters`,
       );
-      // Its receipt's cuts are those of a whole parse of the new text.
-      const third = createChecker({ stateDir: dir });
+      // Its receipt is reused, and its cuts are those of a whole parse.
       parsed = [];
-      assert.equal(
-        (await third.check({ path: "a.ts", before: null, after: two }))?.reused,
-        true,
-      );
+      const third = await createChecker({ stateDir: state }).check({
+        path: "a.ts",
+        before: null,
+        after: two,
+      });
+      assert.equal(third?.reused, true);
       assert.equal(parsed.length, 0);
-      const again = await Promise.all(
-        (await readdir(join(dir, "checks"))).map(async (f) =>
-          JSON.parse(await readFile(join(dir, "checks", f), "utf8"))
-        ),
-      );
-      assert.ok(
-        again.some((r) =>
-          JSON.stringify(r.cuts) === JSON.stringify(whole(two).cuts)
-        ),
-      );
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+      assert.ok(await holdsCuts(state, whole(two).cuts));
+    });
   });
 
   it("a changed line that joins the next statement is judged whole: `x = a` before `/re/.test(s)`", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "hashline-regions-"));
-    try {
-      const text = BASE.replace("x = x + 1;", "x = x + 1;\n/a/.test(s);");
-      await createChecker({ stateDir: dir }).check({
-        path: "a.ts",
-        before: null,
-        after: text,
-      });
+    const text = BASE.replace("x = x + 1;", "x = x + 1;\n/a/.test(s);");
+    await withReceipt(text, async (state) => {
       // Each half parses alone; together the line break is a division.
       const joined = text.replace("x = x + 1;\n", "x = x + 1\n");
       assert.ok(whole(joined).errors > 0);
-      const broken = await createChecker({ stateDir: dir }).check({
+      const broken = await createChecker({ stateDir: state }).check({
         path: "a.ts",
         before: text,
         after: joined,
       });
       assert.equal(broken?.status, "broken");
-      // `f` followed by `(x)` parses clean as a call: the region runs into the
-      // next statement, so the whole text is parsed and its cuts are right.
-      const call = text.replace("x = x + 1;\n/a/.test(s);", "x = f\n(x);");
-      const base = text.replace("x = x + 1;\n/a/.test(s);", "x = f;\n(x);");
-      await createChecker({ stateDir: dir }).check({
-        path: "a.ts",
-        before: null,
-        after: base,
-      });
+    });
+    // `f` followed by `(x)` parses clean as a call: the region runs into the
+    // next statement, so the whole text is parsed.
+    const base = text.replace("x = x + 1;\n/a/.test(s);", "x = f;\n(x);");
+    await withReceipt(base, async (state) => {
+      const call = base.replace("x = f;\n", "x = f\n");
       parsed = [];
-      const fine = await createChecker({ stateDir: dir, saveAll: true }).check({
-        path: "a.ts",
-        before: base,
-        after: call,
-      });
+      const fine = await createChecker({ stateDir: state, saveAll: true })
+        .check({ path: "a.ts", before: base, after: call });
       assert.equal(fine?.status, "ok");
       assert.ok(parsed.includes(call.length), "the whole text was parsed");
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+      assert.ok(await holdsCuts(state, whole(call).cuts));
+    });
   });
 
   it("a receipt whose cuts could not be the text's is ignored: the whole text is parsed", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "hashline-regions-"));
-    try {
-      await createChecker({ stateDir: dir }).check({
-        path: "a.ts",
-        before: null,
-        after: BASE,
-      });
-      const folder = join(dir, "checks");
+    await withReceipt(BASE, async (state) => {
+      const folder = join(state, "checks");
       for (const bad of [[9, 4], [0, 3], [1, 10_000], ["2"]]) {
+        // Every receipt gets them, that of the edit's text from the turn
+        // before included.
         for (const f of await readdir(folder)) {
           const r = JSON.parse(await readFile(join(folder, f), "utf8"));
           r.cuts = bad;
@@ -281,7 +282,7 @@ describe("checks judged by the region an edit changed", () => {
         }
         const after = BASE.replace("let x = 1;", "let x = 1");
         parsed = [];
-        const c = await createChecker({ stateDir: dir }).check({
+        const c = await createChecker({ stateDir: state }).check({
           path: "a.ts",
           before: BASE,
           after,
@@ -289,19 +290,11 @@ describe("checks judged by the region an edit changed", () => {
         assert.equal(c?.status, "ok", JSON.stringify(bad));
         assert.ok(parsed.includes(after.length), JSON.stringify(bad));
       }
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it("random edits of statements that lean on one another: the region never calls a broken text clean", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "hashline-regions-"));
-    try {
-      await createChecker({ stateDir: dir }).check({
-        path: "a.ts",
-        before: null,
-        after: BASE,
-      });
+    await withReceipt(BASE, async (state) => {
       const next = random(20261204);
       let byRegion = 0;
       let broken = 0;
@@ -311,16 +304,15 @@ describe("checks judged by the region an edit changed", () => {
         if (after === BASE) continue;
         const truth = whole(after);
         parsed = [];
-        const c = await createChecker({ stateDir: dir }).check({
+        const c = await createChecker({ stateDir: state }).check({
           path: "a.ts",
           before: BASE,
           after,
         });
-        const edit = JSON.stringify(after);
         assert.equal(
           c?.status,
           truth.errors > 0 ? "broken" : "ok",
-          `edit ${i}: ${edit}`,
+          `edit ${i}: ${JSON.stringify(after)}`,
         );
         if (truth.errors > 0) broken++;
         if (parsed.length === 1 && parsed[0] < after.length) byRegion++;
@@ -328,9 +320,7 @@ describe("checks judged by the region an edit changed", () => {
       // The walk exercised both answers, and the region answered many.
       assert.ok(broken >= 40, `${broken} broken edits`);
       assert.ok(byRegion >= 40, `${byRegion} edits judged by their region`);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it("a long-lived checker judges a chain of edits by their regions, and still gives trees for blocks", async () => {
@@ -376,7 +366,7 @@ describe("checks judged by the region an edit changed", () => {
     assert.ok(byRegion >= 40, `${byRegion} edits judged by their region`);
   });
 
-  it("CLI: the second patch process judges its edit by the region, and still catches a join", async () => {
+  it("CLI: a patch process leaves the new text's cuts for the next one, which still refuses a join", async () => {
     const source = BASE.replace("x = x + 1;", "x = x + 1;\n/a/.test(s);");
     const tree = await tempTree({ "a.ts": source });
     try {
@@ -396,17 +386,9 @@ describe("checks judged by the region an edit changed", () => {
       });
       assert.equal(first.code, 0, first.stderr);
       assert.doesNotMatch(first.stdout, /Warning/);
-      const checks = join(tree.dir, ".hashline", "checks");
-      const saved = await Promise.all(
-        (await readdir(checks)).map(async (f) =>
-          JSON.parse(await readFile(join(checks, f), "utf8"))
-        ),
-      );
       const now = await readFile(join(tree.dir, "a.ts"), "utf8");
       assert.ok(
-        saved.some((r) =>
-          JSON.stringify(r.cuts) === JSON.stringify(whole(now).cuts)
-        ),
+        await holdsCuts(join(tree.dir, ".hashline"), whole(now).cuts),
         "the first process left the new text's cuts",
       );
       const reread = await hashline(["read", "a.ts"], run);
