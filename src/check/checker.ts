@@ -245,6 +245,8 @@ class TreeSitterChecker implements Checker {
   private readonly kept = new Map<string, Kept[]>();
   /** Parses running in slices, per grammar (see {@link prime}). */
   private readonly priming = new Map<string, SlicedParse[]>();
+  /** Receipts of primed parses still being written. */
+  private readonly saving = new Set<Promise<void>>();
   /** Primes still looking for a receipt before they parse anything. */
   private readonly looking = new Set<Promise<void>>();
   /** Receipt keys of the texts hashed lately. */
@@ -307,11 +309,25 @@ class TreeSitterChecker implements Checker {
     if (answer.kind !== "parsed") return;
     this.parses++;
     if (this.find(grammar, job.text)?.tree) return answer.tree.delete();
-    this.keep(grammar, {
+    const kept: Kept = {
       text: job.text,
       tree: answer.tree,
       errors: answer.errors,
-    });
+    };
+    this.keep(grammar, kept);
+    // A full parse: its answer goes to the state folder, as a check's does
+    // (a check awaits the write, so a process that exits after it keeps it).
+    const saved = this.keyOf(grammar, kept.text).then((key) =>
+      this.receipts.put(key, this.answerOf(grammar, kept))
+    ).catch(() => {});
+    this.saving.add(saved);
+    void saved.then(() => this.saving.delete(saved));
+  }
+
+  /** What a receipt keeps of a kept text: its errors, and its cuts when clean. */
+  private answerOf(grammar: LoadedGrammar, kept: Kept): Answer {
+    const cuts = this.cutsOfKept(grammar, kept);
+    return cuts ? { errors: kept.errors, cuts } : { errors: kept.errors };
   }
 
   /**
@@ -506,17 +522,17 @@ class TreeSitterChecker implements Checker {
     );
     if (parsed.kind !== "parsed") return null;
     const errors = parsed.errors;
-    this.keep(grammar, { text, tree: parsed.tree, errors });
+    const kept: Kept = { text, tree: parsed.tree, errors };
+    this.keep(grammar, kept);
     // A full parse's answer is written to the state folder too (the write
     // is small beside the parse); an incremental one stays in memory with its
     // tree (unless `saveAll`): redoing it costs less than a file write, which
     // the next edit's flush would have to carry.
     if (key !== undefined || this.saveAll) {
-      const answer: Answer = { errors };
-      if (errors.length === 0 && grammar.regions) {
-        answer.cuts = cutsOf(rootOf(parsed.tree) as unknown as CutNode);
-      }
-      await this.receipts.put(key ?? await this.keyOf(grammar, text), answer);
+      await this.receipts.put(
+        key ?? await this.keyOf(grammar, text),
+        this.answerOf(grammar, kept),
+      );
     }
     return { errors, reused: false };
   }
@@ -584,6 +600,14 @@ class TreeSitterChecker implements Checker {
   }
 
   async check(input: CheckInput): Promise<SyntaxCheck | null> {
+    try {
+      return await this.checkNow(input);
+    } finally {
+      if (this.saving.size > 0) await Promise.all(this.saving);
+    }
+  }
+
+  private async checkNow(input: CheckInput): Promise<SyntaxCheck | null> {
     let grammar = grammarFor(input.path);
     if (!grammar && input.sniff) {
       const basis = input.before ?? input.after;

@@ -391,6 +391,10 @@ describe("checks judged by the region an edit changed", () => {
         await holdsCuts(join(tree.dir, ".hashline"), whole(now).cuts),
         "the first process left the new text's cuts",
       );
+      assert.ok(
+        await holdsCuts(join(tree.dir, ".hashline"), whole(source).cuts),
+        "and those of the text before, which it parsed whole",
+      );
       const reread = await hashline(["read", "a.ts"], run);
       const refused = await hashline(["patch", "-", "--check", "refuse"], {
         ...run,
