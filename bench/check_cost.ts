@@ -24,7 +24,7 @@
  * @module
  */
 import { rmSync } from "node:fs";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import process from "node:process";
@@ -160,12 +160,16 @@ async function measureCli(dir: string, text: string): Promise<number> {
     first: "cli-first.ts",
   } as const;
   type Mode = keyof typeof files;
+  // The first-edit runs remove their receipts: they get a root (and so a
+  // state folder) of their own.
+  const rootOf = (mode: Mode) => mode === "first" ? join(dir, "first") : dir;
   const lines: Record<string, string> = {};
   for (const [mode, name] of Object.entries(files)) {
-    await writeFile(join(dir, name), text);
+    await mkdir(rootOf(mode as Mode), { recursive: true });
+    await writeFile(join(rootOf(mode as Mode), name), text);
     lines[mode] = text.slice(0, text.indexOf("\n"));
     spawnSync(deno, ["run", "-A", main, "read", name, "--limit", "1"], {
-      cwd: dir,
+      cwd: rootOf(mode as Mode),
     });
   }
   const fold = (line: string) => foldHash(lineHash32(line));
@@ -173,7 +177,7 @@ async function measureCli(dir: string, text: string): Promise<number> {
   let n = 0;
   const once = (mode: Mode) => {
     if (mode === "first") {
-      rmSync(join(dir, ".hashline", "checks"), {
+      rmSync(join(rootOf(mode), ".hashline", "checks"), {
         recursive: true,
         force: true,
       });
@@ -197,7 +201,7 @@ async function measureCli(dir: string, text: string): Promise<number> {
         mode === "off" ? "off" : "warn",
         "-",
       ],
-      { cwd: dir, input: patch },
+      { cwd: rootOf(mode), input: patch },
     );
     const ms = performance.now() - t0;
     if (r.status !== 0) {
