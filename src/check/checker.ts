@@ -144,7 +144,10 @@ export interface Checker {
 }
 
 const MiB = 1024 ** 2;
-/** Trees kept per grammar, so the next edit of a text parses incrementally. */
+/**
+ * Trees kept per grammar, so the next edit of a text parses incrementally
+ * (and as many texts judged by their region, kept with their cuts).
+ */
 const KEPT_TREES = 4;
 /** Paths whose last text is remembered (see {@link Checker.holds}). */
 const RECENT_PATHS = 256;
@@ -458,11 +461,12 @@ class TreeSitterChecker implements Checker {
   }
 
   /**
-   * The errors of `text`: from a text parsed lately, else by an incremental
-   * parse when the text before the edit was parsed lately (cheaper than a
-   * lookup), else from a receipt, else by the region the edit changed when
-   * the text before has a receipt with cuts (`_regions.ts`), else by a
-   * parse. Null when the parse ran past the deadline.
+   * The errors of `text`: from a text parsed lately; else, when the text
+   * before the edit was parsed lately, by the region the edit changed
+   * (`_regions.ts`, the cuts from that text) or an incremental parse (both
+   * cheaper than a lookup); else from a receipt; else by the region, when
+   * the text before has a receipt with cuts; else by a whole parse. Null when
+   * the parse ran past the deadline.
    */
   private async answer(
     grammar: LoadedGrammar,
