@@ -7,6 +7,7 @@
  * @module
  */
 import type { SyntaxNode } from "../block/_node.ts";
+import { changedSpan, pointAt } from "./_regions.ts";
 import { lazy } from "../_internal/lazy.ts";
 import type { Grammar } from "./languages.ts";
 
@@ -117,45 +118,9 @@ interface Tree {
   }): void;
 }
 
-function pointAt(text: string, index: number): Point {
-  let row = 0;
-  let last = -1;
-  for (
-    let i = text.indexOf("\n");
-    i !== -1 && i < index;
-    i = text.indexOf("\n", i + 1)
-  ) {
-    row++;
-    last = i;
-  }
-  return { row, column: index - last - 1 };
-}
-
 /** The edit turning `before` into `after`, as one changed span (UTF-16 units, as web-tree-sitter counts). */
 function spanEdit(before: string, after: string): Parameters<Tree["edit"]>[0] {
-  const most = Math.min(before.length, after.length);
-  // Whole blocks compare natively; the last block char by char.
-  const BLOCK = 4096;
-  let head = 0;
-  while (
-    head + BLOCK <= most &&
-    before.slice(head, head + BLOCK) === after.slice(head, head + BLOCK)
-  ) head += BLOCK;
-  while (head < most && before.charCodeAt(head) === after.charCodeAt(head)) {
-    head++;
-  }
-  const room = most - head;
-  let tail = 0;
-  while (
-    tail + BLOCK <= room &&
-    before.slice(before.length - tail - BLOCK, before.length - tail) ===
-      after.slice(after.length - tail - BLOCK, after.length - tail)
-  ) tail += BLOCK;
-  while (
-    tail < room &&
-    before.charCodeAt(before.length - 1 - tail) ===
-      after.charCodeAt(after.length - 1 - tail)
-  ) tail++;
+  const { head, tail } = changedSpan(before, after);
   const oldEnd = before.length - tail;
   const newEnd = after.length - tail;
   return {

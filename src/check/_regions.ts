@@ -98,15 +98,63 @@ function rowStarts(text: string, upTo = Infinity): number[] {
   return starts;
 }
 
-/** The row of a UTF-16 index. */
-function rowOf(text: string, index: number): number {
+/**
+ * Where a UTF-16 index falls in a text: its 0-based row and column.
+ *
+ * @param text The text.
+ * @param index An index into it.
+ * @returns The row and column.
+ */
+export function pointAt(text: string, index: number): NodePoint {
   let row = 0;
+  let last = -1;
   for (
     let i = text.indexOf("\n");
     i !== -1 && i < index;
     i = text.indexOf("\n", i + 1)
-  ) row++;
-  return row;
+  ) {
+    row++;
+    last = i;
+  }
+  return { row, column: index - last - 1 };
+}
+
+/**
+ * How much two texts share at their start and, after that, at their end
+ * (UTF-16 code units; the two never overlap).
+ *
+ * @param before One text.
+ * @param after The other.
+ * @returns The lengths of the shared start (`head`) and end (`tail`).
+ */
+export function changedSpan(
+  before: string,
+  after: string,
+): { head: number; tail: number } {
+  const most = Math.min(before.length, after.length);
+  // Whole blocks compare natively; the last block char by char.
+  const BLOCK = 4096;
+  let head = 0;
+  while (
+    head + BLOCK <= most &&
+    before.slice(head, head + BLOCK) === after.slice(head, head + BLOCK)
+  ) head += BLOCK;
+  while (head < most && before.charCodeAt(head) === after.charCodeAt(head)) {
+    head++;
+  }
+  const room = most - head;
+  let tail = 0;
+  while (
+    tail + BLOCK <= room &&
+    before.slice(before.length - tail - BLOCK, before.length - tail) ===
+      after.slice(after.length - tail - BLOCK, after.length - tail)
+  ) tail += BLOCK;
+  while (
+    tail < room &&
+    before.charCodeAt(before.length - 1 - tail) ===
+      after.charCodeAt(after.length - 1 - tail)
+  ) tail++;
+  return { head, tail };
 }
 
 /** The part of a new text to parse alone, and how it maps back. */
@@ -140,20 +188,10 @@ export function regionOf(
   after: string,
   cuts: readonly number[],
 ): Region | null {
-  const most = Math.min(before.length, after.length);
-  let head = 0;
-  while (head < most && before.charCodeAt(head) === after.charCodeAt(head)) {
-    head++;
-  }
+  const { head, tail } = changedSpan(before, after);
   if (head === before.length && head === after.length) return null;
-  let tail = 0;
-  while (
-    tail < most - head &&
-    before.charCodeAt(before.length - 1 - tail) ===
-      after.charCodeAt(after.length - 1 - tail)
-  ) tail++;
-  const firstRow = rowOf(before, head);
-  const lastRow = rowOf(before, before.length - tail);
+  const firstRow = pointAt(before, head).row;
+  const lastRow = pointAt(before, before.length - tail).row;
   const shift = rowCount(after) - rowCount(before);
   // From: the cut above the last cut at or above the first changed row, so
   // one whole unchanged statement leads into the change (or the very top).
