@@ -53,20 +53,45 @@ function isErrors(value: unknown): value is RawError[] {
     );
 }
 
+/** Most receipt files kept in a folder (the oldest go first). */
+export const MAX_RECEIPT_FILES = 4096;
+/**
+ * The chance that a write prunes the folder: a CLI process writes once or
+ * twice, so pruning cannot wait for a count of its own writes.
+ */
+const PRUNE_CHANCE = 1 / 64;
+
+/** How a folder of receipts is kept bounded (tests set both). */
+export interface ReceiptBounds {
+  /** Most receipt files kept (default {@link MAX_RECEIPT_FILES}). */
+  maxFiles?: number;
+  /** The chance that a write prunes the folder (default 1/64). */
+  pruneChance?: number;
+}
+
 /** Receipts in memory and, optionally, in a folder. */
 export class Receipts {
   private readonly memory = new Map<string, Answer>();
   private readonly folder: string | null;
   private readonly maxEntries: number;
+  private readonly maxFiles: number;
+  private readonly pruneChance: number;
   private made = false;
 
   /**
    * @param folder Where receipt files live (`<state>/checks`), or null for memory only.
    * @param maxEntries Most receipts kept in memory.
+   * @param bounds How the folder is kept bounded.
    */
-  constructor(folder: string | null, maxEntries: number) {
+  constructor(
+    folder: string | null,
+    maxEntries: number,
+    bounds: ReceiptBounds = {},
+  ) {
     this.folder = folder;
     this.maxEntries = maxEntries;
+    this.maxFiles = bounds.maxFiles ?? MAX_RECEIPT_FILES;
+    this.pruneChance = bounds.pruneChance ?? PRUNE_CHANCE;
   }
 
   /**
@@ -138,6 +163,35 @@ export class Receipts {
       );
     } catch {
       // A receipt is a cache: losing one costs a parse, never a wrong answer.
+    }
+    if (Math.random() < this.pruneChance) await this.prune();
+  }
+
+  /**
+   * Removes the oldest receipt files (by modification time) beyond three
+   * quarters of the most kept, once the folder holds more than the most; so
+   * the folder stays bounded however many edits are checked, and a prune
+   * leaves room for many writes before the next.
+   */
+  private async prune(): Promise<void> {
+    try {
+      const { lstat, readdir, unlink } = await import("../_runtime/fs.ts");
+      const { join } = await import("node:path");
+      const names = (await readdir(this.folder!)).filter((n) =>
+        n.endsWith(".json")
+      );
+      if (names.length <= this.maxFiles) return;
+      const aged = await Promise.all(names.map(async (name) => {
+        const info = await lstat(join(this.folder!, name)).catch(() => null);
+        return { name, time: info?.mtimeMs ?? 0 };
+      }));
+      aged.sort((a, b) => a.time - b.time);
+      const keep = Math.floor(this.maxFiles * 3 / 4);
+      for (const { name } of aged.slice(0, aged.length - keep)) {
+        await unlink(join(this.folder!, name)).catch(() => {});
+      }
+    } catch {
+      // Pruning is housekeeping: a folder that cannot be listed stays as it is.
     }
   }
 

@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
-import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { mkdtemp, readdir, rm, utimes } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { createChecker, describeCheck } from "../../src/check/mod.ts";
 import { loadGrammar } from "../../src/check/_engine.ts";
+import { Receipts } from "../../src/check/_receipts.ts";
 import { applyEdit, SAMPLES } from "./_samples.ts";
 
 describe("syntax checker with the real grammars", () => {
@@ -131,6 +132,35 @@ describe("syntax checker with the real grammars", () => {
       const other = createChecker({ stateDir: state, maxBytes: 1024 * 1024 });
       await other.check({ path: s.path, before: s.text, after: bad });
       assert.equal(other.parses, 2);
+    } finally {
+      await rm(state, { recursive: true, force: true });
+    }
+  });
+
+  it("the receipts folder stays bounded: the oldest receipts go first", async () => {
+    const state = await mkdtemp(join(tmpdir(), "hashline-check-"));
+    try {
+      const folder = join(state, "checks");
+      const receipts = new Receipts(folder, 4, {
+        maxFiles: 10,
+        pruneChance: 1,
+      });
+      const keys: string[] = [];
+      for (let i = 0; i < 30; i++) {
+        const key = await receipts.keyOf(`sha${i}`, "identity", "options");
+        keys.push(key);
+        await receipts.put(key, { errors: [] });
+        // Distinct modification times, whatever the file system's grain.
+        await utimes(join(folder, `${key}.json`), 1000 + i, 1000 + i);
+      }
+      const left = (await readdir(folder)).map((f) => f.replace(/\.json$/, ""));
+      assert.ok(left.length <= 10, `${left.length} receipts left`);
+      assert.ok(left.length >= 7);
+      // The newest are kept, the oldest gone; a pruned receipt is a miss.
+      assert.deepEqual(left.sort(), keys.slice(-left.length).sort());
+      const fresh = new Receipts(folder, 4);
+      assert.equal(await fresh.get(keys[0]), null);
+      assert.deepEqual(await fresh.get(keys[29]), { errors: [] });
     } finally {
       await rm(state, { recursive: true, force: true });
     }
