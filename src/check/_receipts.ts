@@ -122,13 +122,15 @@ export class Receipts {
     }
     if (!this.folder) return null;
     try {
-      const { lstat, readFile } = await import("../_runtime/fs.ts");
+      const { lstatSync, readFileSync } = await import("../_runtime/fs.ts");
       const { join } = await import("node:path");
       const file = join(this.folder, `${key}.json`);
       // Not a regular small file (a FIFO, a folder, a huge file): not a receipt.
-      const info = await lstat(file);
+      // Read synchronously: a small file, and a short-lived process's first
+      // asynchronous file call costs milliseconds under Deno.
+      const info = lstatSync(file);
       if (!info.isFile() || info.size > MAX_RECEIPT_BYTES) return null;
-      const body = JSON.parse(await readFile(file, "utf8"));
+      const body = JSON.parse(readFileSync(file, "utf8"));
       if (body?.key !== key || !isErrors(body.errors)) return null;
       const answer: Answer = { errors: body.errors };
       if (body.cuts !== undefined) answer.cuts = body.cuts;
@@ -148,16 +150,17 @@ export class Receipts {
 
   private async write(key: string, answer: Answer): Promise<void> {
     try {
-      const { mkdir, writeFile } = await import("../_runtime/fs.ts");
+      const { mkdirSync, writeFileSync } = await import("../_runtime/fs.ts");
       const { join } = await import("node:path");
+      // Synchronous, as reads are: a few KB, written without a flush.
       if (!this.made) {
-        await mkdir(this.folder!, { recursive: true });
+        mkdirSync(this.folder!, { recursive: true });
         this.made = true;
       }
       // Written in place: a receipt cut short does not parse, and a receipt
       // that does not parse (or names another key) is a miss, never an answer.
       const receipt: Receipt = { key, ...answer };
-      await writeFile(
+      writeFileSync(
         join(this.folder!, `${key}.json`),
         JSON.stringify(receipt),
       );
@@ -175,20 +178,30 @@ export class Receipts {
    */
   private async prune(): Promise<void> {
     try {
-      const { lstat, readdir, unlink } = await import("../_runtime/fs.ts");
+      const { lstatSync, readdirSync, unlinkSync } = await import(
+        "../_runtime/fs.ts"
+      );
       const { join } = await import("node:path");
-      const names = (await readdir(this.folder!)).filter((n) =>
+      const names = readdirSync(this.folder!).filter((n) =>
         n.endsWith(".json")
       );
       if (names.length <= this.maxFiles) return;
-      const aged = await Promise.all(names.map(async (name) => {
-        const info = await lstat(join(this.folder!, name)).catch(() => null);
-        return { name, time: info?.mtimeMs ?? 0 };
-      }));
+      const timeOf = (name: string) => {
+        try {
+          return lstatSync(join(this.folder!, name)).mtimeMs;
+        } catch {
+          return 0;
+        }
+      };
+      const aged = names.map((name) => ({ name, time: timeOf(name) }));
       aged.sort((a, b) => a.time - b.time);
       const keep = Math.floor(this.maxFiles * 3 / 4);
       for (const { name } of aged.slice(0, aged.length - keep)) {
-        await unlink(join(this.folder!, name)).catch(() => {});
+        try {
+          unlinkSync(join(this.folder!, name));
+        } catch {
+          // Gone already, or not ours to remove: left as it is.
+        }
       }
     } catch {
       // Pruning is housekeeping: a folder that cannot be listed stays as it is.
