@@ -80,11 +80,7 @@ export function plausibleCuts(cuts: unknown, rows: number): cuts is number[] {
 
 /** The number of rows of a text (line breaks plus one). */
 export function rowCount(text: string): number {
-  let rows = 1;
-  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) {
-    rows++;
-  }
-  return rows;
+  return pointAt(text, text.length).row + 1;
 }
 
 /** Where each row starts, up to row `upTo` (or all). */

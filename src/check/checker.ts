@@ -414,27 +414,15 @@ class TreeSitterChecker implements Checker {
     text: string,
   ): Promise<number[] | null> {
     const stored = await this.receipts.get(await this.keyOf(grammar, text));
-    if (!stored || stored.errors.length > 0 || !stored.cuts) return null;
-    return plausibleCuts(stored.cuts, rowCount(text)) ? stored.cuts : null;
+    if (!stored?.cuts || stored.errors.length > 0) return null;
+    return plausible(stored, text) ? stored.cuts : null;
   }
 
   /**
    * The cuts of `text`, when the region `before` → `text` changed parses
    * clean alone and so proves the whole text clean (`_regions.ts`); null when
-   * it does not, or `before` has no receipt with cuts.
+   * it does not.
    */
-  private async byRegion(
-    grammar: LoadedGrammar,
-    text: string,
-    before: string,
-    deadline: number,
-  ): Promise<number[] | null> {
-    if (!grammar.regions) return null;
-    const cuts = await this.cleanCuts(grammar, before);
-    return cuts && this.parseRegion(grammar, text, before, cuts, deadline);
-  }
-
-  /** {@link byRegion} given the cuts of `before`. */
   private parseRegion(
     grammar: LoadedGrammar,
     text: string,
@@ -484,36 +472,35 @@ class TreeSitterChecker implements Checker {
     const known = typeof before === "string"
       ? this.find(grammar, before)
       : undefined;
-    const oldCuts = known && this.cutsOfKept(grammar, known);
+    const base = known && this.baseFor(grammar, before);
+    // The cuts of the text before: from its kept tree (or the region that
+    // judged it), else from its receipt once the new text has none.
+    let oldCuts = known ? this.cutsOfKept(grammar, known) : null;
+    let key: string | undefined;
+    if (!oldCuts && !base) {
+      key = await this.keyOf(grammar, text);
+      const stored = await this.receipts.get(key);
+      if (stored && plausible(stored, text)) {
+        return { errors: stored.errors, reused: true };
+      }
+      if (typeof before === "string" && grammar.regions) {
+        oldCuts = await this.cleanCuts(grammar, before);
+      }
+    }
     if (oldCuts) {
       // A few statements parsed alone cost less than stepping over every
       // top-level node of the tree, as an incremental parse does.
       const cuts = this.parseRegion(grammar, text, before!, oldCuts, deadline);
       if (cuts) {
         this.keep(grammar, { text, tree: null, errors: [], cuts });
-        if (this.saveAll) {
-          await this.receipts.put(await this.keyOf(grammar, text), {
+        // Written as a full parse's answer is (see below).
+        if (key !== undefined || this.saveAll) {
+          await this.receipts.put(key ?? await this.keyOf(grammar, text), {
             errors: [],
             cuts,
           });
         }
         return { errors: [], reused: false };
-      }
-    }
-    const base = known && this.baseFor(grammar, before);
-    let key: string | undefined;
-    if (!base) {
-      key = await this.keyOf(grammar, text);
-      const stored = await this.receipts.get(key);
-      if (stored && plausible(stored, text)) {
-        return { errors: stored.errors, reused: true };
-      }
-      if (typeof before === "string") {
-        const cuts = await this.byRegion(grammar, text, before, deadline);
-        if (cuts) {
-          await this.receipts.put(key, { errors: [], cuts });
-          return { errors: [], reused: false };
-        }
       }
     }
     const budget = Math.min(this.timeoutMs, deadline - performance.now());
@@ -532,7 +519,7 @@ class TreeSitterChecker implements Checker {
     // is small beside the parse); an incremental one stays in memory with its
     // tree (unless `saveAll`): redoing it costs less than a file write, which
     // the next edit's flush would have to carry.
-    if (key !== undefined || this.saveAll) {
+    if (!base || this.saveAll) {
       await this.receipts.put(
         key ?? await this.keyOf(grammar, text),
         this.answerOf(grammar, kept),

@@ -23,22 +23,26 @@ export interface Grammar {
   regions?: true;
 }
 
-function grammar(language: string, pkg: string, file = language): Grammar {
-  return { language, package: pkg, wasm: `tree-sitter-${file}.wasm` };
+function grammar(
+  language: string,
+  pkg: string,
+  more: Pick<Grammar, "regions"> = {},
+): Grammar {
+  return {
+    language,
+    package: pkg,
+    wasm: `tree-sitter-${language}.wasm`,
+    ...more,
+  };
 }
 
-const TYPESCRIPT = {
-  ...grammar("typescript", "tree-sitter-typescript"),
+const TYPESCRIPT = grammar("typescript", "tree-sitter-typescript", {
   regions: true,
-} as const;
-const TSX = {
-  ...grammar("tsx", "tree-sitter-typescript"),
+});
+const TSX = grammar("tsx", "tree-sitter-typescript", { regions: true });
+const JAVASCRIPT = grammar("javascript", "tree-sitter-javascript", {
   regions: true,
-} as const;
-const JAVASCRIPT = {
-  ...grammar("javascript", "tree-sitter-javascript"),
-  regions: true,
-} as const;
+});
 const PYTHON = grammar("python", "tree-sitter-python");
 const HTML = grammar("html", "tree-sitter-html");
 const YAML = grammar("yaml", "@tree-sitter-grammars/tree-sitter-yaml");
