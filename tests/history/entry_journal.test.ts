@@ -55,6 +55,20 @@ function renameWriter(
   }).join("\n");
 }
 
+/**
+ * Runs a writer that commits `a.txt` once (acknowledged as `h_1`), then is
+ * killed at step `at` of its second commit.
+ */
+async function killSecondCommitAt(t: Tree, at: string): Promise<void> {
+  const step = commitSteps([true], true).indexOf(at);
+  assert.ok(step >= 0);
+  const run = await collect(
+    startTs(CHILD, [t.root, t.state, "2", String(step), "a.txt"]),
+  );
+  assert.equal(run.signal, "SIGKILL", run.stderr);
+  assert.match(run.stdout, /^ack 1 h_1$/m);
+}
+
 async function editLine1(ws: Workspace, path: string, text: string) {
   const view = await ws.read(path, { limit: 1 });
   const start = view.text.slice(0, view.text.indexOf("|"));
@@ -161,13 +175,7 @@ describe("a one-file commit's entry as its journal", () => {
     "a writer killed between its entry and its rename: recovery voids the entry",
     { timeout: 60_000 },
     async () => {
-      const step = commitSteps([true], true).indexOf("history");
-      assert.ok(step >= 0);
-      const run = await collect(
-        startTs(CHILD, [t.root, t.state, "2", String(step), "a.txt"]),
-      );
-      assert.equal(run.signal, "SIGKILL", run.stderr);
-      assert.match(run.stdout, /^ack 1 h_1$/m);
+      await killSecondCommitAt(t, "history");
       // The killed commit's entry is in the log, its temporary beside the file.
       assert.match(
         await readFile(join(t.state, "history", "log"), "utf8"),
@@ -240,13 +248,7 @@ describe("a one-file commit's entry as its journal", () => {
     { timeout: 60_000 },
     async (ctx) => {
       const log = join(t.state, "history", "log");
-      const step = commitSteps([true], true).indexOf("checked");
-      assert.ok(step >= 0);
-      const run = await collect(
-        startTs(CHILD, [t.root, t.state, "2", String(step), "a.txt"]),
-      );
-      assert.equal(run.signal, "SIGKILL", run.stderr);
-      assert.match(run.stdout, /^ack 1 h_1$/m);
+      await killSecondCommitAt(t, "checked");
       const killed = parseLog(await readFile(log, "utf8")).find((r) =>
         r.id === "h_2"
       ) as unknown as { commit?: { a?: string; b?: string | null } };
