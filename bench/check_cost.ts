@@ -163,14 +163,17 @@ async function measureCli(dir: string, text: string): Promise<number> {
   // The first-edit runs remove their receipts: they get a root (and so a
   // state folder) of their own.
   const rootOf = (mode: Mode) => mode === "first" ? join(dir, "first") : dir;
-  const lines: Record<string, string> = {};
-  for (const [mode, name] of Object.entries(files)) {
-    await mkdir(rootOf(mode as Mode), { recursive: true });
-    await writeFile(join(rootOf(mode as Mode), name), text);
+  const kinds = Object.keys(files) as Mode[];
+  const lines = {} as Record<Mode, string>;
+  for (const mode of kinds) {
+    await mkdir(rootOf(mode), { recursive: true });
+    await writeFile(join(rootOf(mode), files[mode]), text);
     lines[mode] = text.slice(0, text.indexOf("\n"));
-    spawnSync(deno, ["run", "-A", main, "read", name, "--limit", "1"], {
-      cwd: rootOf(mode as Mode),
-    });
+    spawnSync(
+      deno,
+      ["run", "-A", main, "read", files[mode], "--limit", "1"],
+      { cwd: rootOf(mode) },
+    );
   }
   const fold = (line: string) => foldHash(lineHash32(line));
   const times: Record<Mode, number[]> = { off: [], warn: [], first: [] };
@@ -210,8 +213,7 @@ async function measureCli(dir: string, text: string): Promise<number> {
     lines[mode] = next;
     return ms;
   };
-  once("off"), once("warn"), once("first");
-  const kinds: Mode[] = ["off", "warn", "first"];
+  for (const mode of kinds) once(mode);
   for (let i = 0; i < cliRuns; i++) {
     const order = [...kinds.slice(i % 3), ...kinds.slice(0, i % 3)];
     for (const m of order) times[m].push(once(m));
