@@ -162,6 +162,8 @@ interface Kept {
   errors: RawError[];
   /** Its cuts once known (clean texts of grammars with regions only). */
   cuts?: number[];
+  /** A whole parse run ahead of a check, whose receipt the check writes. */
+  unsaved?: boolean;
 }
 /** Largest content whose language is guessed by parsing it. */
 const SNIFF_BYTES = 256 * 1024;
@@ -248,8 +250,6 @@ class TreeSitterChecker implements Checker {
   private readonly kept = new Map<string, Kept[]>();
   /** Parses running in slices, per grammar (see {@link prime}). */
   private readonly priming = new Map<string, SlicedParse[]>();
-  /** Receipts of primed parses still being written. */
-  private readonly saving = new Set<Promise<void>>();
   /** Primes still looking for a receipt before they parse anything. */
   private readonly looking = new Set<Promise<void>>();
   /** Receipt keys of the texts hashed lately. */
@@ -312,19 +312,15 @@ class TreeSitterChecker implements Checker {
     if (answer.kind !== "parsed") return;
     this.parses++;
     if (this.find(grammar, job.text)?.tree) return answer.tree.delete();
-    const kept: Kept = {
+    // A whole parse: the check that uses it writes its receipt, as it
+    // would its own (never a write after the answer, nor for an edit
+    // refused before its check).
+    this.keep(grammar, {
       text: job.text,
       tree: answer.tree,
       errors: answer.errors,
-    };
-    this.keep(grammar, kept);
-    // A full parse: its answer goes to the state folder, as a check's does
-    // (a check awaits the write, so a process that exits after it keeps it).
-    const saved = this.keyOf(grammar, kept.text).then((key) =>
-      this.receipts.put(key, this.answerOf(grammar, kept))
-    ).catch(() => {});
-    this.saving.add(saved);
-    void saved.then(() => this.saving.delete(saved));
+      unsaved: true,
+    });
   }
 
   /** What a receipt keeps of a kept text: its errors, and its cuts when clean. */
@@ -472,6 +468,13 @@ class TreeSitterChecker implements Checker {
     const known = typeof before === "string"
       ? this.find(grammar, before)
       : undefined;
+    if (known?.unsaved) {
+      known.unsaved = false;
+      await this.receipts.put(
+        await this.keyOf(grammar, known.text),
+        this.answerOf(grammar, known),
+      );
+    }
     const base = known && this.baseFor(grammar, before);
     // The cuts of the text before: from its kept tree (or the region that
     // judged it), else from its receipt once the new text has none.
@@ -591,14 +594,6 @@ class TreeSitterChecker implements Checker {
   }
 
   async check(input: CheckInput): Promise<SyntaxCheck | null> {
-    try {
-      return await this.checkNow(input);
-    } finally {
-      if (this.saving.size > 0) await Promise.all(this.saving);
-    }
-  }
-
-  private async checkNow(input: CheckInput): Promise<SyntaxCheck | null> {
     let grammar = grammarFor(input.path);
     if (!grammar && input.sniff) {
       const basis = input.before ?? input.after;
