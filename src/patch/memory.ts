@@ -6,6 +6,7 @@
  * @module
  */
 import type { PlannedEdit, ReadMemory } from "./types.ts";
+import type { FileViews } from "./views.ts";
 
 interface Run {
   start: number;
@@ -51,6 +52,12 @@ export class LineMemory implements ReadMemory {
    * read there (`read32`), so a rebase still finds the region as first read.
    */
   private shown?: LineMemory;
+  /**
+   * Everything the session was shown of the file, each with its own
+   * numbering, and its own commits since (docs/reads.md#views-several-edits-from-one-read):
+   * anchors are resolved through these before the rules judge them.
+   */
+  views?: FileViews;
 
   /**
    * Creates the memory of one file's reads.
@@ -104,6 +111,7 @@ export class LineMemory implements ReadMemory {
     copy.form = this.form;
     if (this.replaced) copy.replaced = new Map(this.replaced);
     if (this.shown) copy.shown = this.shown.clone();
+    if (this.views) copy.views = this.views.clone();
     return copy;
   }
 

@@ -14,9 +14,11 @@ import {
   writeSync,
 } from "../_runtime/fs.ts";
 import { LineMemory } from "../patch/memory.ts";
+import { FileViews } from "../patch/views.ts";
 
 const MAGIC = 0x3152_4c48; // "HLR1" read little-endian
 const STAMP = 0x3154_5348; // "HST1": flags (1: lean form, 2: stamp) and the file's stamp follow
+const VIEWS = 0x3157_5648; // "HVW1": the session's views of the file and its own commits since
 
 /**
  * Encodes one file's record: magic, path, line count, runs of (start,
@@ -28,7 +30,8 @@ export function encodeRecord(real: string, mem: LineMemory): Uint8Array {
   const { read, shown } = mem.layers();
   let words = 4 + Math.ceil(path.length / 4);
   for (const [, hashes] of read) words += 2 + hashes.length;
-  const stamp = mem.stamp === undefined && mem.form !== "lean"
+  const views = mem.views ? mem.views.toWords() : null;
+  const stamp = mem.stamp === undefined && mem.form !== "lean" && !views
     ? null
     : new TextEncoder().encode(mem.stamp ?? "");
   if (shown.length > 0 || stamp) {
@@ -36,6 +39,7 @@ export function encodeRecord(real: string, mem: LineMemory): Uint8Array {
     for (const [, hashes] of shown) words += 2 + hashes.length;
   }
   if (stamp) words += 3 + Math.ceil(stamp.length / 4);
+  if (views) words += 1 + views.length;
   const out = new Uint32Array(words);
   out[0] = MAGIC;
   out[1] = path.length;
@@ -60,6 +64,11 @@ export function encodeRecord(real: string, mem: LineMemory): Uint8Array {
     out[at++] = stamp.length;
     new Uint8Array(out.buffer).set(stamp, at * 4);
     at += Math.ceil(stamp.length / 4);
+  }
+  if (views) {
+    out[at++] = VIEWS;
+    out.set(views, at);
+    at += views.length;
   }
   const bytes = new Uint8Array(out.buffer);
   if (new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1) {
@@ -116,11 +125,19 @@ export function decodeRecord(
     }
     at += 3 + Math.ceil(len / 4);
   }
+  let views: FileViews | undefined;
+  if (shown !== null && at < words && word(at) === VIEWS) {
+    const got = FileViews.fromWords(word, at + 1, words);
+    if (!got) return null;
+    views = got.views;
+    at = got.at;
+  }
   if (read === null || shown === null || at !== words) return null;
   const mem = LineMemory.fromLayers(read, shown);
   if (lineCount > 0) mem.lineCount = lineCount - 1;
   if (stamp !== undefined) mem.stamp = stamp;
   if (flags & 1) mem.form = "lean";
+  if (views) mem.views = views;
   return mem;
 }
 

@@ -28,7 +28,13 @@ import {
 import { LineMemory } from "../patch/memory.ts";
 import { movedText } from "../patch/rebase.ts";
 import { changed, opLabel, type Problem, refusal } from "../patch/problems.ts";
-import type { MoveOp, Patch, PatchOp, PlannedEdit } from "../patch/types.ts";
+import type {
+  LineLookup,
+  MoveOp,
+  Patch,
+  PatchOp,
+  PlannedEdit,
+} from "../patch/types.ts";
 import type { Target } from "../fs/confine.ts";
 import { commitFiles, type StageEntry } from "./_commit.ts";
 import { foldersToMake } from "../commit/stage.ts";
@@ -38,7 +44,14 @@ import { recordOf, settleThenRelease } from "./_history.ts";
 import { loadWhole } from "./_load.ts";
 import { lockTargets } from "./_locking.ts";
 import { loadEditing } from "./_plan.ts";
-import { recordRefusal, remember } from "./_record.ts";
+import { noteOwnCommit, recordRefusal, remember } from "./_record.ts";
+import {
+  type MovedNote,
+  noteMoved,
+  resolveThroughViews,
+  type ViewedFile,
+} from "../patch/resolve_views.ts";
+import { lookupFromLines } from "../patch/lookup.ts";
 import { resolveTarget } from "./_resolve.ts";
 import { patchAnswer, resultShare } from "./_result_notes.ts";
 import type { FileEdit, PatchResult } from "./types.ts";
@@ -437,6 +450,83 @@ async function locked(
     });
   }
   if (problems.length > 0) throw refusal(problems);
+  const moved = new Map<string, Map<number, MovedNote>>();
+  patch = throughViews(patch, loaded, problems, moved);
+  if (problems.length > 0) throw refusal(problems);
+  try {
+    return await lockedResolved(
+      ctx,
+      session,
+      patch,
+      loaded,
+      dryRun,
+      rebase,
+      problems,
+      rebased,
+      check,
+    );
+  } catch (error) {
+    if (error instanceof PatchRefusedError) {
+      for (const [path, notes] of moved) {
+        noteMoved(error.problems, notes, path);
+      }
+    }
+    throw error;
+  }
+}
+
+/**
+ * Every anchor of the patch, resolved through the views the session was
+ * shown of its file (docs/reads.md#views-several-edits-from-one-read): a
+ * move's target anchor through the target file's views.
+ */
+function throughViews(
+  patch: Patch,
+  loaded: Map<string, Loaded>,
+  problems: Problem[],
+  moved: Map<string, Map<number, MovedNote>>,
+): Patch {
+  const lookups = new Map<string, LineLookup>();
+  const fileOf = (path: string): ViewedFile => {
+    const l = loaded.get(path);
+    const text = l?.text;
+    return {
+      views: l?.memory?.views,
+      lean: l?.memory?.form === "lean",
+      get now(): LineLookup | undefined {
+        if (text === null || text === undefined) return undefined;
+        let idx = lookups.get(path);
+        if (!idx) {
+          lookups.set(path, idx = lookupFromLines(splitLines(text).lines));
+        }
+        return idx;
+      },
+    };
+  };
+  const files = patch.files.map((f) => {
+    const ops = resolveThroughViews(f.ops, fileOf, f.path);
+    const moves = f.moves
+      ? resolveThroughViews(f.moves, fileOf, f.path)
+      : undefined;
+    problems.push(...ops.problems, ...(moves?.problems ?? []));
+    const notes = new Map([...ops.moved, ...(moves?.moved ?? [])]);
+    if (notes.size > 0) moved.set(f.path, notes);
+    return { ...f, ops: ops.ops, ...(moves ? { moves: moves.ops } : {}) };
+  });
+  return { ...patch, files };
+}
+
+async function lockedResolved(
+  ctx: Context,
+  session: string,
+  patch: Patch,
+  loaded: Map<string, Loaded>,
+  dryRun: boolean,
+  rebase: boolean,
+  problems: Problem[],
+  rebased: string[],
+  check?: CheckMode,
+): Promise<PatchResult> {
   patch = bareMoves(patch, loaded, problems);
   if (problems.length > 0) throw refusal(problems);
   patch = await moveBlocks(ctx, patch, loaded, problems, rebase);
@@ -713,7 +803,7 @@ async function locked(
     const record = await recordOf(ctx, session, heads[0], records);
     await commitFiles(ctx.stateDir, ctx.conf, stage, ctx.hooks, record);
     entryId = record?.id;
-    await carryRecords(ctx, session, done, shown, warnings);
+    await carryRecords(ctx, session, done, shown, warnings, entryId);
   }
   const parts = done.map((_d, i) =>
     [heads[i], files[i].anchors, files[i].diff].filter((s) => s !== "").join(
@@ -745,6 +835,7 @@ async function carryRecords(
   done: Done[],
   shown: { start: number; hashes: number[] }[][],
   warnings: string[],
+  entry?: string,
 ): Promise<void> {
   for (const [i, d] of done.entries()) {
     const kind = d.action.action;
@@ -766,8 +857,7 @@ async function carryRecords(
         mem.lineCount = idx.lineCount;
       }
     }
-    mem.remap(d.plan);
-    for (const w of shown[i]) mem.see(w.start, w.hashes);
+    noteOwnCommit(mem, d.plan, shown[i], entry);
     const to = kind === "rename" ? d.to!.real : real;
     if (kind === "rename") {
       await ctx.records.dropEverywhere(real).catch(() => {});

@@ -220,7 +220,9 @@ async function patchLocked(
     const note = p.unchanged ? null : linkNote(p.target.display, p.target.stat);
     if (note) warnings.push(note);
   }
-  if (!dryRun) await recordCommit(ctx, session, prepared, shown, warnings);
+  if (!dryRun) {
+    await recordCommit(ctx, session, prepared, shown, warnings, entryId);
+  }
   const parts = files.map((f) =>
     [editHead(f), f.anchors, f.diff]
       .filter((s) => s !== "")

@@ -25,6 +25,10 @@ import {
 } from "../block/expand.ts";
 import { splitLines } from "../anchor/split.ts";
 import { stillStamped } from "../records/stamp.ts";
+import { noteMoved, resolveThroughViews } from "../patch/resolve_views.ts";
+import { lookupFromLines } from "../patch/lookup.ts";
+import type { LineLookup } from "../patch/types.ts";
+import type { Loaded } from "./_load.ts";
 
 /**
  * Resolves the block anchors of one file's ops on the file as validated;
@@ -132,6 +136,57 @@ export async function prepare(
     problems.push(...readFirst(memory, display));
     return null;
   }
+  const views = memory.views;
+  if (views) {
+    // Numbers from every view the session was shown, in the file's numbering now.
+    const loaded = ctx.streams(target) ? undefined : await loadWhole(target);
+    let lookup: LineLookup | undefined;
+    const file = {
+      views,
+      lean: memory.form === "lean",
+      // Only a refusal shows fresh lines: the file is split for one.
+      get now(): LineLookup | undefined {
+        if (!loaded) return undefined;
+        return lookup ??= lookupFromLines(splitLines(loaded.text).lines);
+      },
+    };
+    const resolved = resolveThroughViews(ops, () => file, display);
+    if (resolved.problems.length > 0) {
+      problems.push(...resolved.problems);
+      return null;
+    }
+    ops = resolved.ops;
+    const found: Problem[] = [];
+    const out = await prepareResolved(
+      ctx,
+      target,
+      ops,
+      memory,
+      found,
+      rebased,
+      loaded,
+    );
+    noteMoved(found, resolved.moved, display);
+    problems.push(...found);
+    return out;
+  }
+  return await prepareResolved(ctx, target, ops, memory, problems, rebased);
+}
+
+/** {@link prepare} for ops whose anchors are in the file's numbering now. */
+async function prepareResolved(
+  ctx: Context,
+  target: Target,
+  ops: PatchOp[],
+  memory: LineMemory,
+  problems: Problem[],
+  rebased: string[] | null,
+  loaded?: Loaded,
+): Promise<Prepared | null> {
+  const display = target.display;
+  const { editIndexed } = await loadEditing();
+  // Resolved through views: the last commit's own lines need no second guess.
+  const replaced = memory.views ? undefined : memory.replaced;
   if (ctx.streams(target) && hasBlockAnchors(ops)) {
     problems.push(tooLargeForBlocks(display));
     return null;
@@ -141,7 +196,7 @@ export async function prepare(
     const judged = planPatch(scanned.lookup, ops, {
       memory,
       path: display,
-      replaced: memory.replaced,
+      replaced,
       unchanged: await stillStamped(memory.stamp, scanned.id),
     });
     if (judged.problems.length > 0) {
@@ -165,7 +220,7 @@ export async function prepare(
       },
     };
   }
-  const { bytes, id, text } = await loadWhole(target);
+  const { bytes, id, text } = loaded ?? await loadWhole(target);
   const blocks = await resolveBlocks(
     ctx,
     display,
@@ -184,7 +239,7 @@ export async function prepare(
     memory,
     path: display,
     rebase: rebased !== null,
-    replaced: memory.replaced,
+    replaced,
     unchanged,
   });
   if (rebased) rebased.push(...out.rebased.map((n) => `${display} ${n}`));

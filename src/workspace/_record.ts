@@ -8,6 +8,8 @@
  */
 import { lineHash32 } from "../hash/fnv.ts";
 import { LineMemory } from "../patch/memory.ts";
+import { FileViews, type ViewRun } from "../patch/views.ts";
+import { settlesNumbers } from "../patch/resolve_views.ts";
 import { contentStamp } from "../records/stamp.ts";
 import type { Problem, Shown } from "../patch/problems.ts";
 import type { PlannedEdit } from "../patch/types.ts";
@@ -52,13 +54,44 @@ export async function recordRead(
   form?: "hash" | "lean",
 ): Promise<void> {
   const mem = (await ctx.records.get(session, real)) ?? new LineMemory();
+  const runs = [{ start, hashes }];
+  const stamped = stampCovers(mem, runs, totalLines, stamp);
   mem.see(start, hashes);
   // A read sees the file's length too: lines past it are gone.
   mem.forgetFrom(totalLines + 1);
   mem.lineCount = totalLines;
-  mem.stamp = stamp;
+  mem.stamp = stamped;
   mem.form = form === "lean" ? "lean" : undefined;
+  (mem.views ??= new FileViews()).add(true, runs);
   await remember(ctx, session, real, mem, warnings, "The file was read");
+}
+
+/**
+ * The stamp a read may leave on a record (docs/reads.md#views-several-edits-from-one-read):
+ * the file's stamp now only when every remembered line came from this read
+ * or from a state of the file that still holds (the record's own stamp is
+ * the file's stamp now). A window or outline read after the file changed
+ * leaves older remembered lines at their old numbers, and those must go
+ * through the drift alignment, so no stamp is left then.
+ */
+function stampCovers(
+  mem: LineMemory,
+  runs: readonly ViewRun[],
+  totalLines: number,
+  stamp: string | undefined,
+): string | undefined {
+  if (stamp === undefined || mem.stamp === stamp) return stamp;
+  let shown = 0;
+  for (const r of runs) shown += r.hashes.length;
+  if (runs.length === 1 && runs[0].start === 1 && shown >= totalLines) {
+    return stamp;
+  }
+  const inside = (n: number) =>
+    runs.some((r) => n >= r.start && n < r.start + r.hashes.length);
+  for (const [n] of mem.entries()) {
+    if (n <= totalLines && !inside(n)) return undefined;
+  }
+  return stamp;
 }
 
 /** Records the lines an outline showed: runs of lines, each from its start. */
@@ -73,10 +106,12 @@ export async function recordRuns(
   stamp?: string,
 ): Promise<void> {
   const mem = (await ctx.records.get(session, real)) ?? new LineMemory();
+  const stamped = stampCovers(mem, runs, totalLines, stamp);
   for (const run of runs) mem.see(run.start, run.hashes);
   mem.forgetFrom(totalLines + 1);
   mem.lineCount = totalLines;
-  mem.stamp = stamp;
+  mem.stamp = stamped;
+  (mem.views ??= new FileViews()).add(true, runs);
   // Results and refusals show lines in the form this read used.
   mem.form = form === "lean" ? "lean" : undefined;
   await remember(ctx, session, real, mem, warnings, "The file was read");
@@ -93,9 +128,13 @@ export async function recordWhole(
   stamp?: string,
 ): Promise<void> {
   const mem = new LineMemory();
-  mem.see(1, lines.map(lineHash32));
+  const hashes = lines.map(lineHash32);
+  mem.see(1, hashes);
   mem.lineCount = lines.length;
   mem.stamp = stamp;
+  // Seen whole: this one view supersedes every number shown before.
+  mem.views = new FileViews();
+  mem.views.add(true, [{ start: 1, hashes }]);
   await remember(ctx, session, real, mem, warnings, done);
 }
 
@@ -110,17 +149,43 @@ export async function recordCommit(
   prepared: readonly Prepared[],
   shown: readonly Shown[][],
   warnings: string[],
+  entry?: string,
 ): Promise<void> {
   for (let i = 0; i < prepared.length; i++) {
     const p = prepared[i];
     const mem = (await ctx.records.get(session, p.target.real)) ??
       new LineMemory();
-    mem.remap(p.plan);
-    for (const w of shown[i]) mem.see(w.start, w.hashes);
+    noteOwnCommit(mem, p.plan, shown[i], entry);
     mem.replaced = replacedLines(p.plan, p.oldLine);
     mem.stamp = p.bytes ? await contentStamp(p.bytes) : undefined;
     await remember(ctx, session, p.target.real, mem, warnings);
   }
+}
+
+/**
+ * What a session knows of a file after its own commit of it: every
+ * remembered line moves to where the commit put it, the lines the result
+ * showed count as shown (a view of their own), and the commit is kept so
+ * that the numbers of earlier views translate exactly
+ * (docs/reads.md#views-several-edits-from-one-read).
+ *
+ * @param mem The record (changed in place).
+ * @param plan The commit's edits, against the file before it.
+ * @param shown The runs the result showed, in the numbering after it.
+ * @param entry The commit's history entry, when kept.
+ */
+export function noteOwnCommit(
+  mem: LineMemory,
+  plan: readonly PlannedEdit[],
+  shown: readonly Shown[],
+  entry?: string,
+): void {
+  const had = mem.size > 0 || mem.views !== undefined;
+  mem.remap(plan);
+  for (const w of shown) mem.see(w.start, w.hashes);
+  if (mem.views) mem.views.commit(plan, entry);
+  else if (!had) mem.views = new FileViews();
+  mem.views?.add(false, shown);
 }
 
 /**
@@ -135,6 +200,7 @@ export async function recordRefusal(
 ): Promise<void> {
   const byDisplay = new Map(groups.map((g) => [g.target.display, g.target]));
   const seen = new Map<string, { start: number; hashes: number[] }[]>();
+  const settled = new Map<string, { start: number; hashes: number[] }[]>();
   for (const p of problems) {
     const shown = p.shown;
     const target = p.path ? byDisplay.get(p.path) : undefined;
@@ -142,6 +208,9 @@ export async function recordRefusal(
     const list = seen.get(target.real) ?? [];
     list.push(...shown);
     seen.set(target.real, list);
+    if (settlesNumbers(p)) {
+      settled.set(target.real, [...(settled.get(target.real) ?? []), ...shown]);
+    }
   }
   for (const [real, windows] of seen) {
     const mem = (await ctx.records.get(session, real)) ?? new LineMemory();
@@ -154,6 +223,9 @@ export async function recordRefusal(
         mem.replaced?.delete(w.start + k);
       }
     }
+    const settling = settled.get(real) ?? [];
+    mem.views?.add(false, windows.filter((w) => !settling.includes(w)));
+    mem.views?.add(true, settling);
     await remember(ctx, session, real, mem, []);
   }
 }

@@ -40,7 +40,7 @@ import type { Context } from "./_context.ts";
 import { logged, recordOf, settleThenRelease } from "./_history.ts";
 import { loadWhole } from "./_load.ts";
 import { lockTargets, start } from "./_locking.ts";
-import { remember } from "./_record.ts";
+import { noteOwnCommit, remember } from "./_record.ts";
 import { resolveTarget } from "./_resolve.ts";
 import { resultShare } from "./_result_notes.ts";
 
@@ -262,7 +262,15 @@ async function undoLocked(
   );
   const warnings = ctx.takeNotices();
   for (const [i, { target, step }] of steps.entries()) {
-    await recordUndo(ctx, session, target.real, step, shown[i], warnings);
+    await recordUndo(
+      ctx,
+      session,
+      target.real,
+      step,
+      shown[i],
+      warnings,
+      record?.id,
+    );
   }
   return {
     id: record?.id ?? null,
@@ -362,18 +370,21 @@ async function recordUndo(
   step: UndoStep,
   shown: readonly number[],
   warnings: string[],
+  entry?: string,
 ): Promise<void> {
   if (step.action === "delete") return;
   const mem = (await ctx.records.get(session, real)) ?? new LineMemory();
   // Only the number of lines each hunk wrote counts for the remap.
-  mem.remap(step.hunks.map((h) => ({
+  const plan = step.hunks.map((h) => ({
     at: h.at,
     deleteCount: lineCount(h.old),
     lines: { length: lineCount(h.new) } as string[],
-  })));
-  for (const [j, h] of step.hunks.entries()) {
-    mem.see(h.newAt, lineHashes(h.new, h.newAt, shown[j] ?? 0));
-  }
+  }));
+  const runs = step.hunks.map((h, j) => ({
+    start: h.newAt,
+    hashes: lineHashes(h.new, h.newAt, shown[j] ?? 0),
+  }));
+  noteOwnCommit(mem, plan, runs, entry);
   const total = lineCount(step.text);
   mem.forgetFrom(total + 1);
   mem.lineCount = total;

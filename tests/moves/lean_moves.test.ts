@@ -66,8 +66,17 @@ describe("moves by line number after a lean read", () => {
         assert.match(moved.out, /Moved line 1 → x\.txt:4/);
         assert.match(moved.out, /^4\|x$/m);
         assert.equal(await text(t, "x.txt"), "y\nz\nw\nx\n");
-        // The record follows the move: the moved line is edited by number.
-        const chained = await run(["patch", "-"], "@@ x.txt\n= 4\n~X\n");
+        // The read showed "w" as line 4 and the result shows "x" there: a
+        // bare 4 names two lines now, so it is refused (docs/reads.md#views-several-edits-from-one-read).
+        const twice = await run(["patch", "-"], "@@ x.txt\n= 4\n~X\n");
+        assert.equal(twice.code, 1, twice.err + twice.out);
+        assert.match(twice.out + twice.err, /ambiguous/);
+        assert.equal(await text(t, "x.txt"), "y\nz\nw\nx\n");
+        // The moved line, named with its hash from the result, is edited.
+        const chained = await run(
+          ["patch", "-"],
+          `@@ x.txt\n= 4:${lineHash("x")}\n~X\n`,
+        );
         assert.equal(chained.code, 0, chained.err + chained.out);
         assert.equal(await text(t, "x.txt"), "y\nz\nw\nX\n");
 
@@ -123,7 +132,9 @@ describe("moves by line number after a lean read", () => {
         const stale = await mcp.tool("edit_file", {
           files: [{
             path: "x.txt",
-            ops: [{ op: "move", start: "1", after: "2" }],
+            // Line 1 alone: a bare 2 would name "y" (read, moved away) or
+            // "w" (shown by the move's result), and be refused as ambiguous.
+            ops: [{ op: "move", start: "1", to: "y.txt", after: "1" }],
           }],
         });
         assert.equal(stale.isError, true, stale.text);
