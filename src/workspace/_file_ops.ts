@@ -28,13 +28,7 @@ import {
 import { LineMemory } from "../patch/memory.ts";
 import { movedText } from "../patch/rebase.ts";
 import { changed, opLabel, type Problem, refusal } from "../patch/problems.ts";
-import type {
-  LineLookup,
-  MoveOp,
-  Patch,
-  PatchOp,
-  PlannedEdit,
-} from "../patch/types.ts";
+import type { MoveOp, Patch, PatchOp, PlannedEdit } from "../patch/types.ts";
 import type { Target } from "../fs/confine.ts";
 import { commitFiles, type StageEntry } from "./_commit.ts";
 import { foldersToMake } from "../commit/stage.ts";
@@ -45,13 +39,8 @@ import { loadWhole } from "./_load.ts";
 import { lockTargets } from "./_locking.ts";
 import { loadEditing } from "./_plan.ts";
 import { noteOwnCommit, recordRefusal, remember } from "./_record.ts";
-import {
-  type MovedNote,
-  noteMoved,
-  resolveThroughViews,
-  type ViewedFile,
-} from "../patch/resolve_views.ts";
-import { lookupFromLines } from "../patch/lookup.ts";
+import { type MovedNote, noteMoved } from "../patch/resolve_views.ts";
+import { throughViews } from "./_views.ts";
 import { resolveTarget } from "./_resolve.ts";
 import { patchAnswer, resultShare } from "./_result_notes.ts";
 import type { FileEdit, PatchResult } from "./types.ts";
@@ -473,47 +462,6 @@ async function locked(
     }
     throw error;
   }
-}
-
-/**
- * Every anchor of the patch, resolved through the views the session was
- * shown of its file (docs/reads.md#views-several-edits-from-one-read): a
- * move's target anchor through the target file's views.
- */
-function throughViews(
-  patch: Patch,
-  loaded: Map<string, Loaded>,
-  problems: Problem[],
-  moved: Map<string, Map<number, MovedNote>>,
-): Patch {
-  const lookups = new Map<string, LineLookup>();
-  const fileOf = (path: string): ViewedFile => {
-    const l = loaded.get(path);
-    const text = l?.text;
-    return {
-      views: l?.memory?.views,
-      lean: l?.memory?.form === "lean",
-      get now(): LineLookup | undefined {
-        if (text === null || text === undefined) return undefined;
-        let idx = lookups.get(path);
-        if (!idx) {
-          lookups.set(path, idx = lookupFromLines(splitLines(text).lines));
-        }
-        return idx;
-      },
-    };
-  };
-  const files = patch.files.map((f) => {
-    const ops = resolveThroughViews(f.ops, fileOf, f.path);
-    const moves = f.moves
-      ? resolveThroughViews(f.moves, fileOf, f.path)
-      : undefined;
-    problems.push(...ops.problems, ...(moves?.problems ?? []));
-    const notes = new Map([...ops.moved, ...(moves?.moved ?? [])]);
-    if (notes.size > 0) moved.set(f.path, notes);
-    return { ...f, ops: ops.ops, ...(moves ? { moves: moves.ops } : {}) };
-  });
-  return { ...patch, files };
 }
 
 async function lockedResolved(

@@ -8,7 +8,7 @@
  */
 import type { FileHandle } from "../_runtime/file_handle.ts";
 import type { CheckInput } from "../check/mod.ts";
-import { NotFoundError } from "../errors.ts";
+import { NotFoundError, PatchRefusedError } from "../errors.ts";
 import type { LineMemory } from "../patch/memory.ts";
 import { planPatch, readFirst } from "../patch/plan.ts";
 import type { Problem } from "../patch/problems.ts";
@@ -157,18 +157,25 @@ export async function prepare(
     }
     ops = resolved.ops;
     const found: Problem[] = [];
-    const out = await prepareResolved(
-      ctx,
-      target,
-      ops,
-      memory,
-      found,
-      rebased,
-      loaded,
-    );
-    noteMoved(found, resolved.moved, display);
-    problems.push(...found);
-    return out;
+    try {
+      return await prepareResolved(
+        ctx,
+        target,
+        ops,
+        memory,
+        found,
+        rebased,
+        loaded,
+      );
+    } catch (error) {
+      if (error instanceof PatchRefusedError) {
+        noteMoved(error.problems, resolved.moved, display);
+      }
+      throw error;
+    } finally {
+      noteMoved(found, resolved.moved, display);
+      problems.push(...found);
+    }
   }
   return await prepareResolved(ctx, target, ops, memory, problems, rebased);
 }
