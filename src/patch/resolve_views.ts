@@ -53,15 +53,18 @@ export interface ViewResolution<T> {
  * they show then stand for that number as a read's would, so a resend
  * built from them resolves (docs/reads.md#views-several-edits-from-one-read).
  */
-const SETTLING = new WeakSet<Problem>();
+const SETTLING = new WeakMap<Problem, Shown[]>();
 
-/** Whether the lines a problem shows settle what their numbers name, as a read does. */
-export function settlesNumbers(p: Problem): boolean {
-  return SETTLING.has(p);
+/**
+ * The lines an ambiguity refusal settles: where its candidates stand now,
+ * which stand for their numbers in a resend written `N:HH`.
+ */
+export function settledBy(p: Problem): Shown[] | undefined {
+  return SETTLING.get(p);
 }
 
-function settling(p: Problem): Problem {
-  SETTLING.add(p);
+function settleWith(p: Problem, lines: Shown[]): Problem {
+  if (lines.length > 0) SETTLING.set(p, lines);
   return p;
 }
 
@@ -136,7 +139,7 @@ function resolveOne(
   const views = file.views;
   const a = parse(text);
   if (!views || !a) return { text };
-  const shownAt = views.candidates(a.line);
+  const shownAt = views.candidates(a.line, a.hash === undefined);
   const fits = a.hash === undefined
     ? shownAt
     : shownAt.filter((v) =>
@@ -191,25 +194,54 @@ function resolveOne(
       ? " The lines there now:"
       : " Read the lines again, then resend.";
     return {
-      problem: settling(problem(
+      problem: problem(
         "STALE_ANCHOR",
         `In ${label}, ${named} matches no line this session was shown as line ${a.line} that it can still place.${where}${
           fresh ? `\n${fresh.text}` : ""
         }`,
         { path, line: at, shown: fresh?.shown },
-      )),
+      ),
     };
   }
   const outcomes: Outcome[] = fits.map((v) => ({
     ...views.translate(v, a.line),
     view: v,
   }));
+  // Two views may put one number on different lines even with no own
+  // commit between them (another party's edit in between): their hashes
+  // then differ, and the number names neither for sure.
   const lines = new Set(
-    outcomes.map((o) => ("line" in o ? `l${o.line}` : `g${o.gone.epoch}`)),
+    outcomes.map((o) =>
+      "line" in o
+        ? `l${o.line}:${views.hashIn(o.view, a.line)}`
+        : `g${o.gone.epoch}`
+    ),
   );
+  const places = new Set(outcomes.map((o) => ("line" in o ? o.line : -1)));
+  if (lines.size > 1 && places.size === 1 && !places.has(-1)) {
+    const at = [...places][0];
+    const fresh = listing(file, at);
+    const now = file.now;
+    const settle = now && at <= now.lineCount
+      ? [{ start: at, hashes: [now.hash32(at)] }]
+      : [];
+    return {
+      problem: settleWith(
+        problem(
+          "STALE_ANCHOR",
+          `In ${label}, ${named} is ambiguous, so it is refused as stale: the views this session was shown put different lines at line ${a.line} (the file changed between them). Read the lines again, or resend with the anchor of the line you mean${
+            fresh ? `; line ${at} now:\n${fresh.text}` : "."
+          }`,
+          { path, line: at, shown: fresh?.shown },
+        ),
+        settle,
+      ),
+    };
+  }
   if (lines.size > 1) {
     const shown: Shown[] = [];
     const parts: string[] = [];
+    const settle: Shown[] = [];
     const seen = new Set<string>();
     for (const o of outcomes) {
       const key = "line" in o ? `l${o.line}` : `g${o.gone.epoch}`;
@@ -217,6 +249,10 @@ function resolveOne(
       seen.add(key);
       if ("line" in o) {
         const fresh = listing(file, o.line);
+        const now = file.now;
+        if (now && o.line <= now.lineCount) {
+          settle.push({ start: o.line, hashes: [now.hash32(o.line)] });
+        }
         parts.push(
           `Line ${a.line} as ${
             describe(o.view)
@@ -234,13 +270,16 @@ function resolveOne(
       }
     }
     return {
-      problem: settling(problem(
-        "STALE_ANCHOR",
-        `In ${label}, ${named} is ambiguous, so it is refused as stale: this session was shown different lines as line ${a.line}, and they stand apart now. Resend with the anchor of the line you mean as it stands now, or read the file again.\n${
-          parts.join("\n")
-        }`,
-        { path, line: a.line, shown },
-      )),
+      problem: settleWith(
+        problem(
+          "STALE_ANCHOR",
+          `In ${label}, ${named} is ambiguous, so it is refused as stale: this session was shown different lines as line ${a.line}, and they stand apart now. Resend with the anchor of the line you mean as it stands now, or read the file again.\n${
+            parts.join("\n")
+          }`,
+          { path, line: a.line, shown },
+        ),
+        settle,
+      ),
     };
   }
   const o = outcomes[outcomes.length - 1];
@@ -248,7 +287,7 @@ function resolveOne(
     const at = landedAt(views, o.gone, a.line);
     const fresh = listing(file, at);
     return {
-      problem: settling(problem(
+      problem: problem(
         "STALE_ANCHOR",
         `In ${label}, line ${a.line} as this session was shown it was replaced or removed by its own edit${
           o.gone.entry ? ` ${o.gone.entry}` : ""
@@ -256,7 +295,7 @@ function resolveOne(
           fresh ? " (the lines there now are below)" : ""
         }, or read the lines again.${fresh ? `\n${fresh.text}` : ""}`,
         { path, line: at, shown: fresh?.shown },
-      )),
+      ),
     };
   }
   const hash = a.hash ?? hex2(foldHash(views.hashIn(o.view, a.line)!));

@@ -26,6 +26,12 @@ export interface ViewRun {
 export interface View {
   /** A read (window or outline) supersedes what earlier views said of the lines it shows. */
   read: boolean;
+  /**
+   * Lines a refusal showed for an ambiguous anchor, where the candidates
+   * stand now: they supersede earlier views for anchors written `N:HH`
+   * (the hash still has to fit), never for a bare number.
+   */
+  settle?: boolean;
   /** The number of the session's own commits of the file made before this view. */
   epoch: number;
   /** The lines shown, sorted and apart. */
@@ -82,15 +88,24 @@ export class FileViews {
   dropped = false;
 
   /** Adds a view of the file as it stands now (runs in its own numbering). */
-  add(read: boolean, runs: readonly ViewRun[]): void {
+  add(read: boolean, runs: readonly ViewRun[], settle = false): void {
     const kept = runs.filter((r) => r.hashes.length > 0).map((r) => ({
       start: r.start,
       hashes: Array.from(r.hashes),
     }));
     if (kept.length === 0) return;
     kept.sort((a, b) => a.start - b.start);
-    if (this.redundant(read, kept)) return;
-    this.views.push({ read, epoch: this.epoch, runs: kept });
+    if (settle) {
+      this.views.push({
+        read: false,
+        settle: true,
+        epoch: this.epoch,
+        runs: kept,
+      });
+    } else {
+      if (this.redundant(read, kept)) return;
+      this.views.push({ read, epoch: this.epoch, runs: kept });
+    }
     if (this.views.length > MAX_VIEWS) {
       this.views.splice(0, this.views.length - MAX_VIEWS);
       this.dropped = true;
@@ -112,7 +127,7 @@ export class FileViews {
     for (let i = this.views.length - 1; i >= 0; i--) {
       const v = this.views[i];
       if (v.epoch !== this.epoch) return false;
-      if ((v.read || !read) && same(v)) return true;
+      if ((v.read || !read) && !v.settle && same(v)) return true;
       // A later view that shows one of these lines otherwise keeps it new.
       const differs = runs.some((r) =>
         r.hashes.some((h, k) => {
@@ -169,17 +184,17 @@ export class FileViews {
    * since the newest read that showed it (all that showed it, when no read
    * did), oldest first.
    */
-  candidates(n: number): View[] {
+  candidates(n: number, bare = false): View[] {
     let from = 0;
     for (let i = this.views.length - 1; i >= 0; i--) {
       const v = this.views[i];
-      if (v.read && this.hashIn(v, n) !== undefined) {
+      if ((v.read || (v.settle && !bare)) && this.hashIn(v, n) !== undefined) {
         from = i;
         break;
       }
     }
     return this.views.slice(from).filter((v) =>
-      this.hashIn(v, n) !== undefined
+      this.hashIn(v, n) !== undefined && !(bare && v.settle)
     );
   }
 
@@ -209,6 +224,7 @@ export class FileViews {
     copy.dropped = this.dropped;
     copy.views = this.views.map((v) => ({
       read: v.read,
+      ...(v.settle ? { settle: true } : {}),
       epoch: v.epoch,
       runs: v.runs.map((r) => ({ start: r.start, hashes: r.hashes.slice() })),
     }));
@@ -238,7 +254,7 @@ export class FileViews {
     }
     out.push(this.views.length);
     for (const v of this.views) {
-      out.push(v.read ? 1 : 0, v.epoch, v.runs.length);
+      out.push(v.read ? 1 : v.settle ? 2 : 0, v.epoch, v.runs.length);
       for (const r of v.runs) {
         out.push(r.start, r.hashes.length);
         for (const h of r.hashes) out.push(h);
@@ -280,7 +296,8 @@ export class FileViews {
     const nViews = take();
     if (!(nViews >= 0) || nViews > MAX_VIEWS) return null;
     for (let i = 0; i < nViews; i++) {
-      const read = take() === 1;
+      const kind = take();
+      const read = kind === 1;
       const epoch = take();
       const nRuns = take();
       if (!(nRuns >= 0)) return null;
@@ -294,7 +311,12 @@ export class FileViews {
         runs.push({ start, hashes });
       }
       if (!(epoch <= v.epoch)) return null;
-      v.views.push({ read, epoch, runs });
+      v.views.push({
+        read,
+        ...(kind === 2 ? { settle: true } : {}),
+        epoch,
+        runs,
+      });
     }
     if (!Number.isSafeInteger(v.epoch)) return null;
     return { views: v, at };

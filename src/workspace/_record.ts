@@ -9,7 +9,7 @@
 import { lineHash32 } from "../hash/fnv.ts";
 import { LineMemory } from "../patch/memory.ts";
 import { FileViews, type ViewRun } from "../patch/views.ts";
-import { settlesNumbers } from "../patch/resolve_views.ts";
+import { settledBy } from "../patch/resolve_views.ts";
 import { contentStamp } from "../records/stamp.ts";
 import type { Problem, Shown } from "../patch/problems.ts";
 import type { PlannedEdit } from "../patch/types.ts";
@@ -208,8 +208,12 @@ export async function recordRefusal(
     const list = seen.get(target.real) ?? [];
     list.push(...shown);
     seen.set(target.real, list);
-    if (settlesNumbers(p)) {
-      settled.set(target.real, [...(settled.get(target.real) ?? []), ...shown]);
+    const settles = settledBy(p);
+    if (settles) {
+      settled.set(target.real, [
+        ...(settled.get(target.real) ?? []),
+        ...settles,
+      ]);
     }
   }
   for (const [real, windows] of seen) {
@@ -223,9 +227,9 @@ export async function recordRefusal(
         mem.replaced?.delete(w.start + k);
       }
     }
-    const settling = settled.get(real) ?? [];
-    mem.views?.add(false, windows.filter((w) => !settling.includes(w)));
-    mem.views?.add(true, settling);
+    mem.views?.add(false, windows);
+    const settles = settled.get(real);
+    if (settles) mem.views?.add(false, settles, true);
     await remember(ctx, session, real, mem, []);
   }
 }
