@@ -282,7 +282,9 @@ async function runHashline(
         }
         const patch = `@@ ${file}\n${opText(e, read, lean)}`;
         await ws.patch(patch, { rebase, check: "off" }).catch((error) => {
-          if (verbose) console.error(`${chain.path}: ${patch}\n${error.message}\n`);
+          if (verbose) {
+            console.error(`${chain.path}: ${patch}\n${error.message}\n`);
+          }
         });
         afters.push(await readFile(path, "utf8"));
       }
@@ -425,3 +427,54 @@ if (peerWhy) console.log(`\n${PEER_NAME} not run: ${peerWhy}.`);
 else {console.log(
     `\nPeer: ${PEER_NAME} ${peerVersion} under Bun, one tag per chain.`,
   );}
+
+/**
+ * What resolving through views costs: a 10-edit chain from one read of a
+ * 10,000-line file, beside the same 10 edits each after a fresh read (what
+ * a chain cost before views), in one run.
+ */
+async function chainCost(): Promise<void> {
+  const root = await mkdtemp(join(tmpdir(), "hashline-seq-cost-"));
+  try {
+    const lines = Array.from(
+      { length: 10_000 },
+      (_, i) => `const v${i} = ${i};`,
+    );
+    const text = lines.join("\n") + "\n";
+    const at = Array.from({ length: 10 }, (_, k) => 500 + k * 900);
+    const time = async (reread: boolean): Promise<number> => {
+      await writeFile(join(root, "big.ts"), text);
+      const ws = openWorkspace(root, {
+        session: reread ? "r" : "v",
+        history: false,
+      });
+      await ws.read("big.ts", { limit: 100_000 });
+      const started = performance.now();
+      for (const [k, n] of at.entries()) {
+        if (reread) await ws.read("big.ts", { limit: 100_000 });
+        // From the one read: line n as read is line n + k now (k inserts above).
+        const line = reread ? n + k : n;
+        await ws.patch(
+          `@@ big.ts\n+ ${line}:${lineHash(lines[n - 1])}\n~// note ${k}`,
+          {
+            check: "off",
+          },
+        );
+      }
+      return (performance.now() - started) / at.length;
+    };
+    await time(false);
+    const views = await time(false);
+    const reread = await time(true);
+    console.log(
+      `\n10 edits from one read of a 10,000-line file: ${
+        views.toFixed(2)
+      } ms per edit; each after a fresh read of the whole file: ${
+        reread.toFixed(2)
+      } ms per edit (${(reread / views).toFixed(2)}× as long).`,
+    );
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
+await chainCost();
