@@ -1,5 +1,5 @@
 /**
- * Syntax checks after edits (DESIGN §11): the new content is parsed with the
+ * Syntax checks after edits (docs/syntax-checks.md): the new content is parsed with the
  * file's tree-sitter grammar and every syntax error the edit introduced is
  * reported with its anchor and the lines around it; answers are kept as
  * receipts so unchanged content is never parsed twice.

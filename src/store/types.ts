@@ -21,7 +21,7 @@ export interface PutResult extends RevisionId {
   check?: SyntaxCheck;
 }
 
-/** Syntax check of a revision (DESIGN §11). */
+/** Syntax check of a revision (docs/syntax-checks.md). */
 export interface RevisionCheckOptions {
   /** `warn` (default) reports introduced errors in the result, `refuse` refuses such an edit (`SYNTAX`), `off` parses nothing. */
   check?: CheckMode;

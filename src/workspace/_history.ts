@@ -1,5 +1,5 @@
 /**
- * Edit history (DESIGN.md §10): the entry each commit carries — built here,
+ * Edit history (docs/history.md): the entry each commit carries — built here,
  * written into the commit's journal and appended after the renames
  * (`_commit.ts`) — and the log's entries listed and shown.
  *
