@@ -6,6 +6,7 @@
  * @module
  */
 import { NotFoundError } from "../errors.ts";
+import { ENTRY_ID } from "../history/ids.ts";
 import {
   checkQuery,
   type Door,
@@ -105,7 +106,7 @@ export async function logged(
       `Cannot ${what}: the id must be a string such as "h_12".`,
     );
   }
-  if (!/^h_[1-9][0-9]*$/.test(id)) {
+  if (!ENTRY_ID.test(id)) {
     throw new TypeError(
       `Cannot ${what}: ${
         JSON.stringify(id.slice(0, 40))

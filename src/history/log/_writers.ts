@@ -31,7 +31,7 @@ import {
   tempOwnerGone,
 } from "../../lock/holder.ts";
 import { errnoOf } from "../../_internal/errno.ts";
-import { syncPath } from "../../commit/journal.ts";
+import { syncFolder } from "../../fs/sync_folder.ts";
 import type {
   CommitIntent,
   GoneWriter,
@@ -102,7 +102,7 @@ export function writerFile(dir: string, floor: number): string {
   } finally {
     closeSync(fd);
   }
-  syncPath(folder);
+  syncFolder(folder);
   writers.set(dir, name);
   // Its time is its lease, for writers that cannot judge this process by
   // its pid (another PID namespace or host, or a later boot).
