@@ -92,10 +92,10 @@ export {
 export {
   createMemoryStore,
   type EditResult,
-  type HistoryEntry,
   openFileStore,
   openPostgresStore,
   type PutResult,
+  type RevisionEntry,
   type RevisionStore,
   type SourceRead,
   type StringEdit,

@@ -3,13 +3,13 @@
  * (the `gpt-tokenizer` package's o200k encoding) of
  * `JSON.stringify({ name, description, input_schema })` per tool, per tool
  * set and for the default set that `mcp` and `serve` offer, against the
- * budgets of DESIGN §6, beside the reference MCP filesystem server
+ * budgets docs/mcp.md states ("What the tools cost a model"), beside the reference MCP filesystem server
  * (`@modelcontextprotocol/server-filesystem`, spawned over stdio and listed
  * with the SDK client in the same run) counted the same way. The
  * system-prompt snippets, the OpenAI strict-mode schemas and what
  * `hashline mcp` really lists over stdio are counted too.
  *
- * It also prints the lean-read ratio of DESIGN §14: on a 300-line
+ * It also prints the lean-read ratio of docs/reads.md ("Lean reads"): on a 300-line
  * TypeScript file, o200k tokens a read adds to the bare lines, lean
  * (`LINE|`) over default (`LINE:HH|`), and the same ratio for
  * `@oh-my-pi/hashline`'s read (`[PATH#TAG]` + `N:TEXT`, from its own
@@ -42,7 +42,7 @@ export interface ToolShape {
   inputSchema: unknown;
 }
 
-/** An outline of a generated 2,000-line TypeScript file against its full read (DESIGN §12: ≤ 15%). */
+/** An outline of a generated 2,000-line TypeScript file against its full read (docs/reads.md, "Outline reads": ≤ 15%). */
 export const OUTLINE_SHARE_BUDGET = 0.15;
 
 /**
@@ -71,7 +71,7 @@ export async function outlineShare(): Promise<
   }
 }
 
-/** The budgets of DESIGN §6, in o200k tokens. */
+/** The budgets of docs/mcp.md, in o200k tokens. */
 export const BUDGETS = {
   /** `edit_file` alone. */
   editFile: 550,
@@ -85,7 +85,7 @@ export const BUDGETS = {
   prompt: 300,
 } as const;
 
-/** The default tool list's goal (DESIGN §14): the reference server's 14 tools. */
+/** The default tool list's goal (docs/mcp.md): the reference server's 14 tools. */
 export const DEFAULT_LIST_GOAL = 1652;
 
 /** The lean read's goal: at most this share of the default read's overhead. */
@@ -178,7 +178,7 @@ export function tokens(text: string): number {
 }
 
 /**
- * The tokens of one tool definition, as DESIGN §6 counts them.
+ * The tokens of one tool definition, as docs/mcp.md counts them.
  *
  * @param tool Name, description and input JSON Schema.
  * @returns o200k tokens of `JSON.stringify({ name, description, input_schema })`.
@@ -267,7 +267,7 @@ export function measure(editFormat: EditFormat): Measure {
 
 /**
  * Measures the lean ratio on the sample file: the library's lean read when
- * this build offers one, else the DESIGN §14 form made from the default
+ * this build offers one, else the form docs/reads.md fixes, made from the default
  * read; the peer's read from its own formatter in a Bun subprocess.
  */
 async function measureLeanRatio(
@@ -311,7 +311,7 @@ async function measureLeanRatio(
     r: leanRatio(plain, hash, lean, peer),
     source: leanOk
       ? "the library's lean read"
-      : 'lean read formatted per DESIGN §14; this build has no `anchors: "lean"`',
+      : 'lean read formatted per docs/reads.md; this build has no `anchors: "lean"`',
     peerNote,
   };
 }

@@ -3,7 +3,7 @@
  * tool definitions, per read form and edit format. This module holds the
  * read forms the library may or may not offer yet (probed on a temp
  * workspace, so the bench reports what the code in the tree does), the
- * lean form as DESIGN §14 fixes it when the library lacks it, and the tool
+ * lean form as docs/reads.md fixes it when the library lacks it, and the tool
  * definitions each row is charged.
  *
  * @module
@@ -61,7 +61,7 @@ export interface ReadForms {
 }
 
 /**
- * A lean read as DESIGN §14 fixes it (`LINE|content`), from the library's
+ * A lean read as docs/reads.md fixes it (`LINE|content`), from the library's
  * own `LINE:HH|` form, for counting when the library has no lean read.
  *
  * @param hashlineView `formatHashlines(...).text`.

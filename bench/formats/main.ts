@@ -13,7 +13,7 @@
  * Flags: `--seed N` (1), `--per-kind N` (20), `--files-per-package N` (12),
  * `--quick` (2 tasks per kind from 4 files per package, for a try-out),
  * `--no-readme`, `--no-gnu-patch`, `--no-peer` (leave `@oh-my-pi/hashline`
- * out). Prints the DESIGN §14 checks and the per-task cost table.
+ * out). Prints the drift checks and the per-task cost table.
  *
  * @module
  */

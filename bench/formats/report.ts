@@ -340,10 +340,11 @@ export interface Verdict {
 }
 
 /**
- * The checks DESIGN §14 holds hashline to, on this run: with rebase on, at
- * least the peer's correct count on every drift kind (trials where the file
- * fits two placements left out; those must be refused), and 0 silent wrong
- * on every kind with the read record, rebase off and on.
+ * The drift checks hashline is held to (docs/patch-format.md, "Rebase"), on
+ * this run: with rebase on, at least the peer's correct count on every drift
+ * kind (trials where the file fits two placements left out; those must be
+ * refused), and 0 silent wrong on every kind with the read record, rebase
+ * off and on.
  */
 export function verdict(result: RunResult): Verdict {
   const t = tally(result);
@@ -583,7 +584,7 @@ export function renderResults(result: RunResult, chartDir: string): string {
     restyleSentence(result),
     "",
     ...result.notes.flatMap((n) => [n, ""]),
-    "Checks of DESIGN §14 on this run:",
+    "Drift checks on this run:",
     "",
     ...verdictLines(result).map((l) => `- ${l}`),
     "",
@@ -635,7 +636,7 @@ export function renderResults(result: RunResult, chartDir: string): string {
     "",
     "### Read forms",
     "",
-    "What a whole-file read adds to the plain text, per line (means over the tasks' files). The lean form is the library's own read when this build offers `anchors: \"lean\"`, else the form DESIGN §14 fixes (`LINE|content`) made from the `LINE:HH|` read; the peer's is its own `formatHashlineHeader` + `formatNumberedLines`.",
+    "What a whole-file read adds to the plain text, per line (means over the tasks' files). The lean form is the library's own read when this build offers `anchors: \"lean\"`, else the form docs/reads.md fixes (`LINE|content`) made from the `LINE:HH|` read; the peer's is its own `formatHashlineHeader` + `formatNumberedLines`.",
     "",
     readFormTable(result),
     "",

@@ -234,7 +234,7 @@ export async function runFormatsBench(options: RunOptions): Promise<RunResult> {
   const readForms = await probeReadForms();
   if (!readForms.leanOps) {
     notes.push(
-      "lean ops: n/a in this build (no bare-number ops after a lean read); lean reads are counted in the form DESIGN §14 fixes (`LINE|content`).",
+      "lean ops: n/a in this build (no bare-number ops after a lean read); lean reads are counted in the form docs/reads.md fixes (`LINE|content`).",
     );
   }
   if (!readForms.outline) {

@@ -7,14 +7,16 @@
  * faster where the runtime has it, but loading it costs a short-lived
  * process more than it saves (about 17 ms under Deno). So every process
  * starts on WebCrypto, and one that has hashed {@link WARM_AFTER} times (a
- * server, not a one-shot command) loads `node:crypto` in the background and
- * uses it from then on. Both give the same digest.
+ * server, not a one-shot command) takes `node:crypto` from the runtime
+ * (`src/_runtime/builtin.ts`) and uses it from then on. Both give the same
+ * digest.
  *
  * @module
  */
+import { builtinModule } from "../_runtime/builtin.ts";
 import { toHex } from "./bytes.ts";
 
-/** Hashes before `node:crypto` is loaded in the background. */
+/** Hashes answered by WebCrypto before `node:crypto` is taken up. */
 export const WARM_AFTER = 8;
 
 type Hasher = (bytes: Uint8Array) => Uint8Array;
@@ -25,23 +27,19 @@ let loading: Promise<void> | undefined;
 let calls = 0;
 
 function load(): Promise<void> {
-  // Not a literal specifier: bundles for edge runtimes leave it out, and
-  // there the import fails and WebCrypto stays.
-  const name = ["node", "crypto"].join(":");
-  return loading ??= import(name).then(
-    (m: { createHash?: (algorithm: string) => Hash }) => {
-      const createHash = m.createHash;
-      if (typeof createHash !== "function") {
-        sync = null;
-        return;
-      }
-      sync = (bytes) =>
-        new Uint8Array(createHash("sha256").update(bytes).digest());
-    },
-    () => {
+  // After the hash that asked for it has been answered; a process that
+  // cannot have node:crypto (an edge platform) keeps WebCrypto.
+  return loading ??= Promise.resolve().then(() => {
+    const createHash = builtinModule<{
+      createHash?: (algorithm: string) => Hash;
+    }>("crypto")?.createHash;
+    if (typeof createHash !== "function") {
       sync = null;
-    },
-  );
+      return;
+    }
+    sync = (bytes) =>
+      new Uint8Array(createHash("sha256").update(bytes).digest());
+  });
 }
 
 interface Hash {
@@ -71,7 +69,7 @@ export async function sha256(bytes: Uint8Array): Promise<Uint8Array> {
 }
 
 /**
- * Which hash answers now, and a promise that settles once the background
+ * Which hash answers now, and a promise that settles once the deferred
  * load (if started) has ended: for tests and benchmarks.
  */
 export function sha256Engine(): {

@@ -1,5 +1,5 @@
 /**
- * Text safe to print for a person (DESIGN.md §10): control characters and
+ * Text safe to print for a person (docs/history.md, "Safe to print"): control characters and
  * bidirectional formatting characters shown as visible escapes, so text an
  * agent wrote can neither drive a reviewer's terminal nor disguise a line.
  *

@@ -14,19 +14,20 @@
 import { readFile, stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { builtinModule } from "./builtin.ts";
 
 type Resolve = (specifier: string) => string;
 
-let resolver: Promise<Resolve | null> | undefined;
+let resolver: Resolve | null | undefined;
 
-function loadResolver(): Promise<Resolve | null> {
-  return resolver ??= import("node:module").then(
-    (m) => {
-      const require = m.createRequire(import.meta.url);
-      return (specifier: string) => require.resolve(specifier);
-    },
-    () => null,
-  );
+function loadResolver(): Resolve | null {
+  if (resolver !== undefined) return resolver;
+  const createRequire = builtinModule<{
+    createRequire?: (from: string) => { resolve(specifier: string): string };
+  }>("module")?.createRequire;
+  if (typeof createRequire !== "function") return resolver = null;
+  const require = createRequire(import.meta.url);
+  return resolver = (specifier: string) => require.resolve(specifier);
 }
 
 /** This module's folder on disk, or null when it was not loaded from a file. */
@@ -95,7 +96,7 @@ export async function readPackageFile(
       if (await isFolder(join(folder, name))) break;
     }
   }
-  const resolve = await loadResolver();
+  const resolve = loadResolver();
   if (!resolve) return null;
   let path: string;
   try {

@@ -23,7 +23,26 @@ export interface SplitContent {
   finalNewline: boolean;
 }
 
-const BOM = "\uFEFF";
+/** The byte order mark a text may start with; no part of its first line. */
+export const BOM = "\uFEFF";
+
+/**
+ * The text without its leading BOM, if it has one.
+ *
+ * @param text The text.
+ * @returns The text from its first character after a BOM.
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { stripBom } from "./split.ts";
+ *
+ * assert.equal(stripBom("\uFEFFa\n"), "a\n");
+ * assert.equal(stripBom("a\uFEFF"), "a\uFEFF");
+ * ```
+ */
+export function stripBom(text: string): string {
+  return text.startsWith(BOM) ? text.slice(1) : text;
+}
 
 /**
  * Splits content into lines, remembering each line's terminator and the BOM.

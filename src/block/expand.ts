@@ -1,5 +1,5 @@
 /**
- * Block anchors in a patch (DESIGN §12): `replace` or `delete` with
+ * Block anchors in a patch (docs/patch-format.md, "Block anchors"): `replace` or `delete` with
  * `start: "L:HH*"` and no `end`, and `insert_after` with `anchor: "L:HH*"`,
  * are turned into the plain range or anchor of the block that opens on line
  * L of the file as validated, or into typed problems. What comes out is

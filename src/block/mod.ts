@@ -1,5 +1,5 @@
 /**
- * Edits by structure (DESIGN §12): which block a block anchor (`12:a3*`)
+ * Edits by structure (docs/patch-format.md, "Block anchors"): which block a block anchor (`12:a3*`)
  * names, on a tree-sitter tree or a Markdown file's headings, and block
  * anchors resolved in a patch's ops.
  *

@@ -1,5 +1,5 @@
 /**
- * Outline reads (DESIGN §12): which lines an outline shows — the first line
+ * Outline reads (docs/reads.md, "Outline reads"): which lines an outline shows — the first line
  * of every node at depth 1–2 (each top-level declaration or statement, and
  * each member of a top-level class, interface, enum, struct, trait, impl,
  * module or object literal), or every Markdown heading — and the marker

@@ -44,7 +44,7 @@ export async function structureOf(
 /**
  * Applies a patch to content, block anchors (`12:a3*`) included: each is
  * resolved on `content` by the grammar that `options.path` names, as a
- * workspace patch resolves it (DESIGN §12).
+ * workspace patch resolves it (docs/patch-format.md, "Block anchors").
  *
  * @param content The content the patch was addressed against.
  * @param patch Ops, a one-file patch, or patch text (the `@@ PATH` line may be left out).

@@ -1,5 +1,5 @@
 /**
- * Syntax checks after edits (DESIGN §11): the new content is parsed with the
+ * Syntax checks after edits (docs/syntax-checks.md): the new content is parsed with the
  * file's tree-sitter grammar and every syntax error the edit introduced is
  * reported with its anchor and the lines around it; answers are kept as
  * receipts so unchanged content is never parsed twice.
@@ -7,7 +7,7 @@
  * @module
  */
 import { formatLine } from "../anchor/format.ts";
-import { splitLines } from "../anchor/split.ts";
+import { splitLines, stripBom } from "../anchor/split.ts";
 import type { Problem } from "../errors.ts";
 import {
   type LoadedGrammar,
@@ -179,7 +179,6 @@ const SNIFF_ORDER: readonly Grammar[] = [
   ".yaml",
   ".sh",
 ].map((ext) => GRAMMARS[ext]);
-const BOM = "\uFEFF";
 
 function utf8Length(text: string, over: number): number {
   if (text.length * 3 <= over) return text.length;
@@ -281,7 +280,7 @@ class TreeSitterChecker implements Checker {
   prime(path: string, text: string): void {
     const grammar = grammarFor(path);
     if (!grammar || utf8Length(text, this.maxBytes) > this.maxBytes) return;
-    const body = text.startsWith(BOM) ? text.slice(1) : text;
+    const body = stripBom(text);
     const looked = loadGrammar(grammar).then(async (loaded) => {
       if (typeof loaded === "string" || this.find(loaded, body)) return;
       // A receipt with cuts judges an edit of this text by its region:
@@ -536,7 +535,7 @@ class TreeSitterChecker implements Checker {
     for (const g of SNIFF_ORDER) {
       const loaded = await loadGrammar(g);
       if (typeof loaded === "string") continue;
-      const a = await this.answer(loaded, text.replace(/^\uFEFF/, ""));
+      const a = await this.answer(loaded, stripBom(text));
       if (a && a.errors.length === 0) return g;
     }
     return null;
@@ -567,7 +566,7 @@ class TreeSitterChecker implements Checker {
         })`,
       };
     }
-    const body = text.startsWith(BOM) ? text.slice(1) : text;
+    const body = stripBom(text);
     this.settlePrime(loaded, body);
     this.saw(path, loaded, body);
     let kept = this.find(loaded, body);
@@ -625,12 +624,8 @@ class TreeSitterChecker implements Checker {
     }
     const loaded = await loadGrammar(grammar);
     if (typeof loaded === "string") return result("skipped", { note: loaded });
-    const after = input.after.startsWith(BOM)
-      ? input.after.slice(1)
-      : input.after;
-    const beforeText = input.before?.startsWith(BOM)
-      ? input.before.slice(1)
-      : input.before;
+    const after = stripBom(input.after);
+    const beforeText = input.before === null ? null : stripBom(input.before);
     const deadline = input.deadline ?? Infinity;
     this.saw(input.path, loaded, after);
     const now = await this.answer(loaded, after, beforeText, deadline);
@@ -645,9 +640,7 @@ class TreeSitterChecker implements Checker {
     const before = input.before === null ||
         utf8Length(input.before, this.maxBytes) > this.maxBytes
       ? null
-      : input.before.startsWith(BOM)
-      ? input.before.slice(1)
-      : input.before;
+      : stripBom(input.before);
     const then = before === null
       ? null
       : await this.answer(loaded, before, undefined, deadline);

@@ -82,7 +82,7 @@ function patchPaths(patch: unknown): string[] {
   return out.slice(0, PRIMED_FILES);
 }
 
-/** How long the checks of one edit may take together, in milliseconds (DESIGN §11). */
+/** How long the checks of one edit may take together, in milliseconds (docs/syntax-checks.md, "Bounds, and failing closed"). */
 export const PATCH_CHECKS_MS = 2000;
 
 /** What a gate found: every check's answer and the warnings for the result. */

@@ -1,5 +1,5 @@
 /**
- * The check modes (DESIGN §11), apart from the checker itself, so that input
+ * The check modes (docs/syntax-checks.md, "Modes"), apart from the checker itself, so that input
  * schemas and routes can name them without loading the engine's modules.
  *
  * @module

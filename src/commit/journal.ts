@@ -9,7 +9,6 @@
 import { basename, dirname } from "node:path";
 import {
   closeSync,
-  constants,
   fsyncSync,
   mkdirSync,
   openSync,
@@ -19,6 +18,7 @@ import {
 } from "../_runtime/fs.ts";
 import { errnoOf } from "../_internal/errno.ts";
 import { cutUtf8 } from "../_internal/names.ts";
+import { syncFolder } from "../fs/sync_folder.ts";
 
 export type JournalState = "staging" | "committing" | "rolling-back";
 
@@ -88,7 +88,7 @@ export function writeJournal(file: string, journal: Journal): void {
     }
     throw error;
   }
-  syncPath(dirname(file));
+  syncFolder(dirname(file));
 }
 
 /** Removes a journal (or its temporary); one already gone is fine. */
@@ -97,19 +97,6 @@ export function removeJournal(file: string): void {
     unlinkSync(file);
   } catch (error) {
     if (errnoOf(error) !== "ENOENT") throw error;
-  }
-}
-
-export function syncPath(dir: string): void {
-  try {
-    const fd = openSync(dir, constants.O_RDONLY);
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    // Some platforms cannot open or flush a folder; the rename is still atomic.
   }
 }
 

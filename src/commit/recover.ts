@@ -28,6 +28,7 @@ import { sha256Hex } from "../_internal/sha256.ts";
 import { errnoOf } from "../_internal/errno.ts";
 import { localId, tempOwnerGone } from "../lock/holder.ts";
 import { type JournalEntry, parseJournal } from "./journal.ts";
+import type { GoneWriter, LoggedCommit } from "./types.ts";
 import { inside } from "../fs/paths.ts";
 import { partsUnder, type Pin, pinFolder, type RootRef } from "../fs/pin.ts";
 import { identityAt, removeEmptyFolders, removeQuietly } from "./stage.ts";
@@ -317,33 +318,6 @@ async function finishLogged(
   }
   pin.sync(fsyncSync);
   return true;
-}
-
-/** A commit whose record the log holds, as its writer named it. */
-export interface LoggedCommit {
-  id: string;
-  /** The target's real path. */
-  target: string;
-  /** The base name of its temporary beside the target. */
-  temp: string;
-  /** The temporary's inode. */
-  newIno: number | null;
-  /** SHA-256 (hex) of the content staged, when the record names it. */
-  after?: string;
-  /** SHA-256 (hex) of the content it replaces (null: it made the file), when the record names it. */
-  before?: string | null;
-}
-
-/** A writer whose process is gone, as the history names it. */
-export interface GoneWriter {
-  /** Provably dead (this host boot and PID namespace, pid gone), not only past its lease. */
-  dead: boolean;
-  /** It ran before a restart of this host (its file names another boot). */
-  rebooted?: boolean;
-  /** Its records that name a commit, oldest first (one finished here may be the version the next replaced). */
-  pending(): LoggedCommit[];
-  /** Removes its writer file. */
-  forget(): void;
 }
 
 /**

@@ -12,7 +12,8 @@
  * @module
  */
 import { BatchBuffer, KEEP_ENDS, KEEP_FOLDS, KEEP_HASHES } from "./_batch.ts";
-import type { HashEngine, LineBatch, LineScanner } from "./types.ts";
+import type { HashEngine } from "./types.ts";
+import { ScannerBase } from "./_scanner.ts";
 
 const BASIS = 0x811c9dc5;
 const PRIME = 0x01000193;
@@ -41,7 +42,7 @@ function seqLen(lead: number): number {
  * assert.equal(last.hashes[0].toString(16), "e70c2de5");
  * ```
  */
-export class TsLineScanner implements LineScanner {
+export class TsLineScanner extends ScannerBase {
   /** Always `"ts"`. */
   readonly engine: HashEngine = "ts";
   #hashing: boolean;
@@ -54,13 +55,6 @@ export class TsLineScanner implements LineScanner {
   #pendAt = 0;
   #lo = 0x80;
   #hi = 0xbf;
-  #seen = 0;
-  #lines = 0;
-  #invalidAt = -1;
-  #nulAt = -1;
-  #bom = false;
-  #spent = false;
-  #out: BatchBuffer;
 
   /**
    * Creates a scanner for one input.
@@ -70,77 +64,15 @@ export class TsLineScanner implements LineScanner {
    *   `keep` bits say which per-line arrays are filled.
    */
   constructor(hash = true, out: BatchBuffer = new BatchBuffer()) {
-    this.#out = out;
+    super(out);
     this.#hashing = hash;
   }
 
-  /** Absolute offset of the first byte of the first ill-formed UTF-8 sequence, or -1. */
-  get invalidAt(): number {
-    return this.#invalidAt;
-  }
-
-  /** Absolute offset of the first NUL byte, or -1. */
-  get nulAt(): number {
-    return this.#nulAt;
-  }
-
-  /** True when the input began with a UTF-8 BOM. */
-  get hasBom(): boolean {
-    return this.#bom;
-  }
-
-  /** Total bytes pushed so far. */
-  get bytesSeen(): number {
-    return this.#seen;
-  }
-
-  /** Lines completed so far. */
-  get linesSeen(): number {
-    return this.#lines;
-  }
-
-  /**
-   * Scans the next chunk.
-   *
-   * @param chunk UTF-8 bytes; a line or a code point may continue in the next chunk.
-   * @returns The lines this chunk completed.
-   * @throws {TypeError} After {@link TsLineScanner.end}.
-   */
-  push(chunk: Uint8Array): LineBatch {
-    this.#checkLive();
-    this.#out.count = 0;
-    this.#scan(chunk, false);
-    return this.#out.batch();
-  }
-
-  /**
-   * Ends the input: an unfinished sequence is ill-formed, a trailing CR is
-   * content, and an unterminated last line is completed.
-   *
-   * @param last A final chunk to scan first (saves a separate push).
-   * @returns The lines completed by `last` and the end of input.
-   * @throws {TypeError} When called twice.
-   */
-  end(last: Uint8Array = new Uint8Array(0)): LineBatch {
-    this.#checkLive();
-    this.#out.count = 0;
-    this.#scan(last, true);
-    this.#spent = true;
-    return this.#out.batch();
-  }
-
-  #checkLive(): void {
-    if (this.#spent) {
-      throw new TypeError(
-        "Cannot scan more bytes: this line scanner was ended; create a new one for the next input.",
-      );
-    }
-  }
-
-  #scan(bytes: Uint8Array, final: boolean): void {
-    const out = this.#out;
+  /** Scans one piece of input (see {@link ScannerBase}). */
+  protected scan(bytes: Uint8Array, final: boolean): void {
+    const out = this.out;
     const hashing = this.#hashing;
-    const base = this.#seen;
+    const base = this.seen;
     const n = bytes.length;
     const keepHashes = (out.keep & KEEP_HASHES) !== 0;
     const keepEnds = (out.keep & KEEP_ENDS) !== 0;
@@ -159,8 +91,8 @@ export class TsLineScanner implements LineScanner {
     let pendAt = this.#pendAt;
     let lo = this.#lo;
     let hi = this.#hi;
-    let invalidAt = this.#invalidAt;
-    let nulAt = this.#nulAt;
+    let invalidAt = this.invalid;
+    let nulAt = this.nul;
     let i = 0;
     for (;;) {
       let lineEnd = -1;
@@ -185,7 +117,7 @@ export class TsLineScanner implements LineScanner {
                 cp = ((pend & 0x07) << 18) | (((pend >>> 8) & 0x3f) << 12) |
                   (((pend >>> 16) & 0x3f) << 6) | ((pend >>> 24) & 0x3f);
               }
-              if (cp === 0xfeff && pendAt === 0) this.#bom = true;
+              if (cp === 0xfeff && pendAt === 0) this.bom = true;
               else {
                 open = true;
                 if (hashing) {
@@ -306,9 +238,9 @@ export class TsLineScanner implements LineScanner {
     this.#pendAt = pendAt;
     this.#lo = lo;
     this.#hi = hi;
-    this.#invalidAt = invalidAt;
-    this.#nulAt = nulAt;
-    this.#seen = base + n;
-    this.#lines += count;
+    this.invalid = invalidAt;
+    this.nul = nulAt;
+    this.seen = base + n;
+    this.lines += count;
   }
 }

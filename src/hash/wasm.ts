@@ -13,7 +13,8 @@
 import { BatchBuffer, KEEP_ENDS, KEEP_FOLDS, KEEP_HASHES } from "./_batch.ts";
 import * as layout from "./_layout.ts";
 import { WASM_BASE64 } from "./_wasm_bytes.ts";
-import type { HashEngine, LineBatch, LineScanner } from "./types.ts";
+import type { HashEngine } from "./types.ts";
+import { ScannerBase } from "./_scanner.ts";
 
 const { F_BOM, F_NUL_SEEN, M_ENDS, M_FINAL, M_FOLD, M_HASH } = layout;
 // The host reads the state block as i32 words: byte offsets become word
@@ -250,20 +251,13 @@ export function requireEngine(): WasmEngine {
  * assert.equal(last.hashes[0].toString(16), "e70c2de5");
  * ```
  */
-export class WasmLineScanner implements LineScanner {
+export class WasmLineScanner extends ScannerBase {
   /** Always `"wasm"`. */
   readonly engine: HashEngine = "wasm";
   /** This input's copy of the instance state block (swapped in per call). */
   readonly state: Int32Array;
   #engine: WasmEngine;
   #mode: number;
-  #seen = 0;
-  #lines = 0;
-  #invalidAt = -1;
-  #nulAt = -1;
-  #bom = false;
-  #spent = false;
-  #out: BatchBuffer;
 
   /**
    * Creates a scanner for one input.
@@ -274,100 +268,43 @@ export class WasmLineScanner implements LineScanner {
    * @throws {Error} When this runtime cannot load the Wasm engine.
    */
   constructor(hash = true, out: BatchBuffer = new BatchBuffer()) {
-    this.#out = out;
+    super(out);
     this.#engine = requireEngine();
     this.#mode = (hash ? M_HASH : 0) | (out.keep & KEEP_ENDS ? M_ENDS : 0) |
       (hash && out.keep & KEEP_FOLDS ? M_FOLD : 0);
     this.state = this.#engine.initialState.slice();
   }
 
-  /** Absolute offset of the first byte of the first ill-formed UTF-8 sequence, or -1. */
-  get invalidAt(): number {
-    return this.#invalidAt;
-  }
-
-  /** Absolute offset of the first NUL byte, or -1. */
-  get nulAt(): number {
-    return this.#nulAt;
-  }
-
-  /** True when the input began with a UTF-8 BOM. */
-  get hasBom(): boolean {
-    return this.#bom;
-  }
-
-  /** Total bytes pushed so far. */
-  get bytesSeen(): number {
-    return this.#seen;
-  }
-
-  /** Lines completed so far. */
-  get linesSeen(): number {
-    return this.#lines;
-  }
-
-  /**
-   * Scans the next chunk (of any size; fed to Wasm 1 MiB at a time).
-   *
-   * @param chunk UTF-8 bytes; a line or a code point may continue in the next chunk.
-   * @returns The lines this chunk completed.
-   * @throws {TypeError} After {@link WasmLineScanner.end}.
-   */
-  push(chunk: Uint8Array): LineBatch {
-    this.#checkLive();
-    this.#out.count = 0;
-    const capacity = this.#engine.capacity;
-    for (let at = 0; at < chunk.length; at += capacity) {
-      this.#run(chunk.subarray(at, at + capacity), 0);
-    }
-    return this.#out.batch();
-  }
-
-  /**
-   * Ends the input: an unfinished sequence is ill-formed, a trailing CR is
-   * content, and an unterminated last line is completed.
-   *
-   * @param last A final chunk to scan first (saves a separate push).
-   * @returns The lines completed by `last` and the end of input.
-   * @throws {TypeError} When called twice.
-   */
-  end(last: Uint8Array = new Uint8Array(0)): LineBatch {
-    this.#checkLive();
-    this.#out.count = 0;
+  /** Scans one piece of input, fed to Wasm 1 MiB at a time (see {@link ScannerBase}). */
+  protected scan(bytes: Uint8Array, final: boolean): void {
     const capacity = this.#engine.capacity;
     let at = 0;
-    while (last.length - at > capacity) {
-      this.#run(last.subarray(at, at + capacity), 0);
+    while (bytes.length - at > (final ? capacity : 0)) {
+      this.#run(bytes.subarray(at, at + capacity), 0);
       at += capacity;
     }
-    this.#run(last.subarray(at), M_FINAL);
-    this.#spent = true;
-    this.#engine.release(this);
-    return this.#out.batch();
+    if (final) this.#run(bytes.subarray(at), M_FINAL);
   }
 
-  #checkLive(): void {
-    if (this.#spent) {
-      throw new TypeError(
-        "Cannot scan more bytes: this line scanner was ended; create a new one for the next input.",
-      );
-    }
+  /** Lets go of the engine's state block once the input has ended. */
+  protected override ended(): void {
+    this.#engine.release(this);
   }
 
   #run(piece: Uint8Array, final: number): void {
     const engine = this.#engine;
     engine.claim(this);
-    const count = engine.run(piece, this.#mode | final, this.#seen);
+    const count = engine.run(piece, this.#mode | final, this.seen);
     const state = engine.state;
-    if (state[S_INVALID] !== NONE_I32 && this.#invalidAt < 0) {
-      this.#invalidAt = this.#seen + state[S_INVALID];
+    if (state[S_INVALID] !== NONE_I32 && this.invalid < 0) {
+      this.invalid = this.seen + state[S_INVALID];
     }
-    if (state[S_NUL] !== NONE_I32 && this.#nulAt < 0) {
-      this.#nulAt = this.#seen + state[S_NUL];
+    if (state[S_NUL] !== NONE_I32 && this.nul < 0) {
+      this.nul = this.seen + state[S_NUL];
     }
-    if ((state[S_FLAGS] & F_BOM) !== 0) this.#bom = true;
+    if ((state[S_FLAGS] & F_BOM) !== 0) this.bom = true;
     if (count > 0) {
-      const out = this.#out;
+      const out = this.out;
       out.reserve(count);
       if (this.#mode & M_HASH && out.keep & KEEP_HASHES) {
         out.hashes.set(engine.hashes.subarray(0, count), out.count);
@@ -380,8 +317,8 @@ export class WasmLineScanner implements LineScanner {
       }
       out.count += count;
     }
-    this.#seen += piece.length;
-    this.#lines += count;
+    this.seen += piece.length;
+    this.lines += count;
   }
 }
 

@@ -25,7 +25,7 @@ import {
 import { touchHandle } from "../_runtime/host.ts";
 import { processId } from "../_runtime/process.ts";
 import { errnoOf } from "../_internal/errno.ts";
-import { syncPath } from "../commit/journal.ts";
+import { syncFolder } from "../fs/sync_folder.ts";
 import { HashlineError } from "../errors.ts";
 import { sha256Hex } from "./record.ts";
 import { lineHash32 } from "../hash/fnv.ts";
@@ -216,7 +216,7 @@ export class Blobs {
     }
     closeSync(fd);
     renameSync(tmp, file);
-    syncPath(this.dir);
+    syncFolder(this.dir);
     this.note(sha, lstatSync(file));
     return { sha, added: bytes.length, size };
   }

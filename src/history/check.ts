@@ -7,9 +7,9 @@
  * @module
  */
 import { DOORS } from "./types.ts";
+import { ENTRY_ID } from "./ids.ts";
 
 const HEX64 = /^[0-9a-f]{64}$/;
-const ID = /^h_[1-9]\d{0,15}$/;
 const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
 const BLOB_FIELDS = ["old", "new", "before", "after"] as const;
 
@@ -109,7 +109,7 @@ export function recordProblem(r: unknown): string | null {
     return "it is not an object";
   }
   const o = r as Record<string, unknown>;
-  if (typeof o.id !== "string" || !ID.test(o.id)) {
+  if (typeof o.id !== "string" || !ENTRY_ID.test(o.id)) {
     return "its id is not of the form h_N";
   }
   for (const k of ["time", "session", "summary"]) {
@@ -125,7 +125,7 @@ export function recordProblem(r: unknown): string | null {
   }
   if (
     o.undoOf !== undefined &&
-    (typeof o.undoOf !== "string" || !ID.test(o.undoOf))
+    (typeof o.undoOf !== "string" || !ENTRY_ID.test(o.undoOf))
   ) {
     return "its undoOf is not an entry id of the form h_N";
   }

@@ -4,12 +4,11 @@
  *
  * @module
  */
+import { BOM } from "../anchor/split.ts";
 import { lineHash32 } from "../hash/fnv.ts";
 import { utf8Length } from "../_internal/names.ts";
 import { INLINE_MAX } from "./_texts.ts";
 import type { Hunk } from "./types.ts";
-
-const BOM = "\uFEFF";
 
 /**
  * Cuts text into lines that keep their terminators (`\n` or `\r\n`); a

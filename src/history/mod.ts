@@ -1,5 +1,5 @@
 /**
- * Edit history and undo (DESIGN.md §10): the entry model, the append-only
+ * Edit history and undo (docs/history.md): the entry model, the append-only
  * log in the state folder, the changed regions an entry keeps, and undo
  * planning as a pure function from an entry and the file now to new
  * content or `MOVED_ON` problems. The workspace records an entry in the

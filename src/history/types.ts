@@ -1,5 +1,5 @@
 /**
- * The shape of one history entry (DESIGN.md §10): what the people
+ * The shape of one history entry (docs/history.md): what the people
  * supervising agents see, and what it takes to show and revert a change.
  *
  * @module

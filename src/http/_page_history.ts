@@ -1,5 +1,5 @@
 /**
- * The review page served at `/` (DESIGN.md §10): the newest history
+ * The review page served at `/` (docs/history.md, "The review page"): the newest history
  * entries, `/history/{id}` with each file's diff and an `Undo` form.
  *
  * It is mounted before the API's guards (a browser form cannot send JSON

@@ -33,12 +33,7 @@ export type {
   ReadMemory,
   ReplaceOp,
 } from "./types.ts";
-export {
-  ENTRY_OP_NAMES,
-  type FileEntry,
-  OP_NAMES,
-  toFilePatch,
-} from "./schema.ts";
+export type { FileEntry } from "./schema.ts";
 export {
   AppendOpSchema,
   DeleteOpSchema,
@@ -56,25 +51,9 @@ export {
   ReplaceOpSchema,
   type ShapeResult,
 } from "./shapes.ts";
-export {
-  type FileAction,
-  type FileOpsPlan,
-  landedAt,
-  type MoveNote,
-  type PathState,
-  planFileOps,
-  resolveSpan,
-} from "./file_ops.ts";
 export { formatPatchText, type ParseOptions, parsePatch } from "./parse.ts";
 export { type Problem, validateOps, type ValidateOptions } from "./validate.ts";
 export { LineMemory } from "./memory.ts";
-export {
-  applyStringEdits,
-  findString,
-  type MatchMessages,
-  type StringEditOptions,
-  type StringReplacement,
-} from "./string_edit.ts";
 export {
   applyPatch,
   editContent,
@@ -90,12 +69,7 @@ export {
   type RebaseOptions,
   type RebaseResult,
 } from "./rebase.ts";
-export {
-  type Alignment,
-  type AlignOptions,
-  alignRecord,
-  type Placement,
-} from "./align.ts";
+export type { Placement } from "./align.ts";
 export {
   applyHashlineEdit,
   type HashlineEdit,

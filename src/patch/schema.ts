@@ -143,7 +143,7 @@ export const EntryOpSchema: z.ZodType<EntryOp> = z.discriminatedUnion("op", [
       : undefined,
 });
 
-/** A file entry as sent: its ops, or a file operation (DESIGN §13). */
+/** A file entry as sent: its ops, or a file operation (docs/patch-format.md, "Moves and file operations"). */
 export interface FileEntry {
   /** Path relative to the workspace root. */
   path: string;

@@ -22,9 +22,9 @@ import type { SyntaxCheck } from "../check/mod.ts";
 import type {
   EditResult,
   ExportResult,
-  HistoryEntry,
   PutResult,
   RevisionCheckOptions,
+  RevisionEntry,
   RevisionId,
   RevisionOp,
   RevisionPatch,
@@ -142,9 +142,9 @@ export class StoreCore implements RevisionStore {
     return await this.#derive(base, content, "patch", refOrHandle, options);
   }
 
-  async history(refOrHandle: string): Promise<HistoryEntry[]> {
+  async history(refOrHandle: string): Promise<RevisionEntry[]> {
     await this.#open();
-    const out: HistoryEntry[] = [];
+    const out: RevisionEntry[] = [];
     const seen = new Set<string>();
     let ref: string | null = await this.#refOf(refOrHandle);
     while (ref !== null && !seen.has(ref)) {

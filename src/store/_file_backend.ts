@@ -36,6 +36,7 @@ import { writerMark } from "../_runtime/open.ts";
 import { mapFsError } from "../_internal/errno.ts";
 import { toHex } from "../_internal/bytes.ts";
 import { IntegrityError } from "../errors.ts";
+import { syncFolder } from "../fs/sync_folder.ts";
 import type { Backend, HandleRecord } from "./_backend.ts";
 import { refOf } from "./_ref.ts";
 
@@ -202,7 +203,7 @@ export class FileBackend implements Backend {
         await link(temp, path);
       }
       await this.#onStep?.(`${kind}:linked`);
-      await syncDir(join(path, ".."));
+      syncFolder(join(path, ".."));
       return true;
     } catch (e) {
       if (isCode(e, "EEXIST")) return false;
@@ -251,20 +252,6 @@ export class FileBackend implements Backend {
         // Another process swept it first.
       }
     }
-  }
-}
-
-/** Flushes a folder's entries so a published name survives a power cut (best effort). */
-async function syncDir(path: string): Promise<void> {
-  try {
-    const dir = await open(path, "r");
-    try {
-      await dir.sync();
-    } finally {
-      await dir.close();
-    }
-  } catch {
-    // Some platforms cannot open or flush a folder; the file itself was flushed.
   }
 }
 

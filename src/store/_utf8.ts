@@ -5,8 +5,7 @@
  */
 import { decodeUtf8 } from "../_internal/utf8.ts";
 import { BinaryContentError } from "../errors.ts";
-
-const NUL_WINDOW = 8192;
+import { NUL_WINDOW } from "../fs/text.ts";
 
 /**
  * Decodes UTF-8 bytes, refusing invalid sequences and a NUL byte in the

@@ -21,7 +21,7 @@ export interface PutResult extends RevisionId {
   check?: SyntaxCheck;
 }
 
-/** Syntax check of a revision (DESIGN §11). */
+/** Syntax check of a revision (docs/syntax-checks.md). */
 export interface RevisionCheckOptions {
   /** `warn` (default) reports introduced errors in the result, `refuse` refuses such an edit (`SYNTAX`), `off` parses nothing. */
   check?: CheckMode;
@@ -82,8 +82,8 @@ export interface EditResult extends RevisionId {
 /** How a revision first entered the store. */
 export type RevisionOp = "put" | "edit" | "patch";
 
-/** One step of a revision's lineage. */
-export interface HistoryEntry extends RevisionId {
+/** One step of a revision's lineage, as {@link RevisionStore.history} lists it. */
+export interface RevisionEntry extends RevisionId {
   /** The revision it was made from, or null for a put. */
   parentRef: string | null;
   /** How it first entered the store. */
@@ -158,7 +158,7 @@ export interface RevisionStore {
     options?: RevisionCheckOptions,
   ): Promise<EditResult>;
   /** Lists a revision and its ancestors, newest first. */
-  history(refOrHandle: string): Promise<HistoryEntry[]>;
+  history(refOrHandle: string): Promise<RevisionEntry[]>;
   /**
    * Writes a revision to a new file.
    *

@@ -29,7 +29,7 @@ export const MAX_READ_LINES = 10_000;
 
 const path = z.string().min(1).describe("File path");
 const ref = z.string().min(1).describe("Ref (sha256:…) or handle (p_…)");
-// Syntax check after the edit (DESIGN §11): one short optional enum.
+// Syntax check after the edit (docs/syntax-checks.md): one short optional enum.
 const check = z.enum(CHECK_MODES as [CheckMode, ...CheckMode[]]).optional()
   .describe("Syntax check (default warn)");
 const anchor = (what: string) => z.string().optional().describe(what);

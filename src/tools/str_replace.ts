@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { splitLines } from "../anchor/split.ts";
+import { BOM, splitLines } from "../anchor/split.ts";
 import { HashlineError, PatchRefusedError, TooLargeError } from "../errors.ts";
 import { foldHash, hex2, lineHash32 } from "../hash/fnv.ts";
 import { editContent } from "../patch/apply.ts";
@@ -177,7 +177,7 @@ export async function strReplaceInWorkspace(
     const op = narrowOp(split.lines, first, last, lines);
     if (op) ops.push(op);
   }
-  const exact = (split.bom ? "\uFEFF" : "") +
+  const exact = (split.bom ? BOM : "") +
     replaceMatches(body, found, oldString.length, newString);
   if (exact === content) throw noChange(display);
   const n = found.length;

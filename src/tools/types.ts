@@ -54,7 +54,7 @@ export interface ToolContext {
   /** Session whose reads count, when a call names none (default `"default"`). */
   session?: string;
   /**
-   * How `read_file` shows lines when a call does not say (DESIGN §14):
+   * How `read_file` shows lines when a call does not say (docs/reads.md, "Lean reads"):
    * `"hash"` (`LINE:HH|content`, the default) or `"lean"` (`LINE|content`;
    * `edit_file` may then name lines by number alone, checked against the
    * session's read record). Lean needs the `hashline` edit format.
@@ -66,7 +66,7 @@ export interface ToolContext {
    */
   rebase?: boolean;
   /**
-   * Default syntax check of edits (DESIGN §11; default: the workspace's or
+   * Default syntax check of edits (docs/syntax-checks.md; default: the workspace's or
    * store's own, which is `"warn"` unless it was opened with another):
    * `refuse` refuses an edit that breaks the parse with `SYNTAX`. A call's
    * own `check` wins.

@@ -39,7 +39,7 @@ import { bootIdExact } from "../_runtime/host.ts";
 import { sha256Hex } from "../_internal/sha256.ts";
 import { mapFsError } from "../_internal/errno.ts";
 import type { Confinement } from "../fs/confine.ts";
-import type { CommitIntent } from "../history/log.ts";
+import type { CommitIntent, PendingEntry } from "../commit/types.ts";
 import {
   checkIdentity,
   install,
@@ -69,7 +69,7 @@ import {
 } from "../commit/stage.ts";
 
 export type { StageEntry } from "../commit/stage.ts";
-export type { CommitIntent } from "../history/log.ts";
+export type { CommitIntent, PendingEntry } from "../commit/types.ts";
 
 /**
  * Test seams of a commit: `afterStep` runs after each step with the
@@ -115,14 +115,6 @@ export interface CommitRecord {
    * `record`.
    */
   appendPending?(commit: CommitIntent): Promise<PendingEntry>;
-}
-
-/** An entry appended as its commit's journal. */
-export interface PendingEntry {
-  /** Resolves once a flush of the log covers it; rejects when it failed. */
-  flushed: Promise<void>;
-  /** Voids it: the commit did not land. */
-  cancel(): Promise<void>;
 }
 
 /**

@@ -1,11 +1,12 @@
 /**
- * Edit history (DESIGN.md §10): the entry each commit carries — built here,
+ * Edit history (docs/history.md): the entry each commit carries — built here,
  * written into the commit's journal and appended after the renames
  * (`_commit.ts`) — and the log's entries listed and shown.
  *
  * @module
  */
 import { NotFoundError } from "../errors.ts";
+import { ENTRY_ID } from "../history/ids.ts";
 import {
   checkQuery,
   type Door,
@@ -105,7 +106,7 @@ export async function logged(
       `Cannot ${what}: the id must be a string such as "h_12".`,
     );
   }
-  if (!/^h_[1-9][0-9]*$/.test(id)) {
+  if (!ENTRY_ID.test(id)) {
     throw new TypeError(
       `Cannot ${what}: ${
         JSON.stringify(id.slice(0, 40))

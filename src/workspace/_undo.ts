@@ -1,5 +1,5 @@
 /**
- * Undo (DESIGN.md §10): one history entry reverted as one all-or-nothing
+ * Undo (docs/history.md): one history entry reverted as one all-or-nothing
  * commit, itself an entry. Resolve → lock → load each file → plan the
  * revert (`history/undo.ts`: every line the entry wrote must still stand as
  * written, else `MOVED_ON`) → through an agent's door, check that the

@@ -53,7 +53,7 @@ export interface WorkspaceOptions {
   /** How long a patch waits for another writer's lock on a file before giving up with `BUSY` (default 30 s). */
   lockTimeoutMs?: number;
   /**
-   * Syntax check after every patch and write (DESIGN §11): `warn` (default)
+   * Syntax check after every patch and write (docs/syntax-checks.md): `warn` (default)
    * adds the errors an edit introduced to the result, `refuse` refuses such an
    * edit whole with `SYNTAX`, `off` parses nothing.
    */

@@ -129,7 +129,7 @@ describe("cost per task", () => {
   });
 });
 
-describe("the DESIGN §14 checks", () => {
+describe("the drift checks of docs/benchmarks.md", () => {
   const trial = (
     applier: string,
     drift: Trial["drift"],

@@ -1,4 +1,4 @@
-// An outline read in the lean form (DESIGN §12, §14): shown lines as `LINE|content`,
+// An outline read in the lean form (docs/reads.md, "Outline reads" and "Lean reads"): shown lines as `LINE|content`,
 // markers unchanged, and an edit by line number afterwards, through the CLI,
 // HTTP and MCP.
 import assert from "node:assert/strict";

@@ -1,5 +1,5 @@
 // An edit after an outline read of a file unchanged since needs no alignment
-// (DESIGN §14): a shown line whose text a hidden line repeats is edited in
+// (docs/reads.md, "Outline reads"): a shown line whose text a hidden line repeats is edited in
 // place, not refused as ambiguous. Through the CLI, one process per call.
 import assert from "node:assert/strict";
 import { mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";

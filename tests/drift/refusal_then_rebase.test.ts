@@ -1,7 +1,7 @@
 /**
  * A refusal adds the lines it shows to what the session has read, but
  * never erases what the session read first: the same patch resent with
- * rebase still finds its lines as first read (DESIGN's promise, through the
+ * rebase still finds its lines as first read (docs/patch-format.md, "Rebase", through the
  * library and the CLI), also when the refusal showed lines past the end of
  * the file as read.
  */

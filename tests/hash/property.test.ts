@@ -9,7 +9,7 @@ import { concatBytes } from "../../src/_internal/bytes.ts";
 const RUNS = 200;
 const encoder = new TextEncoder();
 
-/** Lines of text as DESIGN §1 splits them. */
+/** Lines of text as docs/reads.md ("Lines") splits them. */
 function splitLines(text: string): string[] {
   if (text.startsWith("\uFEFF")) text = text.slice(1);
   const parts = text.split("\n");

@@ -1,5 +1,5 @@
 /**
- * Who may see and undo history (DESIGN.md §6, §10): a name of the label
+ * Who may see and undo history (docs/history.md, "Access and review"): a name of the label
  * form is refused at every door; an agent's undo is an edit that needs the
  * lines read (`NOT_READ` otherwise), while the supervisor's doors need no
  * read; views withhold the lines of denied files and their undo is

@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { describe, it } from "node:test";
+import { after, before, describe, it } from "node:test";
 import { main } from "../../src/cli/main.ts";
 import { createApp } from "../../src/http/app.ts";
 import {
@@ -50,98 +50,109 @@ async function deleteAll(ws: Workspace, path: string, lines: number) {
 }
 
 describe("history storage and bounds", () => {
-  let big: Tree | undefined;
-  let lastDelete = "";
   const LINES = 400_000;
 
-  it("eight delete-then-undo cycles of a 20 MB file keep its content once", {
-    timeout: 600_000,
-  }, async () => {
-    big = await makeTree();
-    const text = Array.from(
-      { length: LINES },
-      (_, i) =>
-        `line ${i} of a twenty megabyte file, padded out a bit ${i % 7}`,
-    ).join("\n") + "\n";
-    const bytes = new TextEncoder().encode(text);
-    assert.ok(bytes.length >= 20_000_000, String(bytes.length));
-    await writeFile(join(big.root, "big.txt"), bytes);
-    const ws = openWorkspace(big.root, {
-      stateDir: big.state,
-      maxFileBytes: 64 * 1024 * 1024,
-    });
-    for (let cycle = 0; cycle < 8; cycle++) {
-      await deleteAll(ws, "big.txt", LINES);
-      assert.equal((await stat(join(big.root, "big.txt"))).size, 0);
-      const [entry] = await ws.history({ limit: 1 });
-      lastDelete = entry.id;
-      if (cycle < 7) await ws.undo(entry.id);
-    }
-    const state = await sizeOf(join(big.state, "history"));
-    assert.ok(
-      state < 3 * bytes.length,
-      `history state ${state} bytes for a ${bytes.length}-byte file`,
-    );
-    const log = (await stat(join(big.state, "history", "log"))).size;
-    assert.ok(log < 64 * 1024, `the log itself holds ${log} bytes`);
-    await ws.undo(lastDelete);
-    const back = await readFile(join(big.root, "big.txt"));
-    assert.equal(back.length, bytes.length);
-    assert.ok(Buffer.from(bytes).equals(back), "the undo gives back the bytes");
-  });
+  describe("a 20 MB file deleted and undone eight times", () => {
+    let big: Tree;
+    let lastDelete = "";
+    let fileBytes: Uint8Array;
+    let stateBytes = 0;
+    let logBytes = 0;
+    let undone: Uint8Array;
 
-  // Each door's answer takes well under 2 s on an idle machine
-  // (bench/history_bounds.ts measures them); the deadlines leave room for a
-  // loaded CI machine running three runtimes side by side.
-  it("after them, the library lists and shows in time", {
-    timeout: 10_000,
-  }, async () => {
-    if (!big) return;
-    const ws = openWorkspace(big.root, { stateDir: big.state });
-    const entries = await ws.history({ limit: 20 });
-    assert.equal(entries.length, 16);
-    const one = await ws.entry(lastDelete);
-    assert.equal(one.files[0].removed, LINES);
-  });
+    // Built once for the tests below (a failure here fails each of them):
+    // eight deletions, each but the last undone, then the last undone too.
+    before(async () => {
+      big = await makeTree();
+      const text = Array.from(
+        { length: LINES },
+        (_, i) =>
+          `line ${i} of a twenty megabyte file, padded out a bit ${i % 7}`,
+      ).join("\n") + "\n";
+      fileBytes = new TextEncoder().encode(text);
+      await writeFile(join(big.root, "big.txt"), fileBytes);
+      const ws = openWorkspace(big.root, {
+        stateDir: big.state,
+        maxFileBytes: 64 * 1024 * 1024,
+      });
+      for (let cycle = 0; cycle < 8; cycle++) {
+        await deleteAll(ws, "big.txt", LINES);
+        assert.equal((await stat(join(big.root, "big.txt"))).size, 0);
+        const [entry] = await ws.history({ limit: 1 });
+        lastDelete = entry.id;
+        if (cycle < 7) await ws.undo(entry.id);
+      }
+      stateBytes = await sizeOf(join(big.state, "history"));
+      logBytes = (await stat(join(big.state, "history", "log"))).size;
+      await ws.undo(lastDelete);
+      undone = await readFile(join(big.root, "big.txt"));
+    }, { timeout: 600_000 });
+    after(() => big?.cleanup());
 
-  it("after them, the CLI, HTTP and MCP answer in time", {
-    timeout: 15_000,
-  }, async () => {
-    if (!big) return;
-    const t = big;
-    let out = "";
-    const code = await main(
-      ["log", "--json", "--limit", "5", "--root", t.root],
-      {
-        cwd: t.root,
-        env: (name) => name === "HASHLINE_STORE" ? t.state : undefined,
-        stdin: () => Promise.resolve(new Uint8Array()),
-        stdout: (s) => Promise.resolve(void (out += s)),
-        stderr: () => Promise.resolve(),
-      },
-    );
-    assert.equal(code, 0);
-    assert.equal(JSON.parse(out).entries.length, 5);
-    const app = createApp({
-      root: t.root,
-      stateDir: t.state,
-      tools: ["history"],
+    it("eight delete-then-undo cycles of a 20 MB file keep its content once", {
+      timeout: 10_000,
+    }, () => {
+      assert.ok(fileBytes.length >= 20_000_000, String(fileBytes.length));
+      assert.ok(
+        stateBytes < 3 * fileBytes.length,
+        `history state ${stateBytes} bytes for a ${fileBytes.length}-byte file`,
+      );
+      assert.ok(logBytes < 64 * 1024, `the log itself holds ${logBytes} bytes`);
+      assert.equal(undone.length, fileBytes.length);
+      assert.ok(
+        Buffer.from(fileBytes).equals(undone),
+        "the undo gives back the bytes",
+      );
     });
-    const r = await call(app, "GET", "/v1/history?limit=5");
-    assert.equal(r.status, 200);
-    assert.equal(r.body.entries.length, 5);
-    const shown = await call(app, "GET", `/v1/history/${lastDelete}`);
-    assert.equal(shown.status, 200);
-    assert.equal(shown.body.entry.files[0].removed, LINES);
-    const mcp = await connectHttp("http://localhost/mcp", { app });
-    try {
-      const listed = await mcp.tool("edit_history", { limit: 5 });
-      assert.equal(listed.isError, false);
-    } finally {
-      await mcp.close();
-      await t.cleanup();
-      big = undefined;
-    }
+
+    // Each door's answer takes well under 2 s on an idle machine
+    // (bench/history_bounds.ts measures them); the deadlines leave room for a
+    // loaded CI machine running three runtimes side by side.
+    it("after them, the library lists and shows in time", {
+      timeout: 10_000,
+    }, async () => {
+      const ws = openWorkspace(big.root, { stateDir: big.state });
+      const entries = await ws.history({ limit: 20 });
+      assert.equal(entries.length, 16);
+      const one = await ws.entry(lastDelete);
+      assert.equal(one.files[0].removed, LINES);
+    });
+
+    it("after them, the CLI, HTTP and MCP answer in time", {
+      timeout: 15_000,
+    }, async () => {
+      let out = "";
+      const code = await main(
+        ["log", "--json", "--limit", "5", "--root", big.root],
+        {
+          cwd: big.root,
+          env: (name) => name === "HASHLINE_STORE" ? big.state : undefined,
+          stdin: () => Promise.resolve(new Uint8Array()),
+          stdout: (s) => Promise.resolve(void (out += s)),
+          stderr: () => Promise.resolve(),
+        },
+      );
+      assert.equal(code, 0);
+      assert.equal(JSON.parse(out).entries.length, 5);
+      const app = createApp({
+        root: big.root,
+        stateDir: big.state,
+        tools: ["history"],
+      });
+      const r = await call(app, "GET", "/v1/history?limit=5");
+      assert.equal(r.status, 200);
+      assert.equal(r.body.entries.length, 5);
+      const shown = await call(app, "GET", `/v1/history/${lastDelete}`);
+      assert.equal(shown.status, 200);
+      assert.equal(shown.body.entry.files[0].removed, LINES);
+      const mcp = await connectHttp("http://localhost/mcp", { app });
+      try {
+        const listed = await mcp.tool("edit_history", { limit: 5 });
+        assert.equal(listed.isError, false);
+      } finally {
+        await mcp.close();
+      }
+    });
   });
 
   it(

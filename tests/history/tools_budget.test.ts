@@ -1,4 +1,4 @@
-/** The `history` tool set stays within its token budget (DESIGN.md §6, §10). */
+/** The `history` tool set stays within its token budget (docs/mcp.md, "What the tools cost a model"). */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { encode } from "gpt-tokenizer/encoding/o200k_base";

@@ -1,6 +1,6 @@
 /**
  * Block anchors in the line ops of a patch that also renames, creates or
- * moves (DESIGN §12, §13): they resolve as in any other patch, through the
+ * moves (docs/patch-format.md, "Block anchors" and "Moves and file operations"): they resolve as in any other patch, through the
  * CLI and MCP, and a refusal leaves every byte on disk as it was.
  */
 import assert from "node:assert/strict";

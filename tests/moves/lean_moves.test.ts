@@ -1,5 +1,5 @@
 /**
- * Moves and copies named by line numbers alone after a lean read (DESIGN §13,
+ * Moves and copies named by line numbers alone after a lean read (docs/patch-format.md, "Moves and file operations";
  * §14), and the codes of file operations a model acts on: through the CLI,
  * HTTP and MCP, each refusal leaving every byte on disk as it was.
  */

@@ -866,7 +866,7 @@ export function revisionStoreSuite(
               await assert.rejects(store.importFrom(join(dir, "big")), {
                 code: "TOO_LARGE",
               });
-              // A folder is NOT_A_FILE (DESIGN §4), like a FIFO or a device.
+              // A folder is NOT_A_FILE (docs/workspace.md, "Confinement"), like a FIFO or a device.
               await assert.rejects(store.importFrom(dir), {
                 name: "NotAFileError",
                 code: "NOT_A_FILE",

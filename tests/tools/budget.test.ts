@@ -1,5 +1,5 @@
 // The tool definitions are sent with every request, so they are budgeted
-// (DESIGN §6). `deno task bench:tools` prints the same figures beside the
+// (docs/mcp.md, "What the tools cost a model"). `deno task bench:tools` prints the same figures beside the
 // reference MCP filesystem server.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";

@@ -160,14 +160,17 @@ describe("workspace confinement", () => {
   after(() => t.cleanup());
 
   for (const attack of attacks) {
-    it(`refuses ${attack.name}, touching nothing`, async () => {
+    it(`refuses ${attack.name}, touching nothing`, async (ctx) => {
       const tree = await makeTree();
       try {
         await writeFile(join(tree.outside, "secret.txt"), "secret\n");
         await mkdir(`${tree.root}-evil`);
         await writeFile(`${tree.root}-evil/x.txt`, "evil\n");
         await writeFile(join(tree.root, "ok.txt"), "fine\n");
-        if ((await attack.setup?.(tree)) === false) return;
+        if ((await attack.setup?.(tree)) === false) {
+          ctx.skip(`${attack.name} cannot be made on this machine`);
+          return;
+        }
         await expectRefused(
           tree,
           attack.path(tree),
@@ -180,14 +183,17 @@ describe("workspace confinement", () => {
     });
   }
 
-  it("refuses a socket", async () => {
+  it("refuses a socket", async (ctx) => {
     const sock = join(t.root, "s.sock");
     const server = createServer();
     const listening = await new Promise<boolean>((resolve) => {
       server.once("error", () => resolve(false));
       server.listen(sock, () => resolve(true));
     });
-    if (!listening) return;
+    if (!listening) {
+      ctx.skip("a Unix socket cannot be made on this machine");
+      return;
+    }
     try {
       await expectRefused(t, "s.sock", t.open(), "NOT_A_FILE");
     } finally {

@@ -64,7 +64,7 @@ describe("workspace patches", () => {
     const result = await ws.patch(
       "@@ src/new.ts\n+\n~export const a = 1;\n<\n~// head",
     );
-    // On an empty file append and prepend share one gap: they land in op order (DESIGN §9).
+    // On an empty file append and prepend share one gap: they land in op order (docs/patch-format.md, "Terminators").
     assert.equal(await get("src/new.ts"), "export const a = 1;\n// head\n");
     assert.equal(result.files[0].created, true);
     assert.match(result.summary, /^Created src\/new\.ts \(\+2\)/);
