@@ -15,6 +15,7 @@ import { checkShape } from "./_shape.ts";
 import { freshRegion } from "./fresh.ts";
 import { parsePatch } from "./parse.ts";
 import { refuseFileParts } from "./one_content.ts";
+import { dialectOps } from "./dialects/one_content.ts";
 import { planPatch } from "./plan.ts";
 import { PatchOpSchema } from "./schema.ts";
 import type {
@@ -181,6 +182,8 @@ export function applyPatch(
   }
   if (!parsed) {
     ops = patch as PatchOp[];
+  } else if (parsed.dialect) {
+    ops = dialectOps(content, parsed.dialect, options.memory);
   } else if (parsed.files.length === 0) {
     ops = [];
   } else if (parsed.files.length === 1) {

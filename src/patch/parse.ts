@@ -10,6 +10,7 @@ import * as z from "zod";
 import { formatAnchor, parseAnchor, readPrefixOf } from "../anchor/anchor.ts";
 import { parseBareAnchor } from "../anchor/lean.ts";
 import { checkShape } from "./_shape.ts";
+import { dialectOf } from "./dialects/detect.ts";
 import {
   EntryOpSchema,
   type FileEntry,
@@ -84,6 +85,8 @@ export interface ParseOptions {
  */
 export function parsePatch(input: unknown, options: ParseOptions = {}): Patch {
   if (input instanceof Uint8Array) input = decodeStrict(input);
+  const dialect = dialectOf(input, unfence);
+  if (dialect) return { files: [], dialect };
   if (typeof input === "string") {
     const { text, firstLine } = unfence(input);
     input = text;

@@ -20,6 +20,7 @@ import {
 import type { Patch } from "../patch/types.ts";
 import { recordFile } from "../history/record.ts";
 import { commitFiles } from "./_commit.ts";
+import { patchDialect } from "./_dialect.ts";
 import { hasFileOps, patchFileOps } from "./_file_ops.ts";
 import type { Context } from "./_context.ts";
 import { lockTargets, start } from "./_locking.ts";
@@ -57,6 +58,14 @@ export async function patchFiles(
   const rebase = options.rebase ?? ctx.rebaseDefault;
   const { parsePatch } = await loadEditing();
   const parsed = parsePatch(input);
+  if (parsed.dialect) {
+    return await patchDialect(
+      ctx,
+      parsed.dialect,
+      options,
+      (patch, opts) => patchFiles(ctx, patch, opts),
+    );
+  }
   if (parsed.files.length === 0) {
     throw new TypeError(
       'Cannot patch: the patch names no files. Send { files: [{ path, ops }] } or the text form starting with "@@ PATH".',
