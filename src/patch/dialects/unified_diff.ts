@@ -132,9 +132,8 @@ export function parseUnifiedDiff(text: string, firstLine = 1): DialectPatch {
     let deleted = false;
     let renamed = false;
     if (rows[i].startsWith("diff --git ")) {
-      const paths = gitPaths(rows[i]);
-      if (!paths) refuse(at(i), rows[i], '"diff --git a/PATH b/PATH"');
-      [from, to] = paths;
+      // Paths with spaces that differ (a rename) are taken from the lines below.
+      [from, to] = gitPaths(rows[i]) ?? [undefined, undefined];
       i++;
       for (; i < rows.length; i++) {
         const row = rows[i];
@@ -186,7 +185,14 @@ export function parseUnifiedDiff(text: string, firstLine = 1): DialectPatch {
     while (i < rows.length && rows[i].startsWith("@@")) {
       i = readHunk(rows, i, hunks, at);
     }
-    const path = created ? to! : from!;
+    if (from === undefined || to === undefined) {
+      refuse(
+        at(start),
+        rows[start],
+        '"diff --git a/PATH b/PATH" naming one path, or "rename from" and "rename to" lines',
+      );
+    }
+    const path = created ? to : from;
     const file: DialectFile = {
       kind: created ? "add" : deleted ? "delete" : "update",
       path,
