@@ -15,6 +15,8 @@ import { createApp, type HashlineApp } from "../../src/http/app.ts";
 import { hashline, tempDir } from "../cli/_cli.ts";
 import { bytes, call, errorOf, tempTree } from "../http/_helpers.ts";
 import { connectHttp } from "../mcp/_client.ts";
+import { makeFixture } from "../adapters/_fixture.ts";
+import { openAiTools } from "../../src/adapters/openai.ts";
 
 const PY =
   "def f():\n    x = 1\n    return x\n\ndef g():\n    x = 1\n    return x\n";
@@ -280,6 +282,51 @@ describe("dialects through HTTP and MCP", () => {
       }, as("http"));
       assert.equal(ap.status, 200, JSON.stringify(ap.body));
       assert.equal(await readFile(file, "utf8"), "one\n2\n");
+    },
+  );
+
+  it("POST /v1/apply takes a dialect for the content given, and refuses Add", {
+    timeout: 60_000,
+  }, async () => {
+    const ok = await call(app, "POST", "/v1/apply", {
+      content: "one\ntwo\n",
+      patch:
+        "*** Begin Patch\n*** Update File: x\n@@\n one\n-two\n+2\n*** End Patch",
+    });
+    assert.equal(ok.status, 200, JSON.stringify(ok.body));
+    assert.equal(ok.body.content, "one\n2\n");
+    const add = await call(app, "POST", "/v1/apply", {
+      content: "one\n",
+      patch: "--- /dev/null\n+++ b/y\n@@ -0,0 +1 @@\n+y\n",
+    });
+    assert.equal(add.status, 400);
+    assert.match(errorOf(add).message, /create/);
+  });
+
+  it(
+    "the tool registry through the OpenAI adapter takes an apply_patch envelope",
+    { timeout: 60_000 },
+    async () => {
+      const fx = await makeFixture({ "a.txt": "one\ntwo\n" });
+      try {
+        const openai = openAiTools(fx.registry);
+        let n = 0;
+        const run = (name: string, args: unknown) =>
+          openai.runToolCall({
+            id: `call_${++n}`,
+            type: "function",
+            function: { name, arguments: JSON.stringify(args) },
+          });
+        await run("read_file", { path: "a.txt" });
+        const out = await run("edit_file", {
+          patch:
+            "*** Begin Patch\n*** Update File: a.txt\n@@\n-two\n+TWO\n*** End Patch",
+        });
+        assert.match(out.content, /^Edited a\.txt \(\+1 -1\) \(apply_patch\)/);
+        assert.equal(await fx.read("a.txt"), "one\nTWO\n");
+      } finally {
+        await fx.cleanup();
+      }
     },
   );
 
