@@ -58,12 +58,19 @@ export interface ParseOptions {
  * `SyntaxError` unless `headerless` is set (then it belongs to path `""`);
  * sections naming the same path are merged in order.
  *
+ * A text whose first non-blank line is `*** Begin Patch` (Codex's
+ * `apply_patch`) or `diff --git` / `--- ` (a unified diff) is another
+ * dialect: the answer is `{ files: [], dialect }`, its files and hunks as
+ * parsed and nothing anchored yet — a workspace or `applyPatch` locates each
+ * hunk in what the session read (docs/patch-format.md#other-dialects). That
+ * value is taken back as it is.
+ *
  * @param input Patch text (JSON or text form), its UTF-8 bytes, or an already parsed value.
  * @param options `headerless`: accept ops before any `@@ PATH` line.
  * @returns The patch, with text-form anchors written canonically (`12:a3`).
  * @throws {SyntaxError} Invalid JSON, bytes that are not UTF-8 (naming the
- *   byte offset), or a text-form line that cannot be parsed (naming its
- *   1-based line number).
+ *   byte offset), or a text-form or dialect line that cannot be parsed
+ *   (naming its 1-based line number and what was expected there).
  * @throws {TypeError} A value of the wrong shape (the message names the field).
  * @example
  * ```ts
