@@ -10,7 +10,7 @@ import * as z from "zod";
 import { formatAnchor, parseAnchor, readPrefixOf } from "../anchor/anchor.ts";
 import { parseBareAnchor } from "../anchor/lean.ts";
 import { checkShape } from "./_shape.ts";
-import { dialectOf } from "./dialects/detect.ts";
+import { dialectOf } from "./dialects/value.ts";
 import {
   EntryOpSchema,
   type FileEntry,
