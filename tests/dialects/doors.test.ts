@@ -17,6 +17,7 @@ import { bytes, call, errorOf, tempTree } from "../http/_helpers.ts";
 import { connectHttp } from "../mcp/_client.ts";
 import { makeFixture } from "../adapters/_fixture.ts";
 import { openAiTools } from "../../src/adapters/openai.ts";
+import { createMemoryStore } from "../../src/store/memory_store.ts";
 
 const PY =
   "def f():\n    x = 1\n    return x\n\ndef g():\n    x = 1\n    return x\n";
@@ -240,6 +241,35 @@ describe("dialects through the library: refused hunks write nothing", () => {
         assert.match(r.summary, /^Edited a\.py \(\+1 -1\)/);
       } finally {
         await t.cleanup();
+      }
+    },
+  );
+});
+
+describe("dialects on a stored revision", () => {
+  it(
+    "store.patch compiles a unified diff against the revision; a miss is refused",
+    { timeout: 30_000 },
+    async () => {
+      const store = createMemoryStore();
+      try {
+        const base = await store.put("one\ntwo\nthree\n");
+        const next = await store.patch(
+          base.handle,
+          "--- a/x\n+++ b/x\n@@ -1,3 +1,3 @@\n one\n-two\n+2\n three\n",
+        );
+        assert.equal(await store.get(next.ref), "one\n2\nthree\n");
+        await assert.rejects(
+          store.patch(
+            base.handle,
+            "*** Begin Patch\n*** Update File: x\n@@\n-zwei\n+2\n*** End Patch",
+          ),
+          (e: unknown) =>
+            (e as PatchRefusedError).problems?.[0]?.code === "NO_MATCH",
+        );
+        assert.equal(await store.get(base.handle), "one\ntwo\nthree\n");
+      } finally {
+        await store.close();
       }
     },
   );
