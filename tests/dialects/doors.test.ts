@@ -222,6 +222,41 @@ describe("dialects through the library: refused hunks write nothing", () => {
   }
 
   it(
+    "drift: lines that only moved refuse, and apply with rebase as one history entry",
+    { timeout: 60_000 },
+    async () => {
+      const t = await tempTree({ "a.py": PY });
+      try {
+        const ws = openWorkspace(t.dir, { stateDir: join(t.dir, ".state") });
+        await ws.read("a.py");
+        const file = join(t.dir, "a.py");
+        await writeFile(file, `# header\n${PY}`);
+        const diff =
+          "--- a/a.py\n+++ b/a.py\n@@ -1,2 +1,2 @@\n def f():\n-    x = 1\n+    x = 3\n";
+        // A dry run records nothing, so the rebase below starts from the read.
+        await assert.rejects(ws.patch(diff, { dryRun: true }), (e: unknown) => {
+          assert.deepEqual(
+            (e as PatchRefusedError).problems.map((p) => p.code),
+            ["STALE_ANCHOR"],
+          );
+          return true;
+        });
+        assert.equal(await readFile(file, "utf8"), `# header\n${PY}`);
+        const r = await ws.patch(diff, { rebase: true });
+        assert.match(r.summary, /^Edited a\.py \(\+1 -1\) \(unified diff\)/);
+        assert.equal(r.rebased.length, 1);
+        assert.ok(r.entry);
+        assert.equal(
+          await readFile(file, "utf8"),
+          `# header\n${PY.replace("    x = 1", "    x = 3")}`,
+        );
+      } finally {
+        await t.cleanup();
+      }
+    },
+  );
+
+  it(
     "a refusal's fresh lines count as read: a hashline resend from them passes",
     { timeout: 60_000 },
     async () => {
@@ -232,7 +267,7 @@ describe("dialects through the library: refused hunks write nothing", () => {
         const refused = await ws.patch(
           "*** Begin Patch\n*** Update File: a.py\n@@\n-    x = 1\n+    x = 2\n*** End Patch",
         ).catch((e: PatchRefusedError) => e);
-        const anchor = /6:([0-9a-f]{2})\|    x = 1/.exec(
+        const anchor = /6:([0-9a-f]{2})\| {4}x = 1/.exec(
           (refused as PatchRefusedError).message,
         )!;
         const r = await ws.patch(
