@@ -3,7 +3,10 @@ import { describe, it } from "node:test";
 import { lineHash, lineHash32 } from "../../../src/hash/fnv.ts";
 import { applyPatch } from "../../../src/patch/apply.ts";
 import { lookupFromLines } from "../../../src/patch/lookup.ts";
-import { type LineMemory, memoryFromHashes } from "../../../src/patch/memory.ts";
+import {
+  type LineMemory,
+  memoryFromHashes,
+} from "../../../src/patch/memory.ts";
 import { parsePatch } from "../../../src/patch/parse.ts";
 import { compileDialect } from "../../../src/patch/dialects/compile.ts";
 import type { PatchRefusedError } from "../../../src/errors.ts";
