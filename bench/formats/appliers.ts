@@ -18,6 +18,7 @@ import {
 } from "../../mod.ts";
 import { toLines } from "./_lines.ts";
 import { applyCodexPatch } from "./_codex.ts";
+import { dialectAppliers } from "./_dialect_rows.ts";
 import { type HashlineApi, memoryOf } from "./_hashline_api.ts";
 import {
   aiderReplace,
@@ -424,5 +425,8 @@ export function createAppliers(
   if (options.peer) extra.push(options.peer);
   list.splice(5, 0, ...extra);
   if (options.gnuPatch) list.splice(8 + extra.length, 0, gnuPatch(temp()));
+  // The dialects through hashline, beside Codex's own algorithm.
+  const codex = list.findIndex((a) => a.id === "codex");
+  list.splice(codex + 1, 0, ...dialectAppliers(api));
   return list;
 }

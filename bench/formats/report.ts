@@ -20,6 +20,7 @@ import {
   EDITS_PER_TASK,
 } from "./cost.ts";
 import { PEER_NAME } from "./peer.ts";
+import { dialectVerdict } from "./_dialect_rows.ts";
 import { FORMAT_NOTES, type FormatName, FORMATS } from "./fixes.ts";
 import { KIND_NOTES, MUTATION_KINDS } from "./mutations.ts";
 import type { RunResult } from "./run.ts";
@@ -418,6 +419,13 @@ export function verdictLines(result: RunResult): string[] {
       } — 0 silent wrong on every drift kind.`,
     );
   }
+  const t = tally(result);
+  lines.push(
+    ...dialectVerdict(
+      (row, kind) => t.get(row)?.get(kind as DriftKind),
+      DRIFT_KINDS,
+    ),
+  );
   return lines;
 }
 

@@ -11,6 +11,7 @@ import type { BlockSource } from "../block/expand.ts";
 import { isMarkdown } from "../block/markdown.ts";
 import { PatchRefusedError } from "../errors.ts";
 import { lazy } from "../_internal/lazy.ts";
+import { detectDialect, parseDialect } from "../patch/dialects/detect.ts";
 import type { Checker, CheckInput, SyntaxCheck } from "./checker.ts";
 import { grammarFor } from "./languages.ts";
 import { type CheckMode, checkMode } from "./modes.ts";
@@ -53,6 +54,9 @@ const PRIME_WAIT_MS = 200;
  */
 function patchPaths(patch: unknown): string[] {
   let value = patch;
+  if (typeof value === "string" && detectDialect(value) !== null) {
+    return dialectPaths(value);
+  }
   if (typeof value === "string") {
     if (!/^\s*\{/.test(value)) {
       const out: string[] = [];
@@ -80,6 +84,18 @@ function patchPaths(patch: unknown): string[] {
     ) out.push(path);
   }
   return out.slice(0, PRIMED_FILES);
+}
+
+/** The files an `apply_patch` or unified diff text updates in place (none when it does not parse). */
+function dialectPaths(text: string): string[] {
+  try {
+    const files = parseDialect(text)?.files ?? [];
+    const out = files.filter((f) => f.kind === "update" && !f.moveTo)
+      .map((f) => f.path);
+    return [...new Set(out)].slice(0, PRIMED_FILES);
+  } catch {
+    return [];
+  }
 }
 
 /** How long the checks of one edit may take together, in milliseconds (docs/syntax-checks.md, "Bounds, and failing closed"). */

@@ -127,6 +127,7 @@ async function patch(ctx: CliContext, ws: Ws): Promise<number> {
       summary: result.summary,
       checks: result.checks,
       ...(result.entry ? { entry: result.entry } : {}),
+      ...(result.dialect ? { dialect: result.dialect } : {}),
     }));
   } else await ctx.out(result.summary);
   return EXIT_OK;

@@ -15,6 +15,7 @@ import { checkShape } from "./_shape.ts";
 import { freshRegion } from "./fresh.ts";
 import { parsePatch } from "./parse.ts";
 import { refuseFileParts } from "./one_content.ts";
+import { dialectOps } from "./dialects/one_content.ts";
 import { planPatch } from "./plan.ts";
 import { PatchOpSchema } from "./schema.ts";
 import type {
@@ -139,11 +140,14 @@ export function editIndexed(
  * Without `memory` (a session's read record) anchors are checked by their
  * 2-hex fold only, and a line named by its number alone (`12`) is refused
  * with `BAD_ANCHOR`; with `memory`, by the full hash and the drift alignment
- * (docs/patch-format.md#drift).
+ * (docs/patch-format.md#drift). An `apply_patch` or unified diff text of one
+ * updated file is compiled first: each hunk is located in `memory`, or in
+ * the whole content when there is none (docs/patch-format.md#other-dialects).
  *
  * @param content The content the patch was addressed against.
  * @param patch An array of ops, a patch naming exactly one file (its path
- *   is not looked at), or patch text in JSON or text form.
+ *   is not looked at), or patch text in JSON or text form, `apply_patch` or
+ *   a unified diff.
  * @param options `memory`, `path` and `rebase`, as for {@link editContent}.
  * @returns The new content.
  * @throws {PatchRefusedError} Listing every problem (message starts
@@ -181,6 +185,8 @@ export function applyPatch(
   }
   if (!parsed) {
     ops = patch as PatchOp[];
+  } else if (parsed.dialect) {
+    ops = dialectOps(content, parsed.dialect, options.memory);
   } else if (parsed.files.length === 0) {
     ops = [];
   } else if (parsed.files.length === 1) {

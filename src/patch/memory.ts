@@ -58,6 +58,12 @@ export class LineMemory implements ReadMemory {
    * anchors are resolved through these before the rules judge them.
    */
   views?: FileViews;
+  /**
+   * Anchors judged against this copy are already in the file's numbering
+   * now (a dialect's hunks, located in what the session knows of the file
+   * now), so they are not resolved through the views again. Never saved.
+   */
+  numbersNow?: boolean;
 
   /**
    * Creates the memory of one file's reads.

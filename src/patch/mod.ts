@@ -52,6 +52,14 @@ export {
   type ShapeResult,
 } from "./shapes.ts";
 export { formatPatchText, type ParseOptions, parsePatch } from "./parse.ts";
+export type {
+  DialectFile,
+  DialectHunk,
+  DialectName,
+  DialectPatch,
+  HunkRow,
+} from "./dialects/types.ts";
+export { detectDialect } from "./dialects/detect.ts";
 export { type Problem, validateOps, type ValidateOptions } from "./validate.ts";
 export { LineMemory } from "./memory.ts";
 export {

@@ -10,6 +10,7 @@ import * as z from "zod";
 import { formatAnchor, parseAnchor, readPrefixOf } from "../anchor/anchor.ts";
 import { parseBareAnchor } from "../anchor/lean.ts";
 import { checkShape } from "./_shape.ts";
+import { dialectOf } from "./dialects/value.ts";
 import {
   EntryOpSchema,
   type FileEntry,
@@ -57,12 +58,19 @@ export interface ParseOptions {
  * `SyntaxError` unless `headerless` is set (then it belongs to path `""`);
  * sections naming the same path are merged in order.
  *
+ * A text whose first non-blank line is `*** Begin Patch` (Codex's
+ * `apply_patch`) or `diff --git` / `--- ` (a unified diff) is another
+ * dialect: the answer is `{ files: [], dialect }`, its files and hunks as
+ * parsed and nothing anchored yet — a workspace or `applyPatch` locates each
+ * hunk in what the session read (docs/patch-format.md#other-dialects). That
+ * value is taken back as it is.
+ *
  * @param input Patch text (JSON or text form), its UTF-8 bytes, or an already parsed value.
  * @param options `headerless`: accept ops before any `@@ PATH` line.
  * @returns The patch, with text-form anchors written canonically (`12:a3`).
  * @throws {SyntaxError} Invalid JSON, bytes that are not UTF-8 (naming the
- *   byte offset), or a text-form line that cannot be parsed (naming its
- *   1-based line number).
+ *   byte offset), or a text-form or dialect line that cannot be parsed
+ *   (naming its 1-based line number and what was expected there).
  * @throws {TypeError} A value of the wrong shape (the message names the field).
  * @example
  * ```ts
@@ -84,6 +92,8 @@ export interface ParseOptions {
  */
 export function parsePatch(input: unknown, options: ParseOptions = {}): Patch {
   if (input instanceof Uint8Array) input = decodeStrict(input);
+  const dialect = dialectOf(input, unfence);
+  if (dialect) return { files: [], dialect };
   if (typeof input === "string") {
     const { text, firstLine } = unfence(input);
     input = text;

@@ -6,6 +6,10 @@
  * @module
  */
 
+import type { DialectPatch } from "./dialects/types.ts";
+
+export type { DialectPatch };
+
 /** An anchor as written by a model: `12:a3` (a trailing `|` from a read is accepted). */
 export type AnchorText = string;
 
@@ -124,6 +128,12 @@ export interface FilePatch {
 export interface Patch {
   /** Files in the order given. */
   files: FilePatch[];
+  /**
+   * A patch written in another dialect (`apply_patch`, a unified diff), as
+   * parsed: `files` is then empty, and a workspace or `applyPatch` compiles
+   * it against what the session was shown (docs/patch-format.md#other-dialects).
+   */
+  dialect?: DialectPatch;
 }
 
 export type { Anchor } from "../anchor/anchor.ts";

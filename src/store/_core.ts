@@ -12,7 +12,7 @@ import { handleCandidates, parseId, refOf, sourceBytes } from "./_ref.ts";
 import { sourceWindow } from "./_source_read.ts";
 import { applyStringEdits } from "./_string_edit.ts";
 import { HANDLE_HEX } from "./limits.ts";
-import { editContent } from "../patch/apply.ts";
+import { applyPatch, editContent } from "../patch/apply.ts";
 import { parsePatch } from "../patch/parse.ts";
 import { refuseFileParts } from "../patch/one_content.ts";
 // --- syntax check (src/check) ---
@@ -127,6 +127,12 @@ export class StoreCore implements RevisionStore {
   ): Promise<EditResult> {
     await this.#open();
     const parsed = parsePatch(patch, { headerless: true });
+    if (parsed.dialect) {
+      // A revision never changes: the whole of it is the view its hunks are located in.
+      const base = await this.#load(refOrHandle);
+      const content = applyPatch(base.text, parsed);
+      return await this.#derive(base, content, "patch", refOrHandle, options);
+    }
     refuseFileParts(
       parsed,
       `revision ${refOrHandle}`,

@@ -24,7 +24,8 @@ export const DESCRIPTIONS = {
 m A[..B] > C / < C move after / before C (c copies); > P:C into file P, > P appends
 @@+ P create, @@- P delete, @@ P -> Q rename
 A* (= 12:a3*) names the block opening on line A (function, class, section) for =, - and +; read all of it first.
-A stale anchor refuses the whole edit and shows fresh ones.`,
+A stale anchor refuses the whole edit and shows fresh ones.
+patch may also be apply_patch or a unified diff.`,
   editStrReplace:
     "Edit a file by exact string replacement: old_string, copied from read_file without line numbers, must occur once (or set replace_all); it becomes new_string. No unique match: nothing is written.",
   write:

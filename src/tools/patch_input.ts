@@ -56,6 +56,8 @@ export function patchFromInput(input: PatchInput, what: string): Patch {
   const patch = parsePatch(input.patch, {
     headerless: input.path !== undefined,
   });
+  // A dialect text names its own files; the workspace compiles it.
+  if (patch.dialect) return patch;
   const files = patch.files.map((f) =>
     f.path === "" && input.path ? { ...f, path: input.path } : f
   );

@@ -90,6 +90,7 @@ export async function patchFileOps(
   dryRun: boolean,
   check?: CheckMode,
   rebase = false,
+  numbersNow = false,
 ): Promise<PatchResult> {
   // Every path the patch names, checked before anything is read.
   const targets = new Map<string, Target>();
@@ -149,7 +150,9 @@ export async function patchFileOps(
   }
   const known = new Map<string, LineMemory | undefined>();
   for (const t of targets.values()) {
-    known.set(t.display, (await ctx.records.get(session, t.real))?.clone());
+    const mem = (await ctx.records.get(session, t.real))?.clone();
+    if (mem && numbersNow) mem.numbersNow = true;
+    known.set(t.display, mem);
   }
   // One lock per file: two spellings of one file (a case-only rename on a
   // file system that folds case) share it.

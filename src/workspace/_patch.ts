@@ -20,6 +20,7 @@ import {
 import type { Patch } from "../patch/types.ts";
 import { recordFile } from "../history/record.ts";
 import { commitFiles } from "./_commit.ts";
+import { patchDialect } from "./_dialect.ts";
 import { hasFileOps, patchFileOps } from "./_file_ops.ts";
 import type { Context } from "./_context.ts";
 import { lockTargets, start } from "./_locking.ts";
@@ -45,6 +46,7 @@ export async function patchFiles(
   ctx: Context,
   input: Patch | string,
   options: PatchOptions = {},
+  numbersNow = false,
 ): Promise<PatchResult> {
   await start(ctx);
   if (options === null || typeof options !== "object") {
@@ -57,6 +59,15 @@ export async function patchFiles(
   const rebase = options.rebase ?? ctx.rebaseDefault;
   const { parsePatch } = await loadEditing();
   const parsed = parsePatch(input);
+  if (parsed.dialect) {
+    return await patchDialect(
+      ctx,
+      parsed.dialect,
+      options,
+      // Its hunks were located in what the session knows of each file now.
+      (patch, opts) => patchFiles(ctx, patch, opts, true),
+    );
+  }
   if (parsed.files.length === 0) {
     throw new TypeError(
       'Cannot patch: the patch names no files. Send { files: [{ path, ops }] } or the text form starting with "@@ PATH".',
@@ -72,6 +83,7 @@ export async function patchFiles(
       dryRun,
       options.check,
       rebase,
+      numbersNow,
     );
   }
   const groups = await groupsOf(ctx, parsed);
@@ -79,10 +91,9 @@ export async function patchFiles(
   // a concurrent patch of the same session recorded while this one waited.
   const known = new Map<string, LineMemory | undefined>();
   for (const g of groups) {
-    known.set(
-      g.target.real,
-      (await ctx.records.get(session, g.target.real))?.clone(),
-    );
+    const mem = (await ctx.records.get(session, g.target.real))?.clone();
+    if (mem && numbersNow) mem.numbersNow = true;
+    known.set(g.target.real, mem);
   }
   // A dry run takes no lock: it changes nothing.
   const release = dryRun

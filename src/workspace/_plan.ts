@@ -136,7 +136,7 @@ export async function prepare(
     problems.push(...readFirst(memory, display));
     return null;
   }
-  const views = memory.views;
+  const views = memory.numbersNow ? undefined : memory.views;
   if (views) {
     // Numbers from every view the session was shown, in the file's numbering now.
     const loaded = ctx.streams(target) ? undefined : await loadWhole(target);

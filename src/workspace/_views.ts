@@ -32,7 +32,7 @@ export function throughViews(
     const l = loaded.get(path);
     const text = l?.text;
     return {
-      views: l?.memory?.views,
+      views: l?.memory?.numbersNow ? undefined : l?.memory?.views,
       lean: l?.memory?.form === "lean",
       get now(): LineLookup | undefined {
         if (text === null || text === undefined) return undefined;

@@ -37,6 +37,8 @@ export {
   type WriteOptions,
   type WriteResult,
 } from "./workspace.ts";
+// The dialect a result names (docs/patch-format.md#other-dialects).
+export type { DialectName } from "../patch/dialects/types.ts";
 // The syntax check's option and answer, which the options and results name.
 export type { CheckMode, SyntaxCheck, SyntaxIssue } from "../check/mod.ts";
 // The types of ws.history, ws.entry and ws.undo.

@@ -6,6 +6,7 @@
  */
 import type { CheckMode, SyntaxCheck } from "../check/mod.ts";
 import type { Patch } from "../patch/types.ts";
+import type { DialectName } from "../patch/dialects/types.ts";
 import type { CommitHooks } from "./_commit.ts";
 import type { RecoveryReport } from "../commit/recover.ts";
 import type {
@@ -171,6 +172,8 @@ export interface PatchResult {
   checks: SyntaxCheck[];
   /** The history entry of this change (absent on a dry run, with history off, or when nothing changed). */
   entry?: string;
+  /** The dialect the patch was written in, when not hashline's own (docs/patch-format.md#other-dialects). */
+  dialect?: DialectName;
 }
 
 /** Whether a path names a file, and how big it is (see {@link Workspace.stat}). */

@@ -241,7 +241,7 @@ describe("parsePatch: text form", () => {
     ["an insert with a non-anchor", "+ foo", 1],
     ["an unknown line", "@@ a\n= 1:aa\n~x\nhello", 4],
     ["an indented op", "  = 1:aa", 1],
-    ["a unified diff header", "--- a/x.ts", 1],
+    ["a unified diff header without its +++ line", "--- a/x.ts", 2],
   ];
   for (const [name, text, line] of syntaxErrors) {
     it(`${name} is a SyntaxError naming line ${line}`, () => {

@@ -279,4 +279,19 @@ describe("views: several edits from one read", () => {
       assert.deepEqual(await snapshot(t.root), before);
     },
   );
+  it(
+    "a unified diff after the session's own edit is located in what it knows now, once",
+    T,
+    async () => {
+      const ws = openWorkspace(t.root, { stateDir: t.state });
+      const anchors = anchorsIn((await ws.read("f.txt")).text);
+      await ws.patch(`@@ f.txt\n+ ${anchors.get(5)}\n~a\n~b`);
+      const diff =
+        "--- a/f.txt\n+++ b/f.txt\n@@ -19,3 +19,3 @@\n line 19\n-line 20\n+TWENTY\n line 21\n";
+      const done = await ws.patch(diff);
+      assert.match(done.summary, /\(unified diff\)/);
+      const lines = (await readFile(join(t.root, "f.txt"), "utf8")).split("\n");
+      assert.deepEqual(lines.slice(20, 23), ["line 19", "TWENTY", "line 21"]);
+    },
+  );
 });
