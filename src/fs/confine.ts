@@ -7,7 +7,12 @@
  * @module
  */
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { lstatSync, realpathSync, statSync } from "../_runtime/fs.ts";
+import {
+  lstatSync,
+  readlinkSync,
+  realpathSync,
+  statSync,
+} from "../_runtime/fs.ts";
 import {
   DeniedError,
   NotAFileError,
@@ -87,6 +92,34 @@ export function identityOf(st: FileIdentity): FileIdentity {
 export function sameIdentity(a: FileIdentity, b: FileIdentity): boolean {
   return a.dev === b.dev && a.ino === b.ino && a.size === b.size &&
     a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
+}
+
+/** How {@link Confinement.resolve} treats the last name of a path. */
+export interface ResolveOptions {
+  /**
+   * The file operation about to act on the name itself (`delete`,
+   * `rename`): a symlink there is refused instead of followed, so that the
+   * operation can never reach the file the link points to
+   * (docs/workspace.md "Symlinks").
+   */
+  linkRefused?: "delete" | "rename";
+}
+
+/** The refusal of a file operation on a symlink, naming where it points. */
+function symlinkRefused(
+  input: string,
+  op: "delete" | "rename",
+  link: string,
+): NotAFileError {
+  let to = "";
+  try {
+    to = ` (it points to "${readlinkSync(link)}")`;
+  } catch {
+    // Gone meanwhile: the refusal stands without the link's text.
+  }
+  return new NotAFileError(
+    `Cannot ${op} "${input}": it is a symlink${to}. A patch deletes or renames only regular files, never a link or what it points to: ${op} the file by its own path, or change the link outside hashline.`,
+  );
 }
 
 /** Resolves and checks paths against one root. */
@@ -197,10 +230,12 @@ export class Confinement {
    *   something that is not a regular file.
    * @throws {TooLargeError} When the file is over the size limit.
    * @throws {NotFoundError} When a folder on the way is a file.
+   * @throws {NotAFileError} When the path names a symlink and
+   *   `options.linkRefused` says what would act on the link's name.
    */
-  resolve(input: unknown): Promise<Target> {
+  resolve(input: unknown, options: ResolveOptions = {}): Promise<Target> {
     try {
-      return Promise.resolve(this.resolveNow(input));
+      return Promise.resolve(this.resolveNow(input, options));
     } catch (error) {
       // A folder that changed under the check (ENOENT, ENOTDIR, ELOOP)
       // passes through as it is: the resolve step names it CHANGED.
@@ -223,7 +258,7 @@ export class Confinement {
     }
   }
 
-  private resolveNow(input: unknown): Target {
+  private resolveNow(input: unknown, options: ResolveOptions): Target {
     if (typeof input !== "string" || input.length === 0) {
       throw new TypeError(
         `Cannot use path: expected a non-empty string relative to the workspace root, got ${
@@ -298,6 +333,11 @@ export class Confinement {
           );
         }
         throw error;
+      }
+      if (
+        st.isSymbolicLink() && i === parts.length - 1 && options.linkRefused
+      ) {
+        throw symlinkRefused(input, options.linkRefused, next);
       }
       if (st.isSymbolicLink()) {
         let real: string;

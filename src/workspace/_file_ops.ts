@@ -40,6 +40,7 @@ import { lockTargets } from "./_locking.ts";
 import { loadEditing } from "./_plan.ts";
 import { recordRefusal, remember } from "./_record.ts";
 import { resolveTarget } from "./_resolve.ts";
+import { refuseTwoSpellings } from "./_spellings.ts";
 import { patchAnswer, resultShare } from "./_result_notes.ts";
 import type { FileEdit, PatchResult } from "./types.ts";
 
@@ -51,6 +52,17 @@ export function hasFileOps(patch: Patch): boolean {
     f.create === true || f.delete === true || f.rename !== undefined ||
     (f.moves?.length ?? 0) > 0
   );
+}
+
+/** A file operation that acts on the name it is given (docs/workspace.md "Symlinks"). */
+type LinkOp = "delete" | "rename";
+
+function linkOpOf(f: Patch["files"][number] | undefined): LinkOp | undefined {
+  return f?.delete === true
+    ? "delete"
+    : f?.rename !== undefined
+    ? "rename"
+    : undefined;
 }
 
 interface Loaded {
@@ -91,13 +103,13 @@ export async function patchFileOps(
 ): Promise<PatchResult> {
   // Every path the patch names, checked before anything is read.
   const targets = new Map<string, Target>();
-  const resolve = async (p: string): Promise<string> => {
+  const resolve = async (p: string, op?: LinkOp): Promise<string> => {
     if (p === "") {
       throw new TypeError(
         'Cannot patch: an entry names no file. Start it with "@@ PATH" (text form) or give its "path".',
       );
     }
-    const t = await resolveTarget(ctx, p, "write");
+    const t = await resolveTarget(ctx, p, "write", { linkRefused: op });
     const key = t.display;
     if (!targets.has(key)) targets.set(key, t);
     return key;
@@ -126,7 +138,7 @@ export async function patchFileOps(
         f.path,
         "cannot create it: a folder already stands at this path; choose another path.",
       )
-      : await resolve(f.path);
+      : await resolve(f.path, linkOpOf(f));
     const out = { ...f, path };
     if (f.rename !== undefined) {
       out.rename = await claim(
@@ -145,6 +157,7 @@ export async function patchFileOps(
     }
     canonical.files.push(out);
   }
+  refuseTwoSpellings(targets, canonical);
   const known = new Map<string, LineMemory | undefined>();
   for (const t of targets.values()) {
     known.set(t.display, (await ctx.records.get(session, t.real))?.clone());
@@ -414,7 +427,9 @@ async function locked(
   const rebased: string[] = [];
   const loaded = new Map<string, Loaded>();
   for (const [key, was] of first) {
-    const t = await resolveTarget(ctx, was.input, "write");
+    const t = await resolveTarget(ctx, was.input, "write", {
+      linkRefused: linkOpOf(patch.files.find((f) => f.path === key)),
+    });
     if (t.real !== was.real) {
       problems.push(changed(t.display));
       continue;
