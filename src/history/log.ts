@@ -43,7 +43,6 @@ import {
   readdirSync,
   readFileSync,
   readSync,
-  renameSync,
   statSync,
   unlinkSync,
   utimes,
@@ -51,6 +50,7 @@ import {
   writeSync,
 } from "../_runtime/fs.ts";
 import { processId } from "../_runtime/process.ts";
+import { StateFileSkipped, writeStateFile } from "../fs/state_file.ts";
 import { bootId } from "../_runtime/host.ts";
 import {
   LEASE_MS,
@@ -493,7 +493,9 @@ export class HistoryLog {
     let regular = false;
     try {
       const st = fstatSync(fd);
-      regular = st.isFile();
+      // A hard link planted at the log's name would have appends land in
+      // a file outside the state folder (docs/workspace.md "State folder").
+      regular = st.isFile() && st.nlink === 1;
       this.openedAs = { fd, ino: st.ino, size: st.size };
     } catch {
       // Judged below as not regular.
@@ -502,7 +504,7 @@ export class HistoryLog {
       closeSync(fd);
       throw new HashlineError(
         "HISTORY",
-        `${what}: ${this.file} is not a regular file (a FIFO, device, socket or folder). Move it aside, then retry.`,
+        `${what}: ${this.file} is not a regular file with one name (a FIFO, device, socket, folder or hard link). Move it aside, then retry.`,
       );
     }
     return fd;
@@ -564,14 +566,13 @@ export class HistoryLog {
    * flushed) past the size the counter names.
    */
   private writeCounter(v: Counter): void {
-    const tmp = `${this.counter}.${processId()}.tmp`;
-    const fd = openSync(tmp, "w");
+    // Never into a link or FIFO planted at the name (docs/workspace.md
+    // "State folder"); one that stands there is rebuilt from the log.
     try {
-      writeSync(fd, encoder.encode(JSON.stringify(v)));
-    } finally {
-      closeSync(fd);
+      writeStateFile(this.counter, JSON.stringify(v));
+    } catch (error) {
+      if (!(error instanceof StateFileSkipped)) throw error;
     }
-    renameSync(tmp, this.counter);
     this.unsaved = 0;
   }
 
@@ -993,6 +994,8 @@ export class HistoryLog {
       );
       try {
         const st = fstatSync(fd);
+        // Written in place only while it is the log alone (see openLog).
+        if (!st.isFile() || st.nlink !== 1) return;
         const size = st.size;
         let start = at.offset;
         if (st.ino !== at.ino || start < 0) {
@@ -1121,15 +1124,7 @@ export class HistoryLog {
       for (const sha of fresh) named.add(sha);
       bytes += cost;
     }
-    const tmp = `${this.file}.${processId()}.tmp`;
-    const fd = openSync(tmp, "w");
-    try {
-      writeAllSync(fd, encoder.encode(kept.reverse().join("")));
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, this.file);
+    writeStateFile(this.file, kept.reverse().join(""), { flush: true });
     const now = Date.now();
     for (const b of sizes.values()) {
       if (named.has(b.sha)) continue;
