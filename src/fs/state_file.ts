@@ -32,6 +32,8 @@ import { HashlineError } from "../errors.ts";
  */
 export class StateFileSkipped extends HashlineError {
   /**
+   * Creates the error.
+   *
    * @param message Names the file and what stands there.
    */
   constructor(message: string) {
