@@ -44,6 +44,11 @@ export interface Target {
   stat?: FileIdentity;
   /** The root the target lies under (every file operation starts from it). */
   root: RootRef;
+  /**
+   * The symlink's text, when the path names a symlink kept as itself
+   * ({@link ResolveOptions.keepLink}); `real` is then the link's own path.
+   */
+  link?: string;
 }
 
 /** What tells one version of a file from another without reading it. */
@@ -97,29 +102,12 @@ export function sameIdentity(a: FileIdentity, b: FileIdentity): boolean {
 /** How {@link Confinement.resolve} treats the last name of a path. */
 export interface ResolveOptions {
   /**
-   * The file operation about to act on the name itself (`delete`,
-   * `rename`): a symlink there is refused instead of followed, so that the
-   * operation can never reach the file the link points to
+   * The path names a file operation's own subject (a delete, a rename's
+   * source, an undo of one): a symlink at the last name is the target
+   * itself, with its text in `link`, never followed, wherever it leads
    * (docs/workspace.md "Symlinks").
    */
-  linkRefused?: "delete" | "rename";
-}
-
-/** The refusal of a file operation on a symlink, naming where it points. */
-function symlinkRefused(
-  input: string,
-  op: "delete" | "rename",
-  link: string,
-): NotAFileError {
-  let to = "";
-  try {
-    to = ` (it points to "${readlinkSync(link)}")`;
-  } catch {
-    // Gone meanwhile: the refusal stands without the link's text.
-  }
-  return new NotAFileError(
-    `Cannot ${op} "${input}": it is a symlink${to}. A patch deletes or renames only regular files, never a link or what it points to: ${op} the file by its own path, or change the link outside hashline.`,
-  );
+  keepLink?: boolean;
 }
 
 /** Resolves and checks paths against one root. */
@@ -230,8 +218,6 @@ export class Confinement {
    *   something that is not a regular file.
    * @throws {TooLargeError} When the file is over the size limit.
    * @throws {NotFoundError} When a folder on the way is a file.
-   * @throws {NotAFileError} When the path names a symlink and
-   *   `options.linkRefused` says what would act on the link's name.
    */
   resolve(input: unknown, options: ResolveOptions = {}): Promise<Target> {
     try {
@@ -334,10 +320,19 @@ export class Confinement {
         }
         throw error;
       }
-      if (
-        st.isSymbolicLink() && i === parts.length - 1 && options.linkRefused
-      ) {
-        throw symlinkRefused(input, options.linkRefused, next);
+      if (st.isSymbolicLink() && i === parts.length - 1 && options.keepLink) {
+        this.checkState(input, next);
+        return {
+          input,
+          display,
+          real: next,
+          dir: cur,
+          exists: true,
+          missing: [],
+          stat: identityOf(st),
+          root: this.rootRef,
+          link: readlinkSync(next),
+        };
       }
       if (st.isSymbolicLink()) {
         let real: string;

@@ -1,7 +1,9 @@
 /**
  * File operations and symlinks, through the library, the CLI and HTTP:
- * deleting or renaming a symlink is refused `NOT_A_FILE` and never reaches
- * the file it points to (inside the root or outside it); a patch naming
+ * deleting or renaming a symlink acts on the link, never on the file it
+ * points to (inside the root or outside it), history names the link, and
+ * undo puts back the same link; a renamed link must still lead inside the
+ * root; a patch naming
  * one file under two spellings (the file and a link to it, or a path
  * through `d -> .`) is refused `OVERLAP` (HTTP 409) naming both. Every
  * refusal leaves every byte, inside the root and outside it, as it was.
@@ -36,6 +38,7 @@ async function refused(
   patch: string,
   code: string,
   message: RegExp,
+  entries = 0,
 ): Promise<void> {
   const inside = await snapshot(t.root);
   const outside = await snapshot(t.outside);
@@ -45,13 +48,39 @@ async function refused(
   assert.match(r.text, message, door.name);
   assert.deepEqual(await snapshot(t.root), inside, door.name);
   assert.deepEqual(await snapshot(t.outside), outside, door.name);
-  assert.equal((await door.log()).length, 0, door.name);
+  assert.equal((await door.log()).length, entries, door.name);
+}
+
+/** Expects the patch to land, the root to look as `after` says, and its undo to put back every byte. */
+async function landsAndUndoes(
+  t: Tree,
+  door: Door,
+  patch: string,
+  summary: RegExp,
+  file: Record<string, unknown>,
+  after: (before: Map<string, string>) => Map<string, string>,
+): Promise<void> {
+  const inside = await snapshot(t.root);
+  const outside = await snapshot(t.outside);
+  const r = await door.patch(patch);
+  assert.equal(r.ok, true, `${door.name}: ${r.text}`);
+  // The CLI door answers its --json body.
+  const text = r.text.startsWith("{") ? JSON.parse(r.text).summary : r.text;
+  assert.match(text, summary, door.name);
+  assert.deepEqual(await snapshot(t.root), after(new Map(inside)), door.name);
+  assert.deepEqual(await snapshot(t.outside), outside, door.name);
+  const [entry] = await door.log();
+  assert.deepEqual(entry.files, [{ added: 0, removed: 0, ...file }]);
+  const u = await door.undo(entry.id);
+  assert.equal(u.ok, true, `${door.name} undo: ${u.text}`);
+  assert.deepEqual(await snapshot(t.root), inside, `${door.name} undo`);
+  assert.deepEqual(await snapshot(t.outside), outside, `${door.name} undo`);
 }
 
 describe("file operations on symlinks", () => {
   for (const [name, open] of DOORS) {
     it(
-      `${name}: deleting or renaming a link never touches its target`,
+      `${name}: deleting or renaming a link acts on the link; undo puts it back`,
       { timeout: 60_000 },
       async () => {
         const t = await makeTree();
@@ -59,49 +88,55 @@ describe("file operations on symlinks", () => {
           await seed(t);
           const door = open(t);
           try {
-            const [first] = await door.read("l.txt");
-            await refused(
+            await landsAndUndoes(
               t,
               door,
               "@@- l.txt\n",
-              "NOT_A_FILE",
-              /Cannot delete "l\.txt": it is a symlink \(it points to "a\.txt"\)/,
+              /Deleted symlink l\.txt \(to "a\.txt"\)/,
+              { path: "l.txt", deleted: true, link: "a.txt" },
+              (m) => (m.delete("l.txt"), m),
             );
-            await refused(
+            await landsAndUndoes(
               t,
               door,
-              "@@ l.txt -> moved.txt\n",
-              "NOT_A_FILE",
-              /Cannot rename "l\.txt": it is a symlink/,
+              "@@ l.txt -> m.txt\n",
+              /Renamed symlink l\.txt → m\.txt \(to "a\.txt"\)/,
+              { path: "m.txt", renamedFrom: "l.txt", link: "a.txt" },
+              (m) => (m.delete("l.txt"), m.set("m.txt", "link:a.txt"), m),
             );
-            await refused(
-              t,
-              door,
-              `@@ l.txt -> moved.txt\n= ${first}\n~ONE\n`,
-              "NOT_A_FILE",
-              /it is a symlink/,
-            );
-            // A link leading outside: refused the same way, before the
-            // confinement's own refusal, and the outside file is untouched.
-            await refused(
+            // A link leading outside: deleting it touches nothing outside,
+            // and its undo puts back the same link.
+            await landsAndUndoes(
               t,
               door,
               "@@- out.txt\n",
-              "NOT_A_FILE",
-              /Cannot delete "out\.txt": it is a symlink \(it points to "\.\.\/outside\/secret\.txt"\)/,
+              /Deleted symlink out\.txt \(to "\.\.\/outside\/secret\.txt"\)/,
+              { path: "out.txt", deleted: true, link: "../outside/secret.txt" },
+              (m) => (m.delete("out.txt"), m),
             );
-            await refused(
-              t,
-              door,
-              "@@ out.txt -> sub/out.txt\n",
-              "NOT_A_FILE",
-              /Cannot rename "out\.txt": it is a symlink/,
-            );
-            // The file itself, by its own path, is deleted as usual.
-            await door.read("a.txt");
-            const r = await door.patch("@@- a.txt\n");
-            assert.equal(r.ok, true, r.text);
-            assert.match(r.text, /Deleted a\.txt \(-2\)/);
+            const entries = (await door.log()).length;
+            const [first] = await door.read("l.txt");
+            const refusals: [string, string, RegExp][] = [
+              [
+                "@@ out.txt -> o2.txt\n",
+                "OUTSIDE_ROOT",
+                /cannot rename the symlink \(to "\.\.\/outside\/secret\.txt"\) to "o2\.txt": it leads outside the workspace root/,
+              ],
+              [
+                "@@ l.txt -> sub/l.txt\n",
+                "OUTSIDE_ROOT",
+                /to "sub\/l\.txt": from there it would lead outside the workspace root or nowhere/,
+              ],
+              ["@@ l.txt -> a.txt\n", "EXISTS", /a file stands there/],
+              [
+                `@@ l.txt -> m.txt\n= ${first}\n~ONE\n`,
+                "BAD_INPUT",
+                /it is a symlink \(to "a\.txt"\), which has no lines of its own/,
+              ],
+            ];
+            for (const [patch, code, message] of refusals) {
+              await refused(t, door, patch, code, message, entries);
+            }
           } finally {
             await door.close();
           }
@@ -145,6 +180,35 @@ describe("file operations on symlinks", () => {
           } finally {
             await door.close();
           }
+        } finally {
+          await t.cleanup();
+        }
+      },
+    );
+  }
+
+  for (const step of ["rename-0", "rename-1", "rename-2"]) {
+    it(
+      `library: a link's rename that fails after ${step} is rolled back`,
+      { timeout: 60_000 },
+      async () => {
+        const t = await makeTree();
+        try {
+          await seed(t);
+          const before = await snapshot(t.root);
+          const ws = t.open({
+            hooks: {
+              afterStep: (name) => {
+                if (name === step) throw new Error(`cut at ${step}`);
+              },
+            },
+          });
+          await assert.rejects(
+            ws.patch("@@ l.txt -> m.txt\n@@- out.txt\n"),
+            new RegExp(`cut at ${step}`),
+          );
+          assert.deepEqual(await snapshot(t.root), before);
+          assert.equal((await ws.history()).length, 0);
         } finally {
           await t.cleanup();
         }
