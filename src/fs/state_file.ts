@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { basename, dirname } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, sep } from "node:path";
 import {
   closeSync,
   constants,
@@ -61,24 +61,40 @@ function oddity(st: {
 }
 
 /**
- * Why the file at `path` (or its folder) may not be written by hashline,
- * or null when it may: the folder is a real folder (not a symlink), and
- * the name is free or holds a lone regular file.
+ * Why the file at `path` (or a folder of it) may not be written by
+ * hashline, or null when it may: its folder, and every folder from `under`
+ * down to it, is a real folder (not a symlink), and the name is free or
+ * holds a lone regular file.
  *
  * @param path The state file.
- * @returns A sentence naming the file and what stands there, or null.
+ * @param under The outermost folder to check (default the file's own folder).
+ * @returns A sentence naming the file or folder and what stands there, or null.
  */
-export function stateFileRefusal(path: string): string | null {
+export function stateFileRefusal(path: string, under?: string): string | null {
   const dir = dirname(path);
-  try {
-    const d = lstatSync(dir);
-    if (d.isSymbolicLink() || !d.isDirectory()) {
-      return `${dir} is ${
-        d.isSymbolicLink() ? "a symlink" : "not a folder"
-      }; hashline does not write its state through it. Replace it with a folder.`;
+  const folders = [dir];
+  if (under !== undefined) {
+    const rel = relative(under, dir);
+    if (rel !== "" && !rel.startsWith("..") && !isAbsolute(rel)) {
+      let cur = under;
+      folders.unshift(under);
+      for (const part of rel.split(sep).slice(0, -1)) {
+        cur = join(cur, part);
+        folders.push(cur);
+      }
     }
-  } catch (error) {
-    if (errnoOf(error) !== "ENOENT") throw error;
+  }
+  for (const folder of folders) {
+    try {
+      const d = lstatSync(folder);
+      if (d.isSymbolicLink() || !d.isDirectory()) {
+        return `${folder} is ${
+          d.isSymbolicLink() ? "a symlink" : "not a folder"
+        }; hashline does not write its state through it. Replace it with a folder.`;
+      }
+    } catch (error) {
+      if (errnoOf(error) !== "ENOENT") throw error;
+    }
   }
   try {
     const what = oddity(lstatSync(path));
@@ -97,7 +113,9 @@ export function stateFileRefusal(path: string): string | null {
  * @param data The whole new content.
  * @param options `flush`: flush the temporary before the rename (the
  *   folder is the caller's to flush); `temp`: the temporary's path, beside
- *   `path`, where its owner's clean-up looks for it (default a random name).
+ *   `path`, where its owner's clean-up looks for it (default a random name);
+ *   `under`: the outermost folder whose path to the file must hold no
+ *   symlink (default the file's own folder).
  * @throws {StateFileSkipped} When the name, or its folder, holds something
  *   else than a regular file (or folder); nothing is written.
  * @throws The file system's error when the write fails; no temporary is left.
@@ -121,9 +139,9 @@ export function stateFileRefusal(path: string): string | null {
 export function writeStateFile(
   path: string,
   data: Uint8Array | string,
-  options: { flush?: boolean; temp?: string } = {},
+  options: { flush?: boolean; temp?: string; under?: string } = {},
 ): void {
-  const refused = stateFileRefusal(path);
+  const refused = stateFileRefusal(path, options.under);
   if (refused !== null) throw new StateFileSkipped(refused);
   const bytes = typeof data === "string"
     ? new TextEncoder().encode(data)

@@ -26,7 +26,11 @@ import { lazy } from "../_internal/lazy.ts";
 import { toHex } from "../_internal/bytes.ts";
 import { sha256 } from "../_internal/sha256.ts";
 import { sameBytes } from "../fs/io.ts";
-import { writeStateFile } from "../fs/state_file.ts";
+import {
+  stateFileRefusal,
+  StateFileSkipped,
+  writeStateFile,
+} from "../fs/state_file.ts";
 import type { LineMemory } from "../patch/memory.ts";
 import {
   decodeRecord,
@@ -182,16 +186,20 @@ export class SessionRecords {
     bytes: Uint8Array,
   ): void {
     const dir = join(this.dir!, session);
+    // Checked before any folder is made: a sessions folder planted as a
+    // link must not get folders made where it points.
+    const refused = stateFileRefusal(file, this.dir!);
+    if (refused !== null) throw new StateFileSkipped(refused);
     if (!this.made.has(dir)) {
       mkdirSync(dir, { recursive: true });
       this.made.add(dir);
     }
     try {
-      writeStateFile(file, bytes, { temp: tmp });
+      writeStateFile(file, bytes, { temp: tmp, under: this.dir! });
     } catch (error) {
       if ((error as { code?: string }).code !== "ENOENT") throw error;
       mkdirSync(dir, { recursive: true });
-      writeStateFile(file, bytes, { temp: tmp });
+      writeStateFile(file, bytes, { temp: tmp, under: this.dir! });
     }
   }
 

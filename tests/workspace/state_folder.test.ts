@@ -205,6 +205,33 @@ describe("the state folder", () => {
   );
 
   it(
+    "a sessions folder planted as a symlink gets no record and no folder",
+    { timeout: 120_000 },
+    async () => {
+      const base = await realpath(
+        await mkdtemp(join(tmpdir(), "hashline-st-")),
+      );
+      try {
+        const root = join(base, "root");
+        const away = join(base, "away");
+        await mkdir(join(root, ".hashline"), { recursive: true });
+        await mkdir(away);
+        await writeFile(join(root, "a.ts"), BEFORE);
+        await symlink("../../away", join(root, ".hashline", "sessions"));
+        const r = cli(root, ["read", "a.ts", "--json"]);
+        assert.equal(r.status, 0, r.stderr);
+        assert.match(
+          JSON.parse(r.stdout).warnings.join("\n"),
+          /read record could not be saved \(\S+\/\.hashline\/sessions is a symlink; hashline does not write its state through it/,
+        );
+        assert.deepEqual(await readdir(away), []);
+      } finally {
+        await rm(base, { recursive: true, force: true });
+      }
+    },
+  );
+
+  it(
     "a .hashline that is a symlink is refused unless chosen explicitly",
     { timeout: 120_000 },
     async () => {
