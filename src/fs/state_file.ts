@@ -61,6 +61,27 @@ function oddity(st: {
 }
 
 /**
+ * Why hashline may not write its state into `folder`, or null when it may
+ * (a real folder, or none yet).
+ *
+ * @param folder A folder of the state folder.
+ * @returns A sentence naming the folder and what it is, or null.
+ */
+export function folderRefusal(folder: string): string | null {
+  try {
+    const d = lstatSync(folder);
+    if (d.isSymbolicLink() || !d.isDirectory()) {
+      return `${folder} is ${
+        d.isSymbolicLink() ? "a symlink" : "not a folder"
+      }; hashline does not write its state through it. Replace it with a folder.`;
+    }
+  } catch (error) {
+    if (errnoOf(error) !== "ENOENT") throw error;
+  }
+  return null;
+}
+
+/**
  * Why the file at `path` (or a folder of it) may not be written by
  * hashline, or null when it may: its folder, and every folder from `under`
  * down to it, is a real folder (not a symlink), and the name is free or
@@ -85,16 +106,8 @@ export function stateFileRefusal(path: string, under?: string): string | null {
     }
   }
   for (const folder of folders) {
-    try {
-      const d = lstatSync(folder);
-      if (d.isSymbolicLink() || !d.isDirectory()) {
-        return `${folder} is ${
-          d.isSymbolicLink() ? "a symlink" : "not a folder"
-        }; hashline does not write its state through it. Replace it with a folder.`;
-      }
-    } catch (error) {
-      if (errnoOf(error) !== "ENOENT") throw error;
-    }
+    const refused = folderRefusal(folder);
+    if (refused !== null) return refused;
   }
   try {
     const what = oddity(lstatSync(path));

@@ -50,7 +50,11 @@ import {
   writeSync,
 } from "../_runtime/fs.ts";
 import { processId } from "../_runtime/process.ts";
-import { StateFileSkipped, writeStateFile } from "../fs/state_file.ts";
+import {
+  folderRefusal,
+  StateFileSkipped,
+  writeStateFile,
+} from "../fs/state_file.ts";
 import { bootId } from "../_runtime/host.ts";
 import {
   LEASE_MS,
@@ -412,6 +416,23 @@ export class HistoryLog {
     }
   }
 
+  /**
+   * Refuses to write history through a folder planted as a symlink (the
+   * history folder, its blobs or its writers): a state folder may come
+   * with the repository (docs/workspace.md "State folder").
+   */
+  private refuseLinkedFolders(): void {
+    for (const dir of [this.dir, this.blobs.dir, join(this.dir, "writers")]) {
+      const refused = folderRefusal(dir);
+      if (refused !== null) {
+        throw new HashlineError(
+          "HISTORY",
+          `Cannot keep the edit history: ${refused}`,
+        );
+      }
+    }
+  }
+
   /** A failure on history state as a typed server-side error naming the file. */
   private refuse(error: unknown, file: string, what: string): unknown {
     if (error instanceof HashlineError) return error;
@@ -456,6 +477,7 @@ export class HistoryLog {
   private async lock(): Promise<() => void> {
     if (!this.dirMade) this.ensureDir();
     this.dirMade = true;
+    this.refuseLinkedFolders();
     try {
       try {
         return await lockHistory(this.dir);

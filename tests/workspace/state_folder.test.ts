@@ -232,6 +232,36 @@ describe("the state folder", () => {
   );
 
   it(
+    "a history folder planted as a symlink refuses the edit, writing nothing",
+    { timeout: 120_000 },
+    async () => {
+      const base = await realpath(
+        await mkdtemp(join(tmpdir(), "hashline-st-")),
+      );
+      try {
+        const root = join(base, "root");
+        const away = join(base, "away");
+        await mkdir(join(root, ".hashline"), { recursive: true });
+        await mkdir(away);
+        await writeFile(join(root, "a.ts"), BEFORE);
+        await symlink("../../away", join(root, ".hashline", "history"));
+        const r = edit(root);
+        assert.equal(r.status, 1, r.stderr);
+        const body = JSON.parse(r.stdout);
+        assert.equal(body.error.code, "HISTORY");
+        assert.match(
+          body.error.message,
+          /\.hashline\/history is a symlink; hashline does not write its state through it/,
+        );
+        assert.deepEqual(await readdir(away), []);
+        assert.equal(await readFile(join(root, "a.ts"), "utf8"), BEFORE);
+      } finally {
+        await rm(base, { recursive: true, force: true });
+      }
+    },
+  );
+
+  it(
     "a .hashline that is a symlink is refused unless chosen explicitly",
     { timeout: 120_000 },
     async () => {
