@@ -45,6 +45,7 @@ export {
   renameSync,
   rmdirSync,
   rmSync,
+  symlinkSync,
   unlinkSync,
   writeFileSync,
   writeSync,

@@ -6,8 +6,16 @@
  *
  * @module
  */
-import { join, resolve } from "node:path";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { isAbsolute, join, relative, resolve } from "node:path";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readlinkSync,
+  realpathSync,
+  writeFileSync,
+} from "node:fs";
+import { OutsideRootError } from "../errors.ts";
 import { errnoOf } from "../_internal/errno.ts";
 import { getEnv } from "./config.ts";
 import { cwd as processCwd } from "./env.ts";
@@ -34,6 +42,8 @@ export interface StateDirOptions {
  * @param root The workspace root.
  * @param options A chosen folder, the working folder and the environment.
  * @returns The absolute state folder.
+ * @throws {OutsideRootError} When the default folder (`<root>/.hashline`)
+ *   is a symlink or resolves outside the root.
  * @example
  * ```ts
  * import assert from "node:assert/strict";
@@ -58,8 +68,51 @@ export function stateDirOf(
   const dir = chosen
     ? resolve(base, chosen)
     : join(resolve(base, root), STATE_FOLDER);
+  if (chosen === undefined) refuseLinked(resolve(base, root), dir);
   prepare(dir, chosen !== undefined);
   return dir;
+}
+
+/**
+ * Refuses a default state folder that is a symlink or resolves outside the
+ * root: a repository could ship `.hashline` as a link and have every
+ * record, receipt and journal written where it points (docs/workspace.md
+ * "State folder"). A folder chosen explicitly is the user's to place.
+ */
+function refuseLinked(root: string, dir: string): void {
+  let st;
+  try {
+    st = lstatSync(dir);
+  } catch {
+    return;
+  }
+  const choose =
+    "Remove it (hashline makes a real folder there), or choose the state folder explicitly with --state DIR, the stateDir option or HASHLINE_STORE.";
+  if (st.isSymbolicLink()) {
+    let to = "";
+    try {
+      to = ` to "${readlinkSync(dir)}"`;
+    } catch {
+      // Gone meanwhile: refused all the same.
+    }
+    throw new OutsideRootError(
+      `Cannot use the state folder "${dir}": it is a symlink${to}, and hashline does not keep its state through a link it did not choose. ${choose}`,
+    );
+  }
+  let real: string;
+  let realRoot: string;
+  try {
+    real = realpathSync(dir);
+    realRoot = realpathSync(root);
+  } catch {
+    return;
+  }
+  const rel = relative(realRoot, real);
+  if (rel.startsWith("..") || isAbsolute(rel)) {
+    throw new OutsideRootError(
+      `Cannot use the state folder "${dir}": it resolves to "${real}", outside the root. ${choose}`,
+    );
+  }
 }
 
 // Only a folder made here gets the .gitignore: one the user made is theirs.

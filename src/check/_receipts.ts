@@ -10,6 +10,7 @@
  */
 import { sha256Hex as bytesSha256Hex } from "../_internal/sha256.ts";
 import type { RawError } from "./_engine.ts";
+import { StateFileSkipped, writeStateFile } from "../fs/state_file.ts";
 
 /** A check's answer, as a receipt keeps it. */
 export interface Answer {
@@ -77,17 +78,21 @@ export class Receipts {
   private readonly maxFiles: number;
   private readonly pruneChance: number;
   private made = false;
+  private readonly notice: ((message: string) => void) | undefined;
 
   /**
    * @param folder Where receipt files live (`<state>/checks`), or null for memory only.
    * @param maxEntries Most receipts kept in memory.
    * @param bounds How the folder is kept bounded.
+   * @param notice Told why a receipt was not saved (a link, FIFO or device at its name).
    */
   constructor(
     folder: string | null,
     maxEntries: number,
     bounds: ReceiptBounds = {},
+    notice?: (message: string) => void,
   ) {
+    this.notice = notice;
     this.folder = folder;
     this.maxEntries = maxEntries;
     this.maxFiles = bounds.maxFiles ?? MAX_RECEIPT_FILES;
@@ -150,22 +155,28 @@ export class Receipts {
 
   private async write(key: string, answer: Answer): Promise<void> {
     try {
-      const { mkdirSync, writeFileSync } = await import("../_runtime/fs.ts");
+      const { mkdirSync } = await import("../_runtime/fs.ts");
       const { join } = await import("node:path");
       // Synchronous, as reads are: a few KB, written without a flush.
       if (!this.made) {
         mkdirSync(this.folder!, { recursive: true });
         this.made = true;
       }
-      // Written in place: a receipt cut short does not parse, and a receipt
-      // that does not parse (or names another key) is a miss, never an answer.
+      // Through a temporary and a rename, never into what stands at the
+      // name: a state folder that came with the repository may hold a
+      // link or a FIFO at a predictable key (docs/workspace.md "State
+      // folder"). A receipt that does not parse (or names another key) is
+      // a miss, never an answer.
       const receipt: Receipt = { key, ...answer };
-      writeFileSync(
+      writeStateFile(
         join(this.folder!, `${key}.json`),
         JSON.stringify(receipt),
       );
-    } catch {
+    } catch (error) {
       // A receipt is a cache: losing one costs a parse, never a wrong answer.
+      if (error instanceof StateFileSkipped) {
+        this.notice?.(`A syntax-check receipt was not saved: ${error.message}`);
+      }
     }
     if (Math.random() < this.pruneChance) await this.prune();
   }

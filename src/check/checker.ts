@@ -80,6 +80,8 @@ export interface CheckerOptions {
    * then judges its edit of the same file by the region the edit changed.
    */
   saveAll?: boolean;
+  /** Told why a receipt was not saved (what stood at its name). */
+  notice?: (message: string) => void;
 }
 
 /** One edit to check. */
@@ -242,7 +244,12 @@ class TreeSitterChecker implements Checker {
     const folder = options.stateDir
       ? `${options.stateDir.replace(/[\\/]+$/, "")}/checks`
       : null;
-    this.receipts = new Receipts(folder, options.memoryEntries ?? 512);
+    this.receipts = new Receipts(
+      folder,
+      options.memoryEntries ?? 512,
+      {},
+      options.notice,
+    );
   }
 
   /** The texts parsed last per grammar, with their trees and errors. */

@@ -115,6 +115,7 @@ export class SyntaxGate {
   readonly mode: CheckMode;
   private readonly stateDir: string | null;
   private readonly saveAll: boolean;
+  private readonly notice: ((message: string) => void) | undefined;
   private checker?: Checker;
   private readonly noted = new Set<string>();
   /** Primes under way, each settling when it has handed its files on. */
@@ -126,6 +127,7 @@ export class SyntaxGate {
    * @param checker A checker to use instead of a new one (tests count its parses).
    * @param saveAll Whether the checker writes every answer to the state
    *   folder (`CheckerOptions.saveAll`; for a process that ends after one edit).
+   * @param notice Told why a receipt was not saved (`CheckerOptions.notice`).
    * @throws {TypeError} When `mode` is not a mode.
    */
   constructor(
@@ -133,11 +135,13 @@ export class SyntaxGate {
     stateDir: string | null,
     checker?: Checker,
     saveAll = false,
+    notice?: (message: string) => void,
   ) {
     this.mode = checkMode(mode);
     this.stateDir = stateDir;
     this.checker = checker;
     this.saveAll = saveAll;
+    this.notice = notice;
   }
 
   /** The checker, created on first use. */
@@ -145,6 +149,7 @@ export class SyntaxGate {
     return this.checker ??= module.createChecker({
       stateDir: this.stateDir,
       saveAll: this.saveAll,
+      ...(this.notice ? { notice: this.notice } : {}),
     });
   }
 

@@ -12,10 +12,9 @@ import {
   fsyncSync,
   mkdirSync,
   openSync,
-  renameSync,
   unlinkSync,
-  writeAllSync,
 } from "../_runtime/fs.ts";
+import { writeStateFile } from "../fs/state_file.ts";
 import { errnoOf } from "../_internal/errno.ts";
 import { cutUtf8 } from "../_internal/names.ts";
 import { syncFolder } from "../fs/sync_folder.ts";
@@ -64,29 +63,15 @@ const encoder = new TextEncoder();
  */
 export function writeJournal(file: string, journal: Journal): void {
   const tmp = `${file}.${journal.pid}.tmp`;
+  const bytes = encoder.encode(JSON.stringify(journal));
+  // Through a temporary created exclusively and a rename, never into a
+  // link planted at either name (docs/workspace.md "State folder").
   try {
-    let fd: number;
-    try {
-      fd = openSync(tmp, "w");
-    } catch (error) {
-      if (errnoOf(error) !== "ENOENT") throw error;
-      mkdirSync(dirname(file), { recursive: true });
-      fd = openSync(tmp, "w");
-    }
-    try {
-      writeAllSync(fd, encoder.encode(JSON.stringify(journal)));
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, file);
+    writeStateFile(file, bytes, { flush: true, temp: tmp });
   } catch (error) {
-    try {
-      unlinkSync(tmp);
-    } catch {
-      // Never made, or cannot go: the first error is the one to report.
-    }
-    throw error;
+    if (errnoOf(error) !== "ENOENT") throw error;
+    mkdirSync(dirname(file), { recursive: true });
+    writeStateFile(file, bytes, { flush: true, temp: tmp });
   }
   syncFolder(dirname(file));
 }

@@ -18,6 +18,7 @@ import {
   open,
   openSync,
   rmdirSync,
+  symlinkSync,
   unlinkSync,
   writeAllSync,
 } from "../_runtime/fs.ts";
@@ -63,6 +64,12 @@ export interface StageEntry {
   freed?: boolean;
   /** The mode a new file takes (a renamed file keeps its own, a deleted one gets it back on undo). */
   mode?: number;
+  /**
+   * Put a symlink with this text at the target instead of a file (a
+   * renamed link, or an undo of a link's delete): staged as a symlink
+   * temporary and claimed like a new file (docs/workspace.md "Symlinks").
+   */
+  link?: string;
 }
 
 export function randomId(): string {
@@ -111,10 +118,18 @@ export function pinTargetFolder(root: RootRef, target: Target): Pin {
   }
 }
 
+/**
+ * The identity of what stands at `name` in a pinned folder, never
+ * following a symlink: a file's or a symlink's own (a link has an inode of
+ * its own, so it never passes for the file it points to); anything else
+ * matches no identity.
+ */
 export function identityAt(pin: Pin, name: string): FileIdentity | null {
   try {
     const st = lstatSync(pin.path(name));
-    return st.isFile() ? identityOf(st) : { ...identityOf(st), ino: -1 };
+    return st.isFile() || st.isSymbolicLink()
+      ? identityOf(st)
+      : { ...identityOf(st), ino: -1 };
   } catch (error) {
     if (errnoOf(error) === "ENOENT") return null;
     throw error;
@@ -156,6 +171,7 @@ function tempOpen(s: Staged): [path: string, flags: number, mode: number] {
 
 /** Writes the temporary file of one entry and flushes it. */
 export async function stage(s: Staged): Promise<number> {
+  if (s.entry.link !== undefined) return stageLink(s, s.entry.link);
   if (s.entry.bytes) return stageBytes(s, s.entry.bytes);
   const { target } = s.entry;
   let h: FileHandle;
@@ -182,6 +198,17 @@ export async function stage(s: Staged): Promise<number> {
     throw mapFsError(error, `Cannot write "${target.display}"`);
   } finally {
     await h.close().catch(() => {});
+  }
+}
+
+/** Makes the temporary of an entry that puts a symlink in place; its inode. */
+function stageLink(s: Staged, text: string): number {
+  try {
+    symlinkSync(text, s.pin.path(s.temp));
+    return lstatSync(s.pin.path(s.temp)).ino;
+  } catch (error) {
+    removeQuietly(s.pin, s.temp);
+    throw mapFsError(error, `Cannot write "${s.entry.target.display}"`);
   }
 }
 

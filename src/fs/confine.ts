@@ -7,7 +7,12 @@
  * @module
  */
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { lstatSync, realpathSync, statSync } from "../_runtime/fs.ts";
+import {
+  lstatSync,
+  readlinkSync,
+  realpathSync,
+  statSync,
+} from "../_runtime/fs.ts";
 import {
   DeniedError,
   NotAFileError,
@@ -39,6 +44,11 @@ export interface Target {
   stat?: FileIdentity;
   /** The root the target lies under (every file operation starts from it). */
   root: RootRef;
+  /**
+   * The symlink's text, when the path names a symlink kept as itself
+   * ({@link ResolveOptions.keepLink}); `real` is then the link's own path.
+   */
+  link?: string;
 }
 
 /** What tells one version of a file from another without reading it. */
@@ -87,6 +97,17 @@ export function identityOf(st: FileIdentity): FileIdentity {
 export function sameIdentity(a: FileIdentity, b: FileIdentity): boolean {
   return a.dev === b.dev && a.ino === b.ino && a.size === b.size &&
     a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
+}
+
+/** How {@link Confinement.resolve} treats the last name of a path. */
+export interface ResolveOptions {
+  /**
+   * The path names a file operation's own subject (a delete, a rename's
+   * source, an undo of one): a symlink at the last name is the target
+   * itself, with its text in `link`, never followed, wherever it leads
+   * (docs/workspace.md "Symlinks").
+   */
+  keepLink?: boolean;
 }
 
 /** Resolves and checks paths against one root. */
@@ -198,9 +219,9 @@ export class Confinement {
    * @throws {TooLargeError} When the file is over the size limit.
    * @throws {NotFoundError} When a folder on the way is a file.
    */
-  resolve(input: unknown): Promise<Target> {
+  resolve(input: unknown, options: ResolveOptions = {}): Promise<Target> {
     try {
-      return Promise.resolve(this.resolveNow(input));
+      return Promise.resolve(this.resolveNow(input, options));
     } catch (error) {
       // A folder that changed under the check (ENOENT, ENOTDIR, ELOOP)
       // passes through as it is: the resolve step names it CHANGED.
@@ -223,7 +244,7 @@ export class Confinement {
     }
   }
 
-  private resolveNow(input: unknown): Target {
+  private resolveNow(input: unknown, options: ResolveOptions): Target {
     if (typeof input !== "string" || input.length === 0) {
       throw new TypeError(
         `Cannot use path: expected a non-empty string relative to the workspace root, got ${
@@ -298,6 +319,20 @@ export class Confinement {
           );
         }
         throw error;
+      }
+      if (st.isSymbolicLink() && i === parts.length - 1 && options.keepLink) {
+        this.checkState(input, next);
+        return {
+          input,
+          display,
+          real: next,
+          dir: cur,
+          exists: true,
+          missing: [],
+          stat: identityOf(st),
+          root: this.rootRef,
+          link: readlinkSync(next),
+        };
       }
       if (st.isSymbolicLink()) {
         let real: string;

@@ -78,7 +78,7 @@ function fileProblem(f: unknown, where: string): string | null {
       return `${where}.${k} is not a boolean`;
     }
   }
-  for (const k of ["whole", "noUndo", "renamedFrom"]) {
+  for (const k of ["whole", "noUndo", "renamedFrom", "link"]) {
     if (o[k] !== undefined && typeof o[k] !== "string") {
       return `${where}.${k} is not a string`;
     }

@@ -27,6 +27,7 @@ import {
   statSync,
 } from "../_runtime/fs.ts";
 import { HashlineError } from "../errors.ts";
+import { folderRefusal } from "../fs/state_file.ts";
 import type {
   CommitIntent,
   GoneWriter,
@@ -156,9 +157,30 @@ export class HistoryLog {
   }
 
   private async lock(): Promise<() => void> {
-    const release = await lockFolder(this.dir, this.dirMade);
+    const release = await lockFolder(
+      this.dir,
+      this.dirMade,
+      () => this.refuseLinkedFolders(),
+    );
     this.dirMade = true;
     return release;
+  }
+
+  /**
+   * Refuses to write history through a folder planted as a symlink (the
+   * history folder, its blobs or its writers): a state folder may come
+   * with the repository (docs/workspace.md "State folder").
+   */
+  private refuseLinkedFolders(): void {
+    for (const dir of [this.dir, this.blobs.dir, join(this.dir, "writers")]) {
+      const refused = folderRefusal(dir);
+      if (refused !== null) {
+        throw new HashlineError(
+          "HISTORY",
+          `Cannot keep the edit history: ${refused}`,
+        );
+      }
+    }
   }
 
   /** Opens the log (see `openLogFile`), noting its inode and size for {@link stateOf}. */
@@ -372,6 +394,8 @@ export class HistoryLog {
       );
       try {
         const st = fstatSync(fd);
+        // Written in place only while it is the log alone (see openLogFile).
+        if (!st.isFile() || st.nlink !== 1) return;
         let start = at.offset;
         if (st.ino !== at.ino || start < 0) {
           const found = this.locate(at.id);

@@ -74,6 +74,7 @@ export function entryFile(f: EntryFile): EntryFile {
   if (f.created) out.created = true;
   if (f.deleted) out.deleted = true;
   if (typeof f.renamedFrom === "string") out.renamedFrom = f.renamedFrom;
+  if (typeof f.link === "string") out.link = f.link;
   return out;
 }
 

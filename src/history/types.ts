@@ -25,6 +25,12 @@ export interface EntryFile {
   deleted?: boolean;
   /** The change renamed the file from this root-relative path to `path`. */
   renamedFrom?: string;
+  /**
+   * `path` is a symlink with this text, deleted, renamed or put back as
+   * the link itself (never the file it points to); undo restores the same
+   * link.
+   */
+  link?: string;
 }
 
 /** One committed change, as listed (newest first) by `history`. */

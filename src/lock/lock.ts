@@ -35,6 +35,7 @@ import {
   REFRESH_MS,
 } from "./holder.ts";
 import {
+  closeQuietly,
   closeReleased,
   EMPTY_STALE_MS,
   type Holder,
@@ -148,27 +149,41 @@ async function acquireFile(
   }
 }
 
-function releaseFile(spec: LockSpec, token: string, fd: number): void {
+/**
+ * Removes a lock file of this holder's; false when its folder could not be
+ * opened for want of file handles (the caller tries again once it has
+ * closed others), true when it is done or there is nothing left to free.
+ */
+function releaseFile(spec: LockSpec, token: string, fd?: number): boolean {
   const name = lockName(spec.rest);
   let pin;
   try {
     pin = pinFolder(spec.root, spec.parts);
-  } catch {
-    return;
+  } catch (error) {
+    const code = errnoOf(error);
+    return code !== "EMFILE" && code !== "ENFILE";
   }
   try {
     releaseIfMine(pin.path(name), token, fd);
   } finally {
     pin.close();
   }
+  return true;
 }
+
+/**
+ * Frees one held lock; returns the removal still to do when the lock's
+ * folder could not be opened for want of file handles (its own handle is
+ * closed by then, so the caller can try again once it has freed the rest).
+ */
+type Release = () => (() => void) | null;
 
 async function acquireOne(
   spec: LockSpec,
   deadline: number,
   timeoutMs: number,
   hooks: LeaseHooks,
-): Promise<() => void> {
+): Promise<Release> {
   const key = keyOf(spec);
   const { prev, first, finish } = joinQueue(chains, key);
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -210,9 +225,16 @@ async function acquireOne(
   return () => {
     clearInterval(lease);
     held.delete(key);
-    releaseFile(spec, token, fd);
-    closeReleased(fd);
+    if (releaseFile(spec, token, fd)) {
+      closeReleased(fd);
+      finish();
+      return null;
+    }
+    // Closed at once: the handle is what the retry needs. Without it, the
+    // file is judged ours by the holder line it still holds.
+    closeQuietly(fd);
     finish();
+    return () => void releaseFile(spec, token);
   };
 }
 
@@ -235,9 +257,17 @@ export async function lockFiles(
     a < b ? -1 : a > b ? 1 : 0
   );
   const deadline = Date.now() + timeoutMs;
-  const releases: (() => void)[] = [];
+  const releases: Release[] = [];
+  // In reverse order of taking; a removal that found no file handle free
+  // is done again once every lock's own handle is closed (a refusal for
+  // want of handles must not leave lock files behind: tests/lock/).
   const releaseAll = () => {
-    while (releases.length > 0) releases.pop()!();
+    const later: (() => void)[] = [];
+    while (releases.length > 0) {
+      const retry = releases.pop()!();
+      if (retry) later.push(retry);
+    }
+    for (const retry of later) retry();
   };
   try {
     for (const [, spec] of ordered) {

@@ -286,7 +286,10 @@ export function releaseIfMine(path: string, token: string, fd?: number): void {
     return;
   }
   try {
-    const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+    const fd = openSync(
+      path,
+      constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+    );
     let mine = false;
     try {
       const buf = new Uint8Array(token.length + 1);

@@ -9,9 +9,9 @@
 import {
   closeSync,
   constants,
+  fstatSync,
   openSync,
   readSync,
-  writeSync,
 } from "../_runtime/fs.ts";
 import { LineMemory } from "../patch/memory.ts";
 import { FileViews } from "../patch/views.ts";
@@ -200,11 +200,20 @@ export function unwrapRecord(
 export function generationOf(file: string): string | null | undefined {
   let fd: number;
   try {
-    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+    // Never waits on a FIFO planted at the name (docs/workspace.md "State folder").
+    fd = openSync(
+      file,
+      constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+    );
   } catch (error) {
-    return (error as { code?: string }).code === "ENOENT" ? null : undefined;
+    const code = (error as { code?: string }).code;
+    // A symlink at the name is no record: the session did not read the file.
+    return code === "ENOENT" || code === "ELOOP" ? null : undefined;
   }
   try {
+    // Nor is a FIFO, device or folder; nor a file with other names.
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.nlink > 1) return null;
     const head = new Uint8Array(8);
     if (readSync(fd, head, 0, 8, 0) < 8) return "?";
     const view = new DataView(head.buffer);
@@ -215,23 +224,4 @@ export function generationOf(file: string): string | null | undefined {
   } finally {
     closeSync(fd);
   }
-}
-
-/** Writes `bytes` over the start of an existing file; false when it is not there to update. */
-export function overwrite(file: string, bytes: Uint8Array): boolean {
-  let fd: number;
-  try {
-    fd = openSync(file, constants.O_WRONLY | constants.O_NOFOLLOW);
-  } catch {
-    return false;
-  }
-  try {
-    let at = 0;
-    while (at < bytes.length) {
-      at += writeSync(fd, bytes, at, bytes.length - at, at);
-    }
-  } finally {
-    closeSync(fd);
-  }
-  return true;
 }

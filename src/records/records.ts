@@ -17,24 +17,25 @@ import {
   readdir,
   readdirSync,
   readFileSync,
-  renameSync,
   rm,
-  rmSync,
   stat,
   unlink,
-  writeFileSync,
 } from "../_runtime/fs.ts";
 import { processId } from "../_runtime/process.ts";
 import { lazy } from "../_internal/lazy.ts";
 import { toHex } from "../_internal/bytes.ts";
 import { sha256 } from "../_internal/sha256.ts";
 import { sameBytes } from "../fs/io.ts";
+import {
+  stateFileRefusal,
+  StateFileSkipped,
+  writeStateFile,
+} from "../fs/state_file.ts";
 import type { LineMemory } from "../patch/memory.ts";
 import {
   decodeRecord,
   encodeRecord,
   generationOf,
-  overwrite,
   randomGeneration,
   unwrapRecord,
   wrapRecord,
@@ -152,23 +153,16 @@ export class SessionRecords {
       const { tempId } = await loadHolder();
       const generation = randomGeneration();
       const bytes = wrapRecord(body, generation);
-      // Updated in place when the file exists and the record does not
-      // shrink; else written beside it and renamed over it. (What another
-      // process saved meanwhile is overwritten either way: the later save
-      // wins, and bytes past the record's length are ignored.)
-      if (
-        !(known && bytes.length >= (known.size ?? Infinity) &&
-          overwrite(file, bytes))
-      ) {
-        const tmp = `${file}.${processId()}.${tempId()}.tmp`;
-        try {
-          this.writeTemp(session, tmp, bytes);
-          renameSync(tmp, file);
-        } catch (error) {
-          rmSync(tmp, { force: true });
-          throw error;
-        }
-      }
+      // Written beside it and renamed over it, never into what stands at
+      // the name (a state folder may come with a link or FIFO planted
+      // there: docs/workspace.md "State folder"). What another process
+      // saved meanwhile is replaced: the later save wins.
+      this.writeFile(
+        session,
+        file,
+        `${file}.${processId()}.${tempId()}.tmp`,
+        bytes,
+      );
       cached.stamp = String(generation);
       cached.saved = body;
       cached.size = bytes.length;
@@ -181,21 +175,31 @@ export class SessionRecords {
   }
 
   /**
-   * Writes a temporary record file, making the session's folder first only
-   * when this process has not made or found it yet (or it was removed since).
+   * Writes a record file through its temporary, making the session's
+   * folder first only when this process has not made or found it yet (or
+   * it was removed since).
    */
-  private writeTemp(session: string, tmp: string, bytes: Uint8Array): void {
+  private writeFile(
+    session: string,
+    file: string,
+    tmp: string,
+    bytes: Uint8Array,
+  ): void {
     const dir = join(this.dir!, session);
+    // Checked before any folder is made: a sessions folder planted as a
+    // link must not get folders made where it points.
+    const refused = stateFileRefusal(file, this.dir!);
+    if (refused !== null) throw new StateFileSkipped(refused);
     if (!this.made.has(dir)) {
       mkdirSync(dir, { recursive: true });
       this.made.add(dir);
     }
     try {
-      writeFileSync(tmp, bytes);
+      writeStateFile(file, bytes, { temp: tmp, under: this.dir! });
     } catch (error) {
       if ((error as { code?: string }).code !== "ENOENT") throw error;
       mkdirSync(dir, { recursive: true });
-      writeFileSync(tmp, bytes);
+      writeStateFile(file, bytes, { temp: tmp, under: this.dir! });
     }
   }
 

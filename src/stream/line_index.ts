@@ -10,8 +10,8 @@
 import { toHex } from "../_internal/bytes.ts";
 import { sha256 } from "../_internal/sha256.ts";
 import { join } from "node:path";
-import { mkdir, readFile, rename, rm, writeFile } from "../_runtime/fs.ts";
-import { processId } from "../_runtime/process.ts";
+import { lstatSync, mkdir, readFile } from "../_runtime/fs.ts";
+import { writeStateFile } from "../fs/state_file.ts";
 import type { FileIdentity } from "../fs/confine.ts";
 
 /** Lines between two checkpoints of an index. */
@@ -52,8 +52,11 @@ export class LineIndexes {
   /** The index of exactly this version of the file, or null. */
   async get(real: string, id: FileIdentity): Promise<LineIndex | null> {
     try {
+      const file = await fileFor(this.dir, real);
+      // Only a regular file: a FIFO planted at the name is never waited on.
+      if (!lstatSync(file).isFile()) return null;
       const doc = JSON.parse(
-        new TextDecoder().decode(await readFile(await fileFor(this.dir, real))),
+        new TextDecoder().decode(await readFile(file)),
       ) as LineIndex & { path?: string };
       if (
         doc.version !== 1 || doc.path !== real || !doc.id ||
@@ -72,15 +75,14 @@ export class LineIndexes {
 
   /** Keeps an index; a failure only costs the next read a full count. */
   async put(real: string, index: LineIndex): Promise<void> {
-    let tmp = "";
     try {
       await mkdir(this.dir, { recursive: true });
       const file = await fileFor(this.dir, real);
-      tmp = `${file}.${processId()}.${Math.random().toString(36).slice(2)}.tmp`;
-      await writeFile(tmp, JSON.stringify({ ...index, path: real }));
-      await rename(tmp, file);
+      // Through a temporary and a rename, never into a link or FIFO at the
+      // name (docs/workspace.md "State folder"); one there is skipped.
+      writeStateFile(file, JSON.stringify({ ...index, path: real }));
     } catch {
-      if (tmp) await rm(tmp, { force: true }).catch(() => {});
+      // An index is a cache: without it the next read counts again.
     }
   }
 }

@@ -201,6 +201,7 @@ export class Context {
       this.stateDir,
       undefined,
       door === "cli",
+      (message) => this.notices.push(message),
     );
     const limit = positive("historyLimit", options.historyLimit, 10_000);
     this.historyLimit = options.history === false || limit === 0

@@ -17,7 +17,6 @@ import type { RecordFile } from "../history/types.ts";
 import { foldHash, hex2, lineHash32 } from "../hash/fnv.ts";
 import { leanLines, parseBareAnchor } from "../anchor/lean.ts";
 import { ContentIndex } from "../patch/_content.ts";
-import { expandBlocks, isBlockAnchor } from "../block/expand.ts";
 import { splitLines } from "../anchor/split.ts";
 import {
   type FileAction,
@@ -27,9 +26,9 @@ import {
 } from "../patch/file_ops.ts";
 import { LineMemory } from "../patch/memory.ts";
 import { movedText } from "../patch/rebase.ts";
-import { changed, opLabel, type Problem, refusal } from "../patch/problems.ts";
+import { changed, type Problem, refusal } from "../patch/problems.ts";
 import type { MoveOp, Patch, PatchOp, PlannedEdit } from "../patch/types.ts";
-import type { Target } from "../fs/confine.ts";
+import { sameIdentity, type Target } from "../fs/confine.ts";
 import { commitFiles, type StageEntry } from "./_commit.ts";
 import { foldersToMake } from "../commit/stage.ts";
 import { relative } from "node:path";
@@ -42,6 +41,9 @@ import { noteOwnCommit, recordRefusal, remember } from "./_record.ts";
 import { type MovedNote, noteMoved } from "../patch/resolve_views.ts";
 import { throughViews } from "./_views.ts";
 import { resolveTarget } from "./_resolve.ts";
+import { refuseTwoSpellings } from "./_spellings.ts";
+import { type Loaded, moveBlocks, opBlocks } from "./_op_blocks.ts";
+import { actsOnName, linkHead, splitLinks } from "./_links.ts";
 import { patchAnswer, resultShare } from "./_result_notes.ts";
 import type { FileEdit, PatchResult } from "./types.ts";
 
@@ -53,13 +55,6 @@ export function hasFileOps(patch: Patch): boolean {
     f.create === true || f.delete === true || f.rename !== undefined ||
     (f.moves?.length ?? 0) > 0
   );
-}
-
-interface Loaded {
-  target: Target;
-  text: string | null;
-  bytes?: Uint8Array;
-  memory?: LineMemory;
 }
 
 /** One file's outcome, ready to stage and report. */
@@ -94,13 +89,13 @@ export async function patchFileOps(
 ): Promise<PatchResult> {
   // Every path the patch names, checked before anything is read.
   const targets = new Map<string, Target>();
-  const resolve = async (p: string): Promise<string> => {
+  const resolve = async (p: string, keepLink = false): Promise<string> => {
     if (p === "") {
       throw new TypeError(
         'Cannot patch: an entry names no file. Start it with "@@ PATH" (text form) or give its "path".',
       );
     }
-    const t = await resolveTarget(ctx, p, "write");
+    const t = await resolveTarget(ctx, p, "write", { keepLink });
     const key = t.display;
     if (!targets.has(key)) targets.set(key, t);
     return key;
@@ -129,7 +124,7 @@ export async function patchFileOps(
         f.path,
         "cannot create it: a folder already stands at this path; choose another path.",
       )
-      : await resolve(f.path);
+      : await resolve(f.path, actsOnName(f));
     const out = { ...f, path };
     if (f.rename !== undefined) {
       out.rename = await claim(
@@ -148,6 +143,7 @@ export async function patchFileOps(
     }
     canonical.files.push(out);
   }
+  refuseTwoSpellings(targets, canonical);
   const known = new Map<string, LineMemory | undefined>();
   for (const t of targets.values()) {
     const mem = (await ctx.records.get(session, t.real))?.clone();
@@ -250,161 +246,6 @@ function bareMoves(
   return { ...patch, files };
 }
 
-/**
- * Block anchors (`L:HH*`, and `N*` after a lean read) in the line ops of a
- * patch that also moves lines or creates, deletes or renames files: each
- * resolves on its file as validated, by the rules of any block anchor (every
- * line of the block read and unchanged), into a plain range. A file the
- * session never read is left to the read rule, which refuses it whole.
- */
-async function opBlocks(
-  ctx: Context,
-  patch: Patch,
-  loaded: Map<string, Loaded>,
-  problems: Problem[],
-  notes: string[],
-  rebase: boolean,
-): Promise<Patch> {
-  const files = [];
-  for (const f of patch.files) {
-    const l = loaded.get(f.path);
-    if (!l || l.text === null || !l.memory || !hasBlockOps(f.ops)) {
-      files.push(f);
-      continue;
-    }
-    const memory = l.memory;
-    const ops = f.ops.map((op, index): PatchOp => {
-      const field = op.op === "replace" || op.op === "delete"
-        ? "start"
-        : op.op === "insert_after"
-        ? "anchor"
-        : null;
-      if (field === null) return op;
-      const text = (op as unknown as Record<string, string>)[field];
-      const bare = parseBareAnchor(text);
-      if (!bare?.block) return op;
-      const h = memory.hash32(bare.line);
-      if (h === undefined) {
-        problems.push({
-          code: "NOT_READ",
-          path: f.path,
-          line: bare.line,
-          message: `In op ${
-            index + 1
-          } (${op.op} ${text}), line ${bare.line} was never shown to this session: read it first (offset ${bare.line}), then resend.`,
-        });
-        return op;
-      }
-      return {
-        ...op,
-        [field]: `${bare.line}:${hex2(foldHash(h))}*`,
-      } as PatchOp;
-    });
-    const source = await ctx.syntax.structure(f.path, l.text);
-    const out = expandBlocks(
-      ops,
-      splitLines(l.text).lines,
-      source,
-      memory,
-      f.path,
-      { rebase },
-    );
-    problems.push(...out.problems);
-    notes.push(...out.notes.map((n) => `${f.path} ${n}`));
-    files.push({ ...f, ops: out.ops });
-  }
-  return { ...patch, files };
-}
-
-/** Whether any op names a block (`L:HH*` or `N*`). */
-function hasBlockOps(ops: readonly PatchOp[]): boolean {
-  return ops.some((op) =>
-    ("start" in op && isBlockAnchor(op.start)) ||
-    ("anchor" in op && isBlockAnchor(op.anchor)) ||
-    ("end" in op && isBlockAnchor(op.end))
-  );
-}
-
-/**
- * A move or copy whose source is a block (`start: "L:HH*"`) or whose target
- * is after one (`after: "C*"`) takes the block's lines, resolved on the file
- * as validated by the rules of any block anchor (every line read and
- * unchanged): the source becomes the range L..E, the target E, the block's
- * last line.
- */
-async function moveBlocks(
-  ctx: Context,
-  patch: Patch,
-  loaded: Map<string, Loaded>,
-  problems: Problem[],
-  rebase: boolean,
-): Promise<Patch> {
-  const expand = async (
-    path: string,
-    op: PatchOp,
-    label: string,
-  ): Promise<PatchOp | null> => {
-    const l = loaded.get(path);
-    if (!l || l.text === null) return op;
-    const source = await ctx.syntax.structure(path, l.text);
-    const out = expandBlocks(
-      [op],
-      splitLines(l.text).lines,
-      source,
-      l.memory,
-      path,
-      { rebase },
-    );
-    // The problems name the move or copy as sent, not the op it was resolved as.
-    const as = opLabel(op, 0);
-    problems.push(
-      ...out.problems.map((p) => ({
-        ...p,
-        message: p.message.replace(as, label),
-      })),
-    );
-    return out.problems.length > 0 ? null : out.ops[0];
-  };
-  const files = [];
-  for (const f of patch.files) {
-    if (
-      !f.moves?.some((m) => isBlockAnchor(m.start) || isBlockAnchor(m.after))
-    ) {
-      files.push(f);
-      continue;
-    }
-    const moves: MoveOp[] = [];
-    for (const m of f.moves) {
-      let next: MoveOp = m;
-      if (isBlockAnchor(m.start) && m.end === undefined) {
-        const op = await expand(
-          f.path,
-          { op: "delete", start: m.start },
-          `${m.op} ${m.start}`,
-        );
-        if (op?.op === "delete") {
-          next = {
-            ...next,
-            start: op.start,
-            ...(op.end ? { end: op.end } : {}),
-          };
-        }
-      }
-      if (isBlockAnchor(m.after)) {
-        const op = await expand(
-          m.to ?? f.path,
-          { op: "insert_after", anchor: m.after!, lines: [""] },
-          `${m.op} ${m.start} target after ${m.after}`,
-        );
-        if (op?.op === "insert_after") next = { ...next, after: op.anchor };
-      }
-      moves.push(next);
-    }
-    files.push({ ...f, moves });
-  }
-  return { ...patch, files };
-}
-
 async function locked(
   ctx: Context,
   session: string,
@@ -419,9 +260,18 @@ async function locked(
   const rebased: string[] = [];
   const loaded = new Map<string, Loaded>();
   for (const [key, was] of first) {
-    const t = await resolveTarget(ctx, was.input, "write");
-    if (t.real !== was.real) {
+    const t = await resolveTarget(ctx, was.input, "write", {
+      keepLink: actsOnName(patch.files.find((f) => f.path === key)),
+    });
+    if (
+      t.real !== was.real || t.link !== was.link ||
+      (t.link !== undefined && !sameIdentity(t.stat!, was.stat!))
+    ) {
       problems.push(changed(t.display));
+      continue;
+    }
+    if (t.link !== undefined) {
+      loaded.set(key, { target: t, text: null });
       continue;
     }
     if (!t.exists) {
@@ -516,6 +366,13 @@ async function lockedResolved(
       f.path,
     ]),
   );
+  const split = splitLinks(
+    patch,
+    (p) => loaded.get(p)?.target,
+    ctx.conf,
+    problems,
+  );
+  patch = split.rest;
   const rules = planFileOps(
     patch,
     (p) => renameOf.has(p) ? sameState(p, renameOf.get(p)) : state(p),
@@ -608,6 +465,17 @@ async function lockedResolved(
       problems.push(...error.problems);
     }
   }
+  for (const l of split.links) {
+    done.push({
+      action: l.action,
+      from: { target: l.from, text: null },
+      ...(l.to ? { to: l.to } : {}),
+      plan: [],
+      oldText: "",
+      newText: "",
+      oldCount: 0,
+    });
+  }
   if (problems.length > 0) {
     // The lines a refusal shows count as read (a dry run changes no state).
     if (!dryRun) {
@@ -622,14 +490,20 @@ async function lockedResolved(
   }
 
   const syntax = await ctx.syntax.run(
-    done.filter((d) => d.action.action !== "delete").map((d) => ({
+    done.filter((d) =>
+      d.action.action !== "delete" && d.from.target.link === undefined
+    ).map((d) => ({
       path: d.action.to ?? d.action.path,
       before: d.from.text,
       after: d.newText,
     })),
     check,
   );
-  const files: (FileEdit & { deleted?: boolean; renamedFrom?: string })[] = [];
+  const files: (FileEdit & {
+    deleted?: boolean;
+    renamedFrom?: string;
+    link?: string;
+  })[] = [];
   const heads: string[] = [];
   const shown: { start: number; hashes: number[] }[][] = [];
   for (const d of done) {
@@ -647,7 +521,7 @@ async function lockedResolved(
       created,
       maxResultBytes: resultShare(done.length),
     });
-    const f: FileEdit & { deleted?: boolean; renamedFrom?: string } = {
+    const f: (typeof files)[number] = {
       path: display,
       added: s.added,
       removed: s.removed,
@@ -664,10 +538,14 @@ async function lockedResolved(
     };
     if (kind === "delete") f.deleted = true;
     if (kind === "rename") f.renamedFrom = d.action.path;
+    const link = d.from.target.link;
+    if (link !== undefined) f.link = link;
     files.push(f);
     shown.push(s.shown);
     heads.push(
-      kind === "delete"
+      link !== undefined
+        ? linkHead(d.action.path, display, link)
+        : kind === "delete"
         ? `Deleted ${display} (-${s.removed})`
         : kind === "rename"
         ? `Renamed ${d.action.path} → ${display} (+${s.added} -${s.removed})`
@@ -717,8 +595,10 @@ async function lockedResolved(
         const freed = d.to!.exists;
         stage.push({
           target: freed ? { ...d.to!, exists: false, stat: undefined } : d.to!,
-          bytes: encoder.encode(d.newText),
-          ...(mode !== undefined ? { mode } : {}),
+          ...(f.link !== undefined
+            ? { link: f.link }
+            : { bytes: encoder.encode(d.newText) }),
+          ...(mode !== undefined && f.link === undefined ? { mode } : {}),
           ...(freed ? { freed: true } : {}),
         });
       } else if (kind !== "delete") {
@@ -740,7 +620,8 @@ async function lockedResolved(
       });
       if (kind === "delete") r.hunks = hunksOf(d.oldText, "");
       if (kind === "rename") r.renamedFrom = d.action.path;
-      if ((kind === "delete" || kind === "rename") && mode !== undefined) {
+      if (f.link !== undefined) r.link = f.link;
+      else if ((kind === "delete" || kind === "rename") && mode !== undefined) {
         r.mode = mode & 0o7777;
       }
       const made = kind === "rename" || f.created
@@ -789,6 +670,8 @@ async function carryRecords(
   entry?: string,
 ): Promise<void> {
   for (const [i, d] of done.entries()) {
+    // A link has no lines, and no session's record is keyed by it.
+    if (d.from.target.link !== undefined) continue;
     const kind = d.action.action;
     const real = d.from.target.real;
     if (kind === "delete") {

@@ -10,7 +10,7 @@ import { PermissionError } from "../errors.ts";
 import { changedError } from "../patch/problems.ts";
 import type { Patch, PatchOp } from "../patch/types.ts";
 import type { Context } from "./_context.ts";
-import type { Target } from "../fs/confine.ts";
+import type { ResolveOptions, Target } from "../fs/confine.ts";
 
 /** One file of a patch: its checked target and every op that names it. */
 export interface Group {
@@ -31,10 +31,11 @@ export async function resolveTarget(
   ctx: Context,
   path: unknown,
   mode: "read" | "write",
+  options: ResolveOptions = {},
 ): Promise<Target> {
   let target: Target;
   try {
-    target = await ctx.conf.resolve(path);
+    target = await ctx.conf.resolve(path, options);
   } catch (error) {
     const code = errnoOf(error);
     if (code === "ENOENT" || code === "ENOTDIR" || code === "ELOOP") {

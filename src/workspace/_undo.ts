@@ -43,6 +43,7 @@ import { lockTargets, start } from "./_locking.ts";
 import { noteOwnCommit, remember } from "./_record.ts";
 import { resolveTarget } from "./_resolve.ts";
 import { resultShare } from "./_result_notes.ts";
+import { type LinkUndo, planLinkUndo } from "./_links.ts";
 
 const encoder = new TextEncoder();
 
@@ -82,9 +83,12 @@ export async function undo(
   }
   const first: Target[] = [];
   for (const f of entry.files) {
-    first.push(await resolveTarget(ctx, f.path, "write"));
+    const keepLink = f.link !== undefined;
+    first.push(await resolveTarget(ctx, f.path, "write", { keepLink }));
     if (f.renamedFrom !== undefined) {
-      first.push(await resolveTarget(ctx, f.renamedFrom, "write"));
+      first.push(
+        await resolveTarget(ctx, f.renamedFrom, "write", { keepLink }),
+      );
     }
   }
   // A dry run takes no lock: it changes nothing.
@@ -118,7 +122,13 @@ async function undoLocked(
     mode?: number;
     back?: Target;
   }[] = [];
+  const links: LinkUndo[] = [];
   for (const f of entryFiles) {
+    if (f.link !== undefined) {
+      const l = await planLinkUndo(ctx, id, f, problems);
+      if (l) links.push(l);
+      continue;
+    }
     const target = await resolveTarget(ctx, f.path, "write");
     let back: Target | undefined;
     if (f.renamedFrom !== undefined) {
@@ -207,29 +217,33 @@ async function undoLocked(
       };
     },
   );
+  files.push(...links.map((l) => l.file));
   const head = `${dryRun ? "Dry run: would undo" : "Undid"} ${id} (${
     files.map((f) => `${f.path} +${f.added} -${f.removed}`).join(", ")
   })`;
   const summary = [head, ...files.map((f) => f.diff)].filter((x) => x)
     .join("\n");
   if (dryRun) return { id: null, undoOf: id, dryRun, files, summary };
-  const stage: StageEntry[] = steps.flatMap(
-    ({ target, step, old, mode, back }): StageEntry[] =>
-      step.action === "delete"
-        ? [{ target, remove: true, old }]
-        : back
-        ? [{ target, remove: true, old }, {
-          target: back,
-          bytes: encoder.encode(step.text),
-          ...(mode !== undefined ? { mode } : {}),
-        }]
-        : [{
-          target,
-          ...content(step.text),
-          old,
-          ...(mode !== undefined && !target.exists ? { mode } : {}),
-        }],
-  );
+  const stage: StageEntry[] = [
+    ...links.flatMap((l) => l.stage),
+    ...steps.flatMap(
+      ({ target, step, old, mode, back }): StageEntry[] =>
+        step.action === "delete"
+          ? [{ target, remove: true, old }]
+          : back
+          ? [{ target, remove: true, old }, {
+            target: back,
+            bytes: encoder.encode(step.text),
+            ...(mode !== undefined ? { mode } : {}),
+          }]
+          : [{
+            target,
+            ...content(step.text),
+            old,
+            ...(mode !== undefined && !target.exists ? { mode } : {}),
+          }],
+    ),
+  ];
   const record = await recordOf(
     ctx,
     session,
@@ -241,11 +255,12 @@ async function undoLocked(
       ...(f.created ? { created: true } : {}),
       ...(f.deleted ? { deleted: true } : {}),
       ...(f.renamedFrom !== undefined ? { renamedFrom: f.renamedFrom } : {}),
-      ...(steps[i].mode !== undefined &&
+      ...(f.link !== undefined ? { link: f.link } : {}),
+      ...(steps[i]?.mode !== undefined &&
           (f.deleted || f.renamedFrom !== undefined)
         ? { mode: steps[i].mode! & 0o7777 }
         : {}),
-      hunks: steps[i].step.hunks,
+      hunks: steps[i]?.step.hunks ?? [],
     })),
     id,
     how.door,

@@ -1,9 +1,10 @@
 /**
  * The patch the kill test interrupts: it creates a file in a missing folder,
  * deletes one, renames one (with an edit, into a missing folder), edits one
- * and moves lines from it into another file, all as one commit.
+ * and moves lines from it into another file, deletes one symlink and renames
+ * another (the links themselves), all as one commit.
  */
-import { chmod, writeFile } from "node:fs/promises";
+import { chmod, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Workspace } from "../../src/workspace/mod.ts";
 
@@ -15,6 +16,8 @@ export async function seedKillTree(root: string): Promise<void> {
   await writeFile(join(root, "gone.ts"), "g1\ng2\n");
   await chmod(join(root, "b.ts"), 0o751);
   await chmod(join(root, "gone.ts"), 0o600);
+  await symlink("a.ts", join(root, "link.ts"));
+  await symlink("c.ts", join(root, "dead.ts"));
 }
 
 const anchors = (text: string) =>
@@ -34,6 +37,8 @@ export async function runKillPatch(ws: Workspace): Promise<void> {
         ops: [{ op: "append", lines: ["n1", "n2"] }],
       },
       { path: "gone.ts", delete: true },
+      { path: "link.ts", rename: "linked.ts" },
+      { path: "dead.ts", delete: true },
       {
         path: "b.ts",
         rename: "lib/b.ts",

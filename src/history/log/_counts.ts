@@ -14,14 +14,11 @@ import {
   fstatSync,
   lstatSync,
   openSync,
-  renameSync,
-  writeSync,
 } from "../../_runtime/fs.ts";
-import { processId } from "../../_runtime/process.ts";
+import { StateFileSkipped, writeStateFile } from "../../fs/state_file.ts";
 import { recordProblem } from "../check.ts";
 import { idOf, isVoid, parseLine, readFull } from "./_frames.ts";
 
-const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /** The counts as the counter file keeps them. */
@@ -108,14 +105,13 @@ export class CounterFile {
    * again from the log (which is flushed) past the size the counter names.
    */
   write(v: Counter): void {
-    const tmp = `${this.path}.${processId()}.tmp`;
-    const fd = openSync(tmp, "w");
+    // Never into a link or FIFO planted at the name (docs/workspace.md
+    // "State folder"); one that stands there is rebuilt from the log.
     try {
-      writeSync(fd, encoder.encode(JSON.stringify(v)));
-    } finally {
-      closeSync(fd);
+      writeStateFile(this.path, JSON.stringify(v));
+    } catch (error) {
+      if (!(error instanceof StateFileSkipped)) throw error;
     }
-    renameSync(tmp, this.path);
   }
 }
 

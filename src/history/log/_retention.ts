@@ -6,15 +6,8 @@
  *
  * @module
  */
-import {
-  closeSync,
-  fstatSync,
-  fsyncSync,
-  openSync,
-  renameSync,
-  writeAllSync,
-} from "../../_runtime/fs.ts";
-import { processId } from "../../_runtime/process.ts";
+import { fstatSync } from "../../_runtime/fs.ts";
+import { writeStateFile } from "../../fs/state_file.ts";
 import type { EntryRecord } from "../types.ts";
 import { recordProblem } from "../check.ts";
 import { type Blobs, blobsOf } from "../blobs.ts";
@@ -84,15 +77,7 @@ export function prune(
     for (const sha of fresh) named.add(sha);
     bytes += cost;
   }
-  const tmp = `${file}.${processId()}.tmp`;
-  const fd = openSync(tmp, "w");
-  try {
-    writeAllSync(fd, encoder.encode(kept.reverse().join("")));
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(tmp, file);
+  writeStateFile(file, kept.reverse().join(""), { flush: true });
   const now = Date.now();
   for (const b of sizes.values()) {
     if (named.has(b.sha)) continue;

@@ -85,7 +85,11 @@ export function openLogFile(
   let opened: { fd: number; ino: number; size: number } | null = null;
   try {
     const st = fstatSync(fd);
-    if (st.isFile()) opened = { fd, ino: st.ino, size: st.size };
+    // A hard link planted at the log's name would have appends land in a
+    // file outside the state folder (docs/workspace.md "State folder").
+    if (st.isFile() && st.nlink === 1) {
+      opened = { fd, ino: st.ino, size: st.size };
+    }
   } catch {
     // Judged below as not regular.
   }
@@ -93,7 +97,7 @@ export function openLogFile(
     closeSync(fd);
     throw new HashlineError(
       "HISTORY",
-      `${what}: ${file} is not a regular file (a FIFO, device, socket or folder). Move it aside, then retry.`,
+      `${what}: ${file} is not a regular file with one name (a FIFO, device, socket, folder or hard link). Move it aside, then retry.`,
     );
   }
   return opened;
@@ -138,8 +142,11 @@ export function writeLine(
 export async function lockFolder(
   dir: string,
   made: boolean,
+  before?: () => void,
 ): Promise<() => void> {
   if (!made) ensureFolder(dir);
+  // Judged before the lock file is made inside the folder.
+  before?.();
   try {
     try {
       return await lockHistory(dir);

@@ -1,0 +1,180 @@
+/**
+ * Block anchors in a patch with file operations, moves or copies
+ * (docs/patch-format.md "Block anchors"): the line ops' blocks and the
+ * moves' source and target blocks, each resolved on its file as validated
+ * into a plain range.
+ *
+ * @module
+ */
+import { foldHash, hex2 } from "../hash/fnv.ts";
+import { parseBareAnchor } from "../anchor/lean.ts";
+import { expandBlocks, isBlockAnchor } from "../block/expand.ts";
+import { splitLines } from "../anchor/split.ts";
+import type { LineMemory } from "../patch/memory.ts";
+import { opLabel, type Problem } from "../patch/problems.ts";
+import type { MoveOp, Patch, PatchOp } from "../patch/types.ts";
+import type { Target } from "../fs/confine.ts";
+import type { Context } from "./_context.ts";
+
+/** A file of the patch as loaded under its lock (text null: it does not exist, or is a symlink kept as itself). */
+export interface Loaded {
+  target: Target;
+  text: string | null;
+  bytes?: Uint8Array;
+  memory?: LineMemory;
+}
+
+/**
+ * Block anchors (`L:HH*`, and `N*` after a lean read) in the line ops of a
+ * patch that also moves lines or creates, deletes or renames files: each
+ * resolves on its file as validated, by the rules of any block anchor (every
+ * line of the block read and unchanged), into a plain range. A file the
+ * session never read is left to the read rule, which refuses it whole.
+ */
+export async function opBlocks(
+  ctx: Context,
+  patch: Patch,
+  loaded: Map<string, Loaded>,
+  problems: Problem[],
+  notes: string[],
+  rebase: boolean,
+): Promise<Patch> {
+  const files = [];
+  for (const f of patch.files) {
+    const l = loaded.get(f.path);
+    if (!l || l.text === null || !l.memory || !hasBlockOps(f.ops)) {
+      files.push(f);
+      continue;
+    }
+    const memory = l.memory;
+    const ops = f.ops.map((op, index): PatchOp => {
+      const field = op.op === "replace" || op.op === "delete"
+        ? "start"
+        : op.op === "insert_after"
+        ? "anchor"
+        : null;
+      if (field === null) return op;
+      const text = (op as unknown as Record<string, string>)[field];
+      const bare = parseBareAnchor(text);
+      if (!bare?.block) return op;
+      const h = memory.hash32(bare.line);
+      if (h === undefined) {
+        problems.push({
+          code: "NOT_READ",
+          path: f.path,
+          line: bare.line,
+          message: `In op ${
+            index + 1
+          } (${op.op} ${text}), line ${bare.line} was never shown to this session: read it first (offset ${bare.line}), then resend.`,
+        });
+        return op;
+      }
+      return {
+        ...op,
+        [field]: `${bare.line}:${hex2(foldHash(h))}*`,
+      } as PatchOp;
+    });
+    const source = await ctx.syntax.structure(f.path, l.text);
+    const out = expandBlocks(
+      ops,
+      splitLines(l.text).lines,
+      source,
+      memory,
+      f.path,
+      { rebase },
+    );
+    problems.push(...out.problems);
+    notes.push(...out.notes.map((n) => `${f.path} ${n}`));
+    files.push({ ...f, ops: out.ops });
+  }
+  return { ...patch, files };
+}
+
+/** Whether any op names a block (`L:HH*` or `N*`). */
+function hasBlockOps(ops: readonly PatchOp[]): boolean {
+  return ops.some((op) =>
+    ("start" in op && isBlockAnchor(op.start)) ||
+    ("anchor" in op && isBlockAnchor(op.anchor)) ||
+    ("end" in op && isBlockAnchor(op.end))
+  );
+}
+
+/**
+ * A move or copy whose source is a block (`start: "L:HH*"`) or whose target
+ * is after one (`after: "C*"`) takes the block's lines, resolved on the file
+ * as validated by the rules of any block anchor (every line read and
+ * unchanged): the source becomes the range L..E, the target E, the block's
+ * last line.
+ */
+export async function moveBlocks(
+  ctx: Context,
+  patch: Patch,
+  loaded: Map<string, Loaded>,
+  problems: Problem[],
+  rebase: boolean,
+): Promise<Patch> {
+  const expand = async (
+    path: string,
+    op: PatchOp,
+    label: string,
+  ): Promise<PatchOp | null> => {
+    const l = loaded.get(path);
+    if (!l || l.text === null) return op;
+    const source = await ctx.syntax.structure(path, l.text);
+    const out = expandBlocks(
+      [op],
+      splitLines(l.text).lines,
+      source,
+      l.memory,
+      path,
+      { rebase },
+    );
+    // The problems name the move or copy as sent, not the op it was resolved as.
+    const as = opLabel(op, 0);
+    problems.push(
+      ...out.problems.map((p) => ({
+        ...p,
+        message: p.message.replace(as, label),
+      })),
+    );
+    return out.problems.length > 0 ? null : out.ops[0];
+  };
+  const files = [];
+  for (const f of patch.files) {
+    if (
+      !f.moves?.some((m) => isBlockAnchor(m.start) || isBlockAnchor(m.after))
+    ) {
+      files.push(f);
+      continue;
+    }
+    const moves: MoveOp[] = [];
+    for (const m of f.moves) {
+      let next: MoveOp = m;
+      if (isBlockAnchor(m.start) && m.end === undefined) {
+        const op = await expand(
+          f.path,
+          { op: "delete", start: m.start },
+          `${m.op} ${m.start}`,
+        );
+        if (op?.op === "delete") {
+          next = {
+            ...next,
+            start: op.start,
+            ...(op.end ? { end: op.end } : {}),
+          };
+        }
+      }
+      if (isBlockAnchor(m.after)) {
+        const op = await expand(
+          m.to ?? f.path,
+          { op: "insert_after", anchor: m.after!, lines: [""] },
+          `${m.op} ${m.start} target after ${m.after}`,
+        );
+        if (op?.op === "insert_after") next = { ...next, after: op.anchor };
+      }
+      moves.push(next);
+    }
+    files.push({ ...f, moves });
+  }
+  return { ...patch, files };
+}
