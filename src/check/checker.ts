@@ -20,6 +20,7 @@ import {
 } from "./_engine.ts";
 import type { BlockSource } from "../block/expand.ts";
 import { introducedErrors } from "./_introduced.ts";
+import { sameTokensInPlace } from "./_lexical.ts";
 import { type Answer, Receipts, sha256Hex } from "./_receipts.ts";
 import {
   type CutNode,
@@ -428,6 +429,10 @@ class TreeSitterChecker implements Checker {
   ): number[] | null {
     const region = regionOf(before, text, cuts);
     if (!region) return null;
+    // A comment the region alone cannot see end would lex it otherwise.
+    if (
+      !sameTokensInPlace(text, region.start, region.start + region.text.length)
+    ) return null;
     const budget = Math.min(this.timeoutMs, deadline - performance.now());
     if (budget <= 0) return null;
     this.parses++;
