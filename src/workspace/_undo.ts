@@ -168,8 +168,15 @@ async function undoLocked(
   }
   if (problems.length > 0) throw refusal(problems);
   if (how.requireRead) {
-    for (const { target, step } of steps) {
+    for (const { target, step, back } of steps) {
       const mem = await ctx.records.get(session, target.real);
+      // Renaming it back moves a file: as a rename does, that needs a read
+      // of it where it stands (docs/history.md). Putting back a deleted file
+      // needs none, as a create does not.
+      if (back && !mem) {
+        problems.push(notReadForRenameBack(id, target.display, back.display));
+        continue;
+      }
       const unread = unreadLines(step.hunks, mem);
       if (unread) problems.push(notReadForUndo(id, target.display, unread));
     }
@@ -346,6 +353,14 @@ function notReadForUndo(id: string, path: string, span: Span): Problem {
     "NOT_READ",
     `this session has not read ${lines}, which undoing ${id} changes: read ${path} (offset ${span.from}) first, then send the undo again.`,
     { path, line: span.from },
+  );
+}
+
+function notReadForRenameBack(id: string, path: string, to: string): Problem {
+  return problem(
+    "NOT_READ",
+    `this session has not read the file, which undoing ${id} renames back to ${to}: read ${path} first, then send the undo again.`,
+    { path },
   );
 }
 
