@@ -11,6 +11,7 @@
 import { sha256Hex as bytesSha256Hex } from "../_internal/sha256.ts";
 import type { RawError } from "./_engine.ts";
 import { StateFileSkipped, writeStateFile } from "../fs/state_file.ts";
+import { ReceiptSeal } from "./_seal.ts";
 
 /** A check's answer, as a receipt keeps it. */
 export interface Answer {
@@ -24,6 +25,13 @@ export interface Answer {
 export interface Receipt extends Answer {
   /** The key it was stored under. */
   key: string;
+  /** The state folder's seal of the key and the answer (`_seal.ts`). */
+  seal: string;
+}
+
+/** An answer's members in one order, as seals cover them. */
+function plain({ errors, cuts }: Answer): Answer {
+  return cuts === undefined ? { errors } : { errors, cuts };
 }
 
 const encoder = new TextEncoder();
@@ -77,6 +85,7 @@ export class Receipts {
   private readonly maxEntries: number;
   private readonly maxFiles: number;
   private readonly pruneChance: number;
+  private readonly seals: ReceiptSeal;
   private made = false;
   private readonly notice: ((message: string) => void) | undefined;
 
@@ -97,6 +106,7 @@ export class Receipts {
     this.maxEntries = maxEntries;
     this.maxFiles = bounds.maxFiles ?? MAX_RECEIPT_FILES;
     this.pruneChance = bounds.pruneChance ?? PRUNE_CHANCE;
+    this.seals = new ReceiptSeal(folder);
   }
 
   /**
@@ -116,7 +126,8 @@ export class Receipts {
 
   /**
    * The answer stored under `key`, from memory or the folder; null when
-   * none. Cuts from the folder are the caller's to check against the text.
+   * none, or when the file's seal is not this folder's (`_seal.ts`). Cuts
+   * from the folder are the caller's to check against the text.
    */
   async get(key: string): Promise<Answer | null> {
     const hit = this.memory.get(key);
@@ -137,8 +148,9 @@ export class Receipts {
       if (!info.isFile() || info.size > MAX_RECEIPT_BYTES) return null;
       const body = JSON.parse(readFileSync(file, "utf8"));
       if (body?.key !== key || !isErrors(body.errors)) return null;
-      const answer: Answer = { errors: body.errors };
-      if (body.cuts !== undefined) answer.cuts = body.cuts;
+      const answer = plain(body);
+      // Unsealed, or sealed with another folder's secret: not our answer.
+      if (!await this.seals.verify(key, answer, body.seal)) return null;
       this.remember(key, answer);
       return answer;
     } catch {
@@ -155,6 +167,7 @@ export class Receipts {
 
   private async write(key: string, answer: Answer): Promise<void> {
     try {
+      const seal = await this.seals.seal(key, plain(answer));
       const { mkdirSync } = await import("../_runtime/fs.ts");
       const { join } = await import("node:path");
       // Synchronous, as reads are: a few KB, written without a flush.
@@ -165,9 +178,9 @@ export class Receipts {
       // Through a temporary and a rename, never into what stands at the
       // name: a state folder that came with the repository may hold a
       // link or a FIFO at a predictable key (docs/workspace.md "State
-      // folder"). A receipt that does not parse (or names another key) is
-      // a miss, never an answer.
-      const receipt: Receipt = { key, ...answer };
+      // folder"). A receipt that does not parse, names another key or
+      // lacks this state folder's seal is a miss, never an answer.
+      const receipt: Receipt = { key, ...plain(answer), seal };
       writeStateFile(
         join(this.folder!, `${key}.json`),
         JSON.stringify(receipt),

@@ -157,6 +157,8 @@ export function changedSpan(
 export interface Region {
   /** The region's text: whole rows of the new text. */
   text: string;
+  /** Where the region starts in the new text (UTF-16 index). */
+  start: number;
   /** Its first row (the same in the old and the new text). */
   from: number;
   /**
@@ -207,6 +209,7 @@ export function regionOf(
   if (text.length * 2 > after.length) return null;
   return {
     text,
+    start: starts[from],
     from,
     tailAt: tailRow === null ? null : tailRow + shift - from,
     below: tailRow === null ? [] : cuts.slice(next).map((c) => c + shift),

@@ -1,25 +1,26 @@
 /**
- * Syntax checks after edits (docs/syntax-checks.md): the new content is parsed with the
- * file's tree-sitter grammar and every syntax error the edit introduced is
- * reported with its anchor and the lines around it; answers are kept as
- * receipts so unchanged content is never parsed twice.
+ * Syntax checks after edits (docs/syntax-checks.md): the new content is
+ * parsed with the file's tree-sitter grammar and every syntax error the edit
+ * introduced is reported with its anchor and the lines around it; answers
+ * are kept as receipts so unchanged content is never parsed twice. The
+ * answer for one text, from the texts kept lately, the receipts, the region
+ * an edit changed or a parse, is this file's; the kept texts are
+ * `_trees.ts`', parses run ahead are `_prime.ts`', guessing a language is
+ * `_sniff.ts`' and the text a model reads is `report.ts`'.
  *
  * @module
  */
-import { formatLine } from "../anchor/format.ts";
-import { splitLines, stripBom } from "../anchor/split.ts";
-import type { Problem } from "../errors.ts";
+import { splitLines } from "../anchor/split.ts";
 import {
   type LoadedGrammar,
   loadGrammar,
-  type ParseAnswer,
-  type ParsedTree,
   type RawError,
   rootOf,
-  type SlicedParse,
 } from "./_engine.ts";
 import type { BlockSource } from "../block/expand.ts";
 import { introducedErrors } from "./_introduced.ts";
+import { sameTokensInPlace } from "./_lexical.ts";
+import { Primer } from "./_prime.ts";
 import { type Answer, Receipts, sha256Hex } from "./_receipts.ts";
 import {
   type CutNode,
@@ -29,163 +30,30 @@ import {
   regionOf,
   rowCount,
 } from "./_regions.ts";
+import { sniffGrammar } from "./_sniff.ts";
+import { utf8Length } from "./_text.ts";
+import { stripBom } from "../anchor/split.ts";
+import { type Kept, KEPT_TREES, KeptTrees } from "./_trees.ts";
+import { grammarFor } from "./languages.ts";
+import { issueOf } from "./report.ts";
+import type {
+  Checker,
+  CheckerOptions,
+  CheckInput,
+  SyntaxCheck,
+} from "./types.ts";
 
 export { CHECK_MODES, type CheckMode, checkMode } from "./modes.ts";
-import { type Grammar, grammarFor, GRAMMARS } from "./languages.ts";
-
-/** One syntax error an edit introduced. */
-export interface SyntaxIssue {
-  /** 1-based line in the new content. */
-  line: number;
-  /** 1-based column (UTF-16 code units). */
-  column: number;
-  /** The line's anchor in the new content, `LINE:HH`. */
-  anchor: string;
-  /** `missing "}"` or `unexpected "foo"`. */
-  message: string;
-  /** The new lines around it (±2) as `LINE:HH|content`, joined with `\n`. */
-  context: string;
-}
-
-/** The answer of one check. */
-export interface SyntaxCheck {
-  /** The file checked (as the caller named it). */
-  path: string;
-  /** The grammar's language (`typescript`, `python`, …). */
-  language: string;
-  /** `ok`: no error introduced; `broken`: see `errors`; `skipped`: not checked, see `note`. */
-  status: "ok" | "broken" | "skipped";
-  /** The errors the edit introduced (errors the old content had are left out). */
-  errors: SyntaxIssue[];
-  /** Why the content was not checked (too large, too slow, grammar not installed). */
-  note?: string;
-  /** The new content's parse came from a receipt, without parsing. */
-  reused: boolean;
-}
-
-/** Options of {@link createChecker}. */
-export interface CheckerOptions {
-  /** State folder; receipts are kept in `<stateDir>/checks/` (default: memory only). */
-  stateDir?: string | null;
-  /** Largest content checked, in UTF-8 bytes (default 2 MiB). */
-  maxBytes?: number;
-  /** Longest parse, in milliseconds, before it is abandoned (default 1000). */
-  timeoutMs?: number;
-  /** Most receipts kept in memory (default 512). */
-  memoryEntries?: number;
-  /**
-   * Writes every answer to the state folder, those of incremental parses
-   * too (default false: those stay in memory with their trees). For a
-   * process that ends after one edit, such as the CLI: the next process
-   * then judges its edit of the same file by the region the edit changed.
-   */
-  saveAll?: boolean;
-  /** Told why a receipt was not saved (what stood at its name). */
-  notice?: (message: string) => void;
-}
-
-/** One edit to check. */
-export interface CheckInput {
-  /** The file's path; its extension picks the grammar. */
-  path: string;
-  /** The content before the edit, or null for a new file (or when unknown). */
-  before: string | null;
-  /** The content as the edit leaves it, or null when it is not at hand (see `bytes`). */
-  after: string | null;
-  /** Size of the new content in bytes, when `after` is null (a streamed file). */
-  bytes?: number;
-  /**
-   * When no grammar covers `path` (a stored revision has no file name), use
-   * the first installed grammar under which the old content (else the new
-   * one) parses without error.
-   */
-  sniff?: boolean;
-  /**
-   * When the checks this one belongs to must stop (`performance.now()`
-   * time): a parse gets at most the time left, and none is started after it.
-   */
-  deadline?: number;
-}
-
-/** Parses edited content and reports the syntax errors each edit introduced. */
-export interface Checker {
-  /**
-   * Checks one edit.
-   *
-   * @returns The answer, or null when no grammar covers the file's extension.
-   */
-  check(input: CheckInput): Promise<SyntaxCheck | null>;
-  /**
-   * The syntax tree of a file's content, for block anchors and outlines; the
-   * parse is kept, so a check of an edit of this content parses only what
-   * changed. Optional: a checker without it resolves no blocks.
-   *
-   * @param path The file's path; its extension picks the grammar.
-   * @param text The content (a leading BOM is ignored).
-   * @returns The tree's root, or why there is none.
-   */
-  structure?(path: string, text: string): Promise<BlockSource>;
-  /**
-   * Starts parsing a file's current content a slice at a time, between
-   * other work, so the check of an edit of it parses only what the edit
-   * changed. Optional; it never fails (a file it cannot parse is left be).
-   *
-   * @param path The file's path; its extension picks the grammar.
-   * @param text The content as it stands (a leading BOM is ignored).
-   */
-  prime?(path: string, text: string): void;
-  /**
-   * Whether the tree of the text last checked or parsed under `path` is
-   * still kept (then a prime of it would parse nothing new). Optional.
-   *
-   * @param path The file's path, as checks name it.
-   */
-  holds?(path: string): boolean;
-  /** Parses run so far (a receipt hit runs none). */
-  readonly parses: number;
-}
+export { describeCheck, syntaxProblems } from "./report.ts";
+export type {
+  Checker,
+  CheckerOptions,
+  CheckInput,
+  SyntaxCheck,
+  SyntaxIssue,
+} from "./types.ts";
 
 const MiB = 1024 ** 2;
-/**
- * Trees kept per grammar, so the next edit of a text parses incrementally
- * (and as many texts judged by their region, kept with their cuts).
- */
-const KEPT_TREES = 4;
-/** Paths whose last text is remembered (see {@link Checker.holds}). */
-const RECENT_PATHS = 256;
-
-/**
- * A text parsed lately: its errors, and its tree, or (for a text judged by
- * its region) no tree but its cuts.
- */
-interface Kept {
-  text: string;
-  tree: ParsedTree | null;
-  errors: RawError[];
-  /** Its cuts once known (clean texts of grammars with regions only). */
-  cuts?: number[];
-  /** A whole parse run ahead of a check, whose receipt the check writes. */
-  unsaved?: boolean;
-}
-/** Largest content whose language is guessed by parsing it. */
-const SNIFF_BYTES = 256 * 1024;
-/** Grammars tried when guessing, strictest first (YAML and Bash accept much). */
-const SNIFF_ORDER: readonly Grammar[] = [
-  ".json",
-  ".ts",
-  ".py",
-  ".go",
-  ".rs",
-  ".css",
-  ".toml",
-  ".yaml",
-  ".sh",
-].map((ext) => GRAMMARS[ext]);
-
-function utf8Length(text: string, over: number): number {
-  if (text.length * 3 <= over) return text.length;
-  return new TextEncoder().encode(text).length;
-}
 
 /**
  * Whether a receipt could belong to `text`: each error on a line it has,
@@ -203,38 +71,15 @@ function plausible({ errors, cuts }: Answer, text: string): boolean {
   return true;
 }
 
-function messageOf(e: RawError): string {
-  if (e.kind === "missing") return `missing "${e.token}"`;
-  return e.token === "" ? "unexpected text" : `unexpected "${e.token}"`;
-}
-
-function issueOf(e: RawError, lines: readonly string[]): SyntaxIssue {
-  const line = Math.max(1, Math.min(e.line, lines.length));
-  const shown: string[] = [];
-  for (
-    let n = Math.max(1, line - 2);
-    n <= Math.min(lines.length, line + 2);
-    n++
-  ) {
-    shown.push(formatLine(n, lines[n - 1]));
-  }
-  const here = lines.length > 0 ? formatLine(line, lines[line - 1]) : "1:00|";
-  return {
-    line,
-    column: e.column,
-    anchor: here.slice(0, here.indexOf("|")),
-    message: messageOf(e),
-    context: shown.join("\n"),
-  };
-}
-
 class TreeSitterChecker implements Checker {
   parses = 0;
+  readonly trees = new KeptTrees();
+  readonly maxBytes: number;
+  readonly timeoutMs: number;
   private readonly receipts: Receipts;
-  private readonly maxBytes: number;
-  private readonly timeoutMs: number;
   private readonly options: string;
   private readonly saveAll: boolean;
+  private readonly primer: Primer;
 
   constructor(options: CheckerOptions) {
     this.saveAll = options.saveAll === true;
@@ -250,150 +95,27 @@ class TreeSitterChecker implements Checker {
       {},
       options.notice,
     );
+    this.primer = new Primer({
+      maxBytes: this.maxBytes,
+      timeoutMs: this.timeoutMs,
+      trees: this.trees,
+      cleanCuts: (grammar, text) => this.cleanCuts(grammar, text),
+      counted: () => void this.parses++,
+    });
   }
 
-  /** The texts parsed last per grammar, with their trees and errors. */
-  private readonly kept = new Map<string, Kept[]>();
-  /** Parses running in slices, per grammar (see {@link prime}). */
-  private readonly priming = new Map<string, SlicedParse[]>();
-  /** Primes still looking for a receipt before they parse anything. */
-  private readonly looking = new Set<Promise<void>>();
   /** Receipt keys of the texts hashed lately. */
   private readonly keys = new Map<
     string,
     { identity: string; key: Promise<string> }
   >();
-  /** The text last checked or parsed per path, with its grammar's identity. */
-  private readonly recent = new Map<
-    string,
-    { identity: string; text: string }
-  >();
 
   holds(path: string): boolean {
-    const last = this.recent.get(path);
-    return last !== undefined &&
-      (this.kept.get(last.identity)?.some((k) => k.text === last.text) ??
-        false);
-  }
-
-  private saw(path: string, grammar: LoadedGrammar, text: string): void {
-    this.recent.delete(path);
-    this.recent.set(path, { identity: grammar.identity, text });
-    if (this.recent.size > RECENT_PATHS) {
-      this.recent.delete(this.recent.keys().next().value!);
-    }
+    return this.trees.holds(path);
   }
 
   prime(path: string, text: string): void {
-    const grammar = grammarFor(path);
-    if (!grammar || utf8Length(text, this.maxBytes) > this.maxBytes) return;
-    const body = stripBom(text);
-    const looked = loadGrammar(grammar).then(async (loaded) => {
-      if (typeof loaded === "string" || this.find(loaded, body)) return;
-      // A receipt with cuts judges an edit of this text by its region:
-      // nothing to parse ahead.
-      if (loaded.regions && await this.cleanCuts(loaded, body)) return;
-      if (this.find(loaded, body)) return;
-      const jobs = this.priming.get(loaded.identity) ?? [];
-      if (jobs.some((j) => j.text === body)) return;
-      const job = loaded.parseInSlices(body, this.timeoutMs);
-      this.priming.set(loaded.identity, [...jobs, job]);
-      void job.done.then((answer) => this.primed(loaded, job, answer));
-    }).catch(() => {});
-    this.looking.add(looked);
-    void looked.then(() => this.looking.delete(looked));
-  }
-
-  /** Keeps the tree of a sliced parse that ended (once). */
-  private primed(
-    grammar: LoadedGrammar,
-    job: SlicedParse,
-    answer: ParseAnswer,
-  ): void {
-    const jobs = this.priming.get(grammar.identity);
-    const at = jobs?.indexOf(job) ?? -1;
-    if (!jobs || at < 0) return;
-    jobs.splice(at, 1);
-    if (jobs.length === 0) this.priming.delete(grammar.identity);
-    if (answer.kind !== "parsed") return;
-    this.parses++;
-    if (this.find(grammar, job.text)?.tree) return answer.tree.delete();
-    // A whole parse: the check that uses it writes its receipt, as it
-    // would its own (never a write after the answer, nor for an edit
-    // refused before its check).
-    this.keep(grammar, {
-      text: job.text,
-      tree: answer.tree,
-      errors: answer.errors,
-      unsaved: true,
-    });
-  }
-
-  /** What a receipt keeps of a kept text: its errors, and its cuts when clean. */
-  private answerOf(grammar: LoadedGrammar, kept: Kept): Answer {
-    const cuts = this.cutsOfKept(grammar, kept);
-    return cuts ? { errors: kept.errors, cuts } : { errors: kept.errors };
-  }
-
-  /**
-   * Ends now (within `limitMs`) the sliced parse of `text`, if one runs, so
-   * its tree can serve.
-   */
-  private settlePrime(
-    grammar: LoadedGrammar,
-    text: string | null | undefined,
-    limitMs = this.timeoutMs,
-  ): void {
-    const job = this.priming.get(grammar.identity)?.find((j) =>
-      j.text === text
-    );
-    const answer = job?.finish(Math.max(0, limitMs));
-    if (job && answer) this.primed(grammar, job, answer);
-  }
-
-  private find(grammar: LoadedGrammar, text: string): Kept | undefined {
-    const list = this.kept.get(grammar.identity);
-    const at = list?.findIndex((k) => k.text === text) ?? -1;
-    if (!list || at < 0) return undefined;
-    const [hit] = list.splice(at, 1);
-    list.unshift(hit);
-    return hit;
-  }
-
-  private keep(grammar: LoadedGrammar, entry: Kept): void {
-    let list = this.kept.get(grammar.identity);
-    if (!list) this.kept.set(grammar.identity, list = []);
-    const same = list.findIndex((k) => k.text === entry.text);
-    if (same >= 0) list.splice(same, 1)[0].tree?.delete();
-    list.unshift(entry);
-    // Up to KEPT_TREES of each kind: texts judged by their region do not push
-    // out the trees that an edit their region cannot judge parses from.
-    let trees = 0;
-    let bare = 0;
-    const kept = list.filter((k) =>
-      k.tree ? ++trees <= KEPT_TREES : ++bare <= KEPT_TREES
-    );
-    for (const gone of list) if (!kept.includes(gone)) gone.tree?.delete();
-    this.kept.set(grammar.identity, kept);
-  }
-
-  /** The tree kept lately closest to `text` (its own, else the newest), as the base of an incremental parse. */
-  private baseFor(
-    grammar: LoadedGrammar,
-    text?: string | null,
-  ): Kept | undefined {
-    const list = this.kept.get(grammar.identity) ?? [];
-    return list.find((k) => k.tree && k.text === text) ??
-      list.find((k) => k.tree);
-  }
-
-  /** The cuts of a kept clean text (read from its tree once). */
-  private cutsOfKept(grammar: LoadedGrammar, kept: Kept): number[] | null {
-    if (!grammar.regions || kept.errors.length > 0) return null;
-    if (!kept.cuts && kept.tree) {
-      kept.cuts = cutsOf(rootOf(kept.tree) as unknown as CutNode);
-    }
-    return kept.cuts ?? null;
+    this.primer.prime(path, text);
   }
 
   private keyOf(grammar: LoadedGrammar, text: string): Promise<string> {
@@ -434,6 +156,10 @@ class TreeSitterChecker implements Checker {
   ): number[] | null {
     const region = regionOf(before, text, cuts);
     if (!region) return null;
+    // A comment the region alone cannot see end would lex it otherwise.
+    if (
+      !sameTokensInPlace(text, region.start, region.start + region.text.length)
+    ) return null;
     const budget = Math.min(this.timeoutMs, deadline - performance.now());
     if (budget <= 0) return null;
     this.parses++;
@@ -464,27 +190,27 @@ class TreeSitterChecker implements Checker {
     before?: string | null,
     deadline = Infinity,
   ): Promise<{ errors: RawError[]; reused: boolean } | null> {
-    if (this.looking.size > 0) await Promise.all(this.looking);
-    this.settlePrime(grammar, text, deadline - performance.now());
+    await this.primer.looked();
+    this.primer.settle(grammar, text, deadline - performance.now());
     if (typeof before === "string") {
-      this.settlePrime(grammar, before, deadline - performance.now());
+      this.primer.settle(grammar, before, deadline - performance.now());
     }
-    const recalled = this.find(grammar, text);
+    const recalled = this.trees.find(grammar, text);
     if (recalled) return { errors: recalled.errors, reused: true };
     const known = typeof before === "string"
-      ? this.find(grammar, before)
+      ? this.trees.find(grammar, before)
       : undefined;
     if (known?.unsaved) {
       known.unsaved = false;
       await this.receipts.put(
         await this.keyOf(grammar, known.text),
-        this.answerOf(grammar, known),
+        this.trees.answerOf(grammar, known),
       );
     }
-    const base = known && this.baseFor(grammar, before);
+    const base = known && this.trees.baseFor(grammar, before);
     // The cuts of the text before: from its kept tree (or the region that
     // judged it), else from its receipt once the new text has none.
-    let oldCuts = known ? this.cutsOfKept(grammar, known) : null;
+    let oldCuts = known ? this.trees.cutsOf(grammar, known) : null;
     let key: string | undefined;
     if (!oldCuts && !base) {
       key = await this.keyOf(grammar, text);
@@ -501,7 +227,7 @@ class TreeSitterChecker implements Checker {
       // top-level node of the tree, as an incremental parse does.
       const cuts = this.parseRegion(grammar, text, before!, oldCuts, deadline);
       if (cuts) {
-        this.keep(grammar, { text, tree: null, errors: [], cuts });
+        this.trees.keep(grammar, { text, tree: null, errors: [], cuts });
         // Written as a full parse's answer is (see below).
         if (key !== undefined || this.saveAll) {
           await this.receipts.put(key ?? await this.keyOf(grammar, text), {
@@ -523,7 +249,7 @@ class TreeSitterChecker implements Checker {
     if (parsed.kind !== "parsed") return null;
     const errors = parsed.errors;
     const kept: Kept = { text, tree: parsed.tree, errors };
-    this.keep(grammar, kept);
+    this.trees.keep(grammar, kept);
     // A full parse's answer is written to the state folder too (the write
     // is small beside the parse); an incremental one stays in memory with its
     // tree (unless `saveAll`): redoing it costs less than a file write, which
@@ -531,21 +257,10 @@ class TreeSitterChecker implements Checker {
     if (!base || this.saveAll) {
       await this.receipts.put(
         key ?? await this.keyOf(grammar, text),
-        this.answerOf(grammar, kept),
+        this.trees.answerOf(grammar, kept),
       );
     }
     return { errors, reused: false };
-  }
-
-  private async sniff(text: string): Promise<Grammar | null> {
-    if (utf8Length(text, SNIFF_BYTES) > SNIFF_BYTES) return null;
-    for (const g of SNIFF_ORDER) {
-      const loaded = await loadGrammar(g);
-      if (typeof loaded === "string") continue;
-      const a = await this.answer(loaded, stripBom(text));
-      if (a && a.errors.length === 0) return g;
-    }
-    return null;
   }
 
   async structure(path: string, text: string): Promise<BlockSource> {
@@ -574,14 +289,14 @@ class TreeSitterChecker implements Checker {
       };
     }
     const body = stripBom(text);
-    this.settlePrime(loaded, body);
-    this.saw(path, loaded, body);
-    let kept = this.find(loaded, body);
+    this.primer.settle(loaded, body);
+    this.trees.saw(path, loaded, body);
+    let kept = this.trees.find(loaded, body);
     if (!kept?.tree) {
       this.parses++;
       // The tree parsed last (most often of this file before its last edit)
       // serves as the base of an incremental parse.
-      const last = this.baseFor(loaded);
+      const last = this.trees.baseFor(loaded);
       const parsed = loaded.parse(
         body,
         this.timeoutMs,
@@ -594,7 +309,7 @@ class TreeSitterChecker implements Checker {
         };
       }
       kept = { text: body, tree: parsed.tree, errors: parsed.errors };
-      this.keep(loaded, kept);
+      this.trees.keep(loaded, kept);
     }
     return { kind: "tree", root: rootOf(kept.tree!) };
   }
@@ -603,7 +318,9 @@ class TreeSitterChecker implements Checker {
     let grammar = grammarFor(input.path);
     if (!grammar && input.sniff) {
       const basis = input.before ?? input.after;
-      if (basis !== null) grammar = await this.sniff(basis);
+      if (basis !== null) {
+        grammar = await sniffGrammar(basis, (g, t) => this.answer(g, t));
+      }
     }
     if (!grammar) return null;
     const result = (
@@ -634,7 +351,7 @@ class TreeSitterChecker implements Checker {
     const after = stripBom(input.after);
     const beforeText = input.before === null ? null : stripBom(input.before);
     const deadline = input.deadline ?? Infinity;
-    this.saw(input.path, loaded, after);
+    this.trees.saw(input.path, loaded, after);
     const now = await this.answer(loaded, after, beforeText, deadline);
     if (!now) {
       return result("skipped", {
@@ -685,51 +402,4 @@ class TreeSitterChecker implements Checker {
  */
 export function createChecker(options: CheckerOptions = {}): Checker {
   return new TreeSitterChecker(options);
-}
-
-/**
- * The text a model reads about a check: the introduced errors, each with its
- * anchor and the lines around it, or why the file was not checked; `""` when
- * the edit broke nothing.
- *
- * @param check A check's answer.
- * @param written False when the content was refused (the lines shown are as
- *   the edit would have left them).
- * @returns The text (no leading path; callers prefix it).
- */
-export function describeCheck(check: SyntaxCheck, written = true): string {
-  if (check.status === "skipped") {
-    return `syntax ${check.note ?? "not checked"}.`;
-  }
-  if (check.status === "ok") return "";
-  const n = check.errors.length;
-  const head = `the edit introduces ${n} ${check.language} syntax ${
-    n === 1 ? "error" : "errors"
-  }${check.reused ? " (receipt reused)" : ""}${
-    written
-      ? "; fix it with a patch built from these fresh anchors:"
-      : ", so nothing was written; the lines as the edit would have left them:"
-  }`;
-  const body = check.errors.map((e) =>
-    `- line ${e.line} (${e.anchor}): ${e.message}\n${
-      e.context.split("\n").map((l) => `  ${l}`).join("\n")
-    }`
-  );
-  return [head, ...body].join("\n");
-}
-
-/**
- * The problems a refusal under `check: "refuse"` lists: one `SYNTAX`
- * problem per file whose edit introduced errors.
- *
- * @param checks The answers of the edit's checks.
- * @returns The problems (empty when no edit broke the syntax).
- */
-export function syntaxProblems(checks: readonly SyntaxCheck[]): Problem[] {
-  return checks.filter((c) => c.status === "broken").map((c) => ({
-    code: "SYNTAX",
-    path: c.path,
-    line: c.errors[0]?.line,
-    message: describeCheck(c, false),
-  }));
 }

@@ -47,6 +47,12 @@ export interface Journal {
   history?: unknown;
   /** Folders the commit makes (real paths), removed again when empty if it is undone. */
   dirs?: string[];
+  /**
+   * Folders to remove when empty once the commit has landed (real paths):
+   * those an undo empties of the files the undone entry put there. The
+   * journal stays until they are removed, so recovery removes them too.
+   */
+  tidy?: string[];
 }
 
 export const SIDE =
@@ -102,11 +108,13 @@ export function parseJournal(raw: string): Journal | string {
   ) {
     return "a field is missing or malformed";
   }
-  if (
-    j.dirs !== undefined &&
-    (!Array.isArray(j.dirs) || j.dirs.some((d) => typeof d !== "string"))
-  ) {
-    return "a field is missing or malformed";
+  for (const list of [j.dirs, j.tidy]) {
+    if (
+      list !== undefined &&
+      (!Array.isArray(list) || list.some((d) => typeof d !== "string"))
+    ) {
+      return "a field is missing or malformed";
+    }
   }
   for (const e of j.entries) {
     if (

@@ -182,7 +182,7 @@ export async function recoverJournals(
     ) continue;
     const inRoot = journal.entries.every((e) =>
       inside(e.target, root.real) && e.target !== root.real
-    ) && (journal.dirs ?? []).every((d) =>
+    ) && [...journal.dirs ?? [], ...journal.tidy ?? []].every((d) =>
       inside(d, root.real) && d !== root.real
     );
     if (!inRoot) {
@@ -245,6 +245,11 @@ export async function recoverJournals(
       }
       if (journal.state !== "committing" && journal.dirs) {
         emptied.push(...journal.dirs);
+      }
+      // A commit that landed empties the folders it names to tidy, as its
+      // writer would have once it let go of its locks.
+      if (journal.state === "committing" && allLanded && journal.tidy) {
+        emptied.push(...journal.tidy);
       }
       if (journal.state === "committing") report.rolledForward++;
       else report.rolledBack++;

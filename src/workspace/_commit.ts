@@ -156,6 +156,11 @@ export function commitSteps(existing: boolean[], history = false): string[] {
  * @param alongside Work to run before any target is replaced: a one-file
  *   commit runs it while the new content flushes, others before they
  *   start. When it throws, nothing is written and the error is the commit's.
+ * @param tidy Folders (real paths) to remove when empty once the commit
+ *   landed; the commit is then journaled, and its journal kept until the
+ *   caller, its locks released, runs what this returns.
+ * @returns What removes `tidy`'s empty folders and then the journal (a
+ *   no-op without `tidy`).
  * @throws {PatchRefusedError} `CHANGED` when a file changed since it was validated.
  */
 export async function commitFiles(
@@ -165,7 +170,8 @@ export async function commitFiles(
   hooks: CommitHooks = {},
   history?: CommitRecord,
   alongside: () => Promise<void> = async () => {},
-): Promise<void> {
+  tidy: string[] = [],
+): Promise<() => void> {
   const root = confinement.rootRef;
   const id = randomId();
   const pid = processId();
@@ -176,7 +182,7 @@ export async function commitFiles(
   const staged: Staged[] = [];
   // Folders a commit makes are named in its journal before they exist.
   const dirs = foldersToMake(root, entries);
-  const many = entries.length > 1 || dirs.length > 0;
+  const many = entries.length > 1 || dirs.length > 0 || tidy.length > 0;
   try {
     for (const entry of entries) {
       const name = basename(entry.target.real);
@@ -199,11 +205,15 @@ export async function commitFiles(
     } else {
       await alongside();
       await history?.take();
-      await commitMany(stateDir, root, id, staged, step, history, dirs);
+      return await commitMany(stateDir, root, id, staged, step, history, {
+        dirs,
+        tidy,
+      });
     }
   } finally {
     for (const s of staged) s.pin?.close();
   }
+  return () => {};
 }
 
 async function commitOne(
@@ -588,9 +598,9 @@ async function commitMany(
   id: string,
   staged: Staged[],
   step: (name: string) => Promise<void>,
-  history?: CommitRecord,
-  dirs: string[] = [],
-): Promise<void> {
+  history: CommitRecord | undefined,
+  { dirs, tidy }: { dirs: string[]; tidy: string[] },
+): Promise<() => void> {
   const { jfile, journal } = newJournal(
     stateDir,
     root,
@@ -600,6 +610,7 @@ async function commitMany(
     history,
   );
   if (dirs.length > 0) journal.dirs = dirs;
+  if (tidy.length > 0) journal.tidy = tidy;
   try {
     writeJournal(jfile, journal);
   } catch (error) {
@@ -642,7 +653,9 @@ async function commitMany(
       await step(`rename-${i}`);
     }
     if (history) {
-      await appendEntry(history, jfile);
+      // Kept for its folders to tidy: never removed by the log's flush.
+      if (tidy.length > 0) await history.append(history.record);
+      else await appendEntry(history, jfile);
       await step("history");
     }
   } catch (error) {
@@ -653,6 +666,13 @@ async function commitMany(
   for (const s of staged) s.pin.sync(fsyncSync);
   for (const s of staged) removeQuietly(s.pin, s.backup);
   await step("cleaned");
-  if (!history?.appendDeferred) removeJournal(jfile);
+  const kept = tidy.length > 0;
+  if (!kept && !history?.appendDeferred) removeJournal(jfile);
   await step("done");
+  return kept
+    ? () => {
+      removeEmptyFolders(root, tidy);
+      removeJournal(jfile);
+    }
+    : () => {};
 }

@@ -11,6 +11,7 @@
  */
 import { NotAFileError, PatchRefusedError, TooLargeError } from "../errors.ts";
 import type { CheckMode } from "../check/mod.ts";
+import { beforeRename } from "../check/rename.ts";
 import { hunksOf } from "../history/hunks.ts";
 import { recordFile } from "../history/record.ts";
 import type { RecordFile } from "../history/types.ts";
@@ -494,7 +495,7 @@ async function lockedResolved(
       d.action.action !== "delete" && d.from.target.link === undefined
     ).map((d) => ({
       path: d.action.to ?? d.action.path,
-      before: d.from.text,
+      before: beforeRename(d.action.path, d.action.to, d.from.text),
       after: d.newText,
     })),
     check,

@@ -33,7 +33,6 @@ import {
 import { LineMemory } from "../patch/memory.ts";
 import { type Problem, problem, refusal } from "../patch/problems.ts";
 import { commitFiles, type StageEntry } from "./_commit.ts";
-import { removeEmptyFolders } from "../commit/stage.ts";
 import { join } from "node:path";
 import type { Target } from "../fs/confine.ts";
 import type { Context } from "./_context.ts";
@@ -93,15 +92,15 @@ export async function undo(
   }
   // A dry run takes no lock: it changes nothing.
   const release = dryRun ? () => {} : await lockTargets(ctx, first);
-  const made: string[] = [];
+  const tidy: { done?: () => void } = {};
   try {
     return await undoLocked(ctx, session, entry.id, entry.files, dryRun, {
       door,
       requireRead: options.requireRead === true,
-    }, made);
+    }, tidy);
   } finally {
     await settleThenRelease(ctx, release, !dryRun);
-    if (made.length > 0) removeEmptyFolders(ctx.conf.rootRef, made);
+    tidy.done?.();
   }
 }
 
@@ -112,7 +111,7 @@ async function undoLocked(
   entryFiles: Awaited<ReturnType<typeof logged>>["files"],
   dryRun: boolean,
   how: { door: Door; requireRead: boolean },
-  made: string[],
+  tidy: { done?: () => void },
 ): Promise<UndoResult> {
   const problems: Problem[] = [];
   const steps: {
@@ -178,8 +177,15 @@ async function undoLocked(
   }
   if (problems.length > 0) throw refusal(problems);
   if (how.requireRead) {
-    for (const { target, step } of steps) {
+    for (const { target, step, back } of steps) {
       const mem = await ctx.records.get(session, target.real);
+      // Renaming it back moves a file: as a rename does, that needs a read
+      // of it where it stands (docs/history.md). Putting back a deleted file
+      // needs none, as a create does not.
+      if (back && !mem) {
+        problems.push(notReadForRenameBack(id, target.display, back.display));
+        continue;
+      }
       const unread = unreadLines(step.hunks, mem);
       if (unread) problems.push(notReadForUndo(id, target.display, unread));
     }
@@ -265,15 +271,22 @@ async function undoLocked(
     id,
     how.door,
   );
-  await commitFiles(ctx.stateDir, ctx.conf, stage, ctx.hooks, record);
-  // Folders the entry made for a file this undo removed go too, when empty
-  // (once the locks, which may lie in them, are released).
-  made.push(
-    ...entryFiles.flatMap((f) =>
-      f.dirs && (f.created || f.renamedFrom !== undefined)
-        ? f.dirs.map((d) => join(ctx.conf.rootRef.real, d))
-        : []
-    ),
+  // Folders the entry made for a file this undo removes go too, when empty,
+  // once the locks, which may lie in them, are released; the commit's
+  // journal names them until then, so recovery after a crash does the same.
+  const made = entryFiles.flatMap((f) =>
+    f.dirs && (f.created || f.renamedFrom !== undefined)
+      ? f.dirs.map((d) => join(ctx.conf.rootRef.real, d))
+      : []
+  );
+  tidy.done = await commitFiles(
+    ctx.stateDir,
+    ctx.conf,
+    stage,
+    ctx.hooks,
+    record,
+    undefined,
+    made,
   );
   const warnings = ctx.takeNotices();
   for (const [i, { target, step }] of steps.entries()) {
@@ -369,6 +382,14 @@ function notReadForUndo(id: string, path: string, span: Span): Problem {
     "NOT_READ",
     `this session has not read ${lines}, which undoing ${id} changes: read ${path} (offset ${span.from}) first, then send the undo again.`,
     { path, line: span.from },
+  );
+}
+
+function notReadForRenameBack(id: string, path: string, to: string): Problem {
+  return problem(
+    "NOT_READ",
+    `this session has not read the file, which undoing ${id} renames back to ${to}: read ${path} first, then send the undo again.`,
+    { path },
   );
 }
 
