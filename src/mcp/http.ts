@@ -241,7 +241,6 @@ export function createMcpHttpHandler(
   // 2025-era requests are routed to the sessions below before reaching it.
   const modern = createMcpHandler(() => mcpServer(registry, sessionFor), {
     legacy: "reject",
-    responseMode: "json",
     maxRequestBodySize: maxBody,
   });
 
