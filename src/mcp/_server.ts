@@ -4,7 +4,8 @@
  * and input and output schemas (cacheable under 2026-07-28, see
  * docs/mcp.md "Eras"); `tools/call` answering the text beside
  * `structuredContent`, refusals as `isError` results that carry the
- * refusal's code, and an unknown tool as a JSON-RPC error.
+ * refusal's code, and an unknown tool as a JSON-RPC error; the `hashline`
+ * prompt and (no) resources.
  *
  * @module
  */
@@ -17,6 +18,10 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/server";
 import type { ToolRegistry, ToolResult } from "../tools/types.ts";
+import {
+  extraCapabilities,
+  servePromptAndResources,
+} from "./_prompt_and_resources.ts";
 
 /** Name and version the server announces to MCP clients. */
 export const MCP_SERVER_INFO: { name: string; version: string } = {
@@ -92,14 +97,21 @@ export function mcpServer(
   sessionFor: SessionResolver,
 ): Server {
   const server = new Server(MCP_SERVER_INFO, {
-    capabilities: { tools: {} },
+    capabilities: { tools: {}, ...extraCapabilities(registry) },
     instructions: registry.systemPrompt || undefined,
     supportedProtocolVersions: [
       ...SUPPORTED_PROTOCOL_VERSIONS,
       MODERN_PROTOCOL_VERSION,
     ],
+    // Every list is fixed for the life of the server.
     cacheHints: {
       "tools/list": { ttlMs: TOOLS_LIST_TTL_MS, cacheScope: "public" },
+      "prompts/list": { ttlMs: TOOLS_LIST_TTL_MS, cacheScope: "public" },
+      "resources/list": { ttlMs: TOOLS_LIST_TTL_MS, cacheScope: "public" },
+      "resources/templates/list": {
+        ttlMs: TOOLS_LIST_TTL_MS,
+        cacheScope: "public",
+      },
     },
   });
   const listed: ListToolsResult = {
@@ -113,6 +125,7 @@ export function mcpServer(
     })),
   };
   server.setRequestHandler("tools/list", () => listed);
+  servePromptAndResources(server, registry);
   server.setRequestHandler(
     "tools/call",
     async (request, ctx: ServerContext) => {

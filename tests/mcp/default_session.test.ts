@@ -192,6 +192,14 @@ describe("sessions that need no setup", () => {
           await readFile(join(root, "c.txt"), "utf8"),
           "alpha\nBETA\n",
         );
+        // Every refusal carries its code in structuredContent, not only NOT_READ.
+        const stale = await call(plain, "edit_file", EDIT("c.txt"));
+        assert.equal(stale.isError, true);
+        assert.equal(stale.code, "STALE_ANCHOR");
+        assert.equal(
+          await readFile(join(root, "c.txt"), "utf8"),
+          "alpha\nBETA\n",
+        );
       } finally {
         await Promise.all([other.close(), plain.close()]);
       }
