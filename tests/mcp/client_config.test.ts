@@ -142,6 +142,15 @@ describe("the README's MCP client configurations start as written", () => {
     const [command, ...args] = after.split(/\s+/);
     const client = await start(command, args, elsewhere);
     clients.push(client);
+    // The same tool set as the mcpServers entry.
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.map((t) => t.name), [
+      "read_file",
+      "edit_file",
+      "write_file",
+      "edit_history",
+      "undo_edit",
+    ]);
     await readAndEdit(client, project);
   });
 });
