@@ -18,6 +18,7 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/server";
 import type { ToolRegistry, ToolResult } from "../tools/types.ts";
+import { withRefusal } from "./_refusal_schema.ts";
 import {
   extraCapabilities,
   servePromptAndResources,
@@ -120,7 +121,7 @@ export function mcpServer(
       title: t.title,
       description: t.description,
       inputSchema: t.inputSchema as ObjectSchema,
-      outputSchema: t.outputSchema as ObjectSchema,
+      outputSchema: withRefusal(t.outputSchema) as ObjectSchema,
       annotations: { title: t.title, ...t.annotations },
     })),
   };
