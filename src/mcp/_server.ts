@@ -71,7 +71,9 @@ function toCallResult(result: ToolResult, note: string) {
     };
   }
   const { code, problems } = result.error;
-  const message = code === "NOT_READ" && note
+  const notRead = code === "NOT_READ" ||
+    problems?.some((p) => p.code === "NOT_READ") === true;
+  const message = notRead && note
     ? `${result.error.message} ${note}`
     : result.error.message;
   return {
