@@ -322,13 +322,9 @@ async function main(): Promise<void> {
   const { join } = await import("node:path");
   const process = (await import("node:process")).default;
   const { fileURLToPath } = await import("node:url");
-  const { Client } = await import(
-    // @ts-types="@modelcontextprotocol/sdk/client/index"
-    "@modelcontextprotocol/sdk/client/index.js"
-  );
+  const { Client } = await import("@modelcontextprotocol/client");
   const { StdioClientTransport } = await import(
-    // @ts-types="@modelcontextprotocol/sdk/client/stdio"
-    "@modelcontextprotocol/sdk/client/stdio.js"
+    "@modelcontextprotocol/client/stdio"
   );
   const { printSummary } = await import("./_summary.ts");
 

@@ -1,5 +1,5 @@
 /**
- * Loading an optional peer package (the MCP SDK, `postgres`,
+ * Loading an optional peer package (the MCP server SDK, `postgres`,
  * `@hono/node-server`, `ai`) only when the feature that needs it is used,
  * and turning "module not found" into a sentence that names the package to
  * install and the feature that wanted it.

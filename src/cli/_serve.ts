@@ -57,7 +57,7 @@ export async function run(ctx: CliContext): Promise<number> {
     });
     if (ctx.spec.name === "mcp") {
       const { runMcpStdio } = await loadOptional(
-        "@modelcontextprotocol/sdk",
+        "@modelcontextprotocol/server",
         "hashline mcp",
         () => import("../mcp/mod.ts"),
       );
@@ -96,7 +96,8 @@ export async function run(ctx: CliContext): Promise<number> {
       store,
       editFormat: format,
       tools,
-      session: ctx.session,
+      // Named, every MCP call counts in it; else MCP sessions keep apart.
+      session: named ? ctx.session : undefined,
       rebase: ctx.values.rebase === true,
       anchors: ctx.values.lean === true ? "lean" : undefined,
       allowedOrigins: stringFlag(ctx, "allow-origin")?.split(",").map((o) =>
@@ -113,6 +114,7 @@ export async function run(ctx: CliContext): Promise<number> {
         root: workspace.root,
         store: ctx.stateDir,
         mcp: `${server.url}/mcp`,
+        session: ctx.session,
         // The review page: with a token, a one-time login link.
         review: loginKey
           ? `${server.url}/login?key=${loginKey}`
@@ -120,9 +122,11 @@ export async function run(ctx: CliContext): Promise<number> {
       }));
     } else {
       await ctx.out(
-        `hashline listening on ${server.url}\nworkspace: ${workspace.root}\nstore: ${ctx.stateDir}\nMCP: ${server.url}/mcp${
-          token ? "\nbearer token required (except /health)" : ""
-        }${
+        `hashline listening on ${server.url}\nworkspace: ${workspace.root}\nstore: ${ctx.stateDir}\nMCP: ${server.url}/mcp\nsession: ${ctx.session} (${
+          named
+            ? "--session: every request without a Hashline-Session header"
+            : "the default session: requests without a Hashline-Session header or an MCP session"
+        })${token ? "\nbearer token required (except /health)" : ""}${
           loginKey
             ? `\nreview page (one-time login link): ${server.url}/login?key=${loginKey}`
             : `\nreview page: ${server.url}/`

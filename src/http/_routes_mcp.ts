@@ -27,7 +27,7 @@ export function mcpRoutes(
   let mcp: Promise<McpHttpHandler> | undefined;
   const load = (): Promise<McpHttpHandler> => {
     mcp ??= loadOptional(
-      "@modelcontextprotocol/sdk",
+      "@modelcontextprotocol/server",
       "MCP over HTTP (POST /mcp)",
       () => import("../mcp/http.ts"),
     ).then((m) => m.createMcpHttpHandler(registry, options));

@@ -136,7 +136,12 @@ export interface AppOptions {
    * `check` still wins. Ignored when `workspace` is given.
    */
   check?: CheckMode;
-  /** Session of requests without a `Hashline-Session` header (default `"default"`). */
+  /**
+   * Session of requests without a `Hashline-Session` header (default
+   * `"default"`). Given, MCP calls count in it too, 2025-era MCP sessions
+   * included; absent, each of those is its own session and 2026-07-28 MCP
+   * requests count in `"default"`.
+   */
   session?: string;
   /** Most MCP sessions kept at once (default 1000); the least recently used ends first. */
   maxMcpSessions?: number;
@@ -187,15 +192,25 @@ export function createApp(options: AppOptions = {}): HashlineApp {
   }
   const rebase = options.rebase ?? false;
   const resources = lazyResources(options);
-  // MCP sessions come and go: their read records live in memory only.
-  const registry = createToolRegistry({
-    workspace: resources.ephemeralWorkspace,
+  const tools = {
     store: resources.store,
     editFormat: options.editFormat,
     tools: options.tools,
-    session: "default",
     rebase,
     anchors: options.anchors,
+  };
+  // 2025-era MCP sessions come and go: their read records live in memory
+  // only. Named sessions and the default one are kept in the state folder,
+  // so any server on the same root serves them (docs/mcp.md "Sessions").
+  const registry = createToolRegistry({
+    ...tools,
+    workspace: resources.ephemeralWorkspace,
+    session: "default",
+  });
+  const shared = createToolRegistry({
+    ...tools,
+    workspace: resources.workspace,
+    session: defaultSession,
   });
   const app = new Hono<HttpEnv>();
   // The review page goes before the API's guards, with its own
@@ -216,6 +231,9 @@ export function createApp(options: AppOptions = {}): HashlineApp {
   const mcp = mcpRoutes(registry, {
     maxSessions: options.maxMcpSessions,
     sessionTtlMs: options.mcpSessionTtlMs,
+    defaultSession,
+    session: options.session,
+    shared,
   });
 
   app.route("/", statelessRoutes(applyBlocks));

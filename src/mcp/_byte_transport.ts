@@ -6,15 +6,12 @@
  *
  * @module
  */
-// @ts-types="@modelcontextprotocol/sdk/shared/stdio"
 import {
   deserializeMessage,
+  type JSONRPCMessage,
   serializeMessage,
-} from "@modelcontextprotocol/sdk/shared/stdio.js";
-// @ts-types="@modelcontextprotocol/sdk/shared/transport"
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-// @ts-types="@modelcontextprotocol/sdk/types"
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+  type Transport,
+} from "@modelcontextprotocol/server";
 import { concatBytes } from "../_internal/bytes.ts";
 import type { ByteStdio } from "../_runtime/env.ts";
 

@@ -1,21 +1,28 @@
 /**
- * One MCP server over the tool registry: `tools/list` with titles,
- * annotations and input and output schemas; `tools/call` answering the text
- * beside `structuredContent`, refusals as `isError` results, and an unknown
- * tool as a JSON-RPC error.
+ * One MCP server over the tool registry, for both protocol eras (2025-era
+ * sessions and 2026-07-28 requests): `tools/list` with titles, annotations
+ * and input and output schemas (cacheable under 2026-07-28, see
+ * docs/mcp.md "Eras"); `tools/call` answering the text beside
+ * `structuredContent`, refusals as `isError` results that carry the
+ * refusal's code, and an unknown tool as a JSON-RPC error; the `hashline`
+ * prompt and (no) resources.
  *
  * @module
  */
-// @ts-types="@modelcontextprotocol/sdk/server/index"
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-// @ts-types="@modelcontextprotocol/sdk/types"
 import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
-} from "@modelcontextprotocol/sdk/types.js";
-import type { ToolRegistry } from "../tools/types.ts";
+  type ListToolsResult,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type ServerContext,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from "@modelcontextprotocol/server";
+import type { ToolRegistry, ToolResult } from "../tools/types.ts";
+import { withRefusal } from "./_refusal_schema.ts";
+import {
+  extraCapabilities,
+  servePromptAndResources,
+} from "./_prompt_and_resources.ts";
 
 /** Name and version the server announces to MCP clients. */
 export const MCP_SERVER_INFO: { name: string; version: string } = {
@@ -23,62 +30,128 @@ export const MCP_SERVER_INFO: { name: string; version: string } = {
   version: "0.1.0",
 };
 
-/** Which hashline session a call counts for, from what the transport knows of it. */
-export type SessionResolver = (
-  extra: {
-    sessionId?: string;
-    requestInfo?: { headers: Record<string, string | string[] | undefined> };
-  },
-) => string;
+/** The stateless protocol revision served beside the 2025-era ones. */
+export const MODERN_PROTOCOL_VERSION = "2026-07-28";
+
+/**
+ * How long a client may keep the tool list (`ttlMs` of `tools/list` under
+ * 2026-07-28): the list is fixed for the life of a server.
+ */
+export const TOOLS_LIST_TTL_MS = 60 * 60_000;
+
+/** The hashline session a call counts in, and how it came to be that one. */
+export interface SessionChoice {
+  /** The session's name (or a transport session's one-way label). */
+  session: string;
+  /** The tools that serve it (records in memory or in the state folder). */
+  registry: ToolRegistry;
+  /**
+   * A sentence added to a `NOT_READ` refusal: which session the request
+   * counted in and how to name one.
+   */
+  note: string;
+}
+
+/** Which hashline session a call counts in, from what the transport knows of it. */
+export type SessionResolver = (call: {
+  /** The transport's session id (2025-era HTTP sessions). */
+  sessionId?: string;
+  /** The HTTP request that carried the call. */
+  request?: Request;
+}) => SessionChoice;
 
 type ObjectSchema = { type: "object"; [key: string]: unknown };
 
+/** The answer of one call: text, and the structured result or refusal. */
+function toCallResult(result: ToolResult, note: string) {
+  if (result.ok) {
+    return {
+      content: [{ type: "text" as const, text: result.text }],
+      structuredContent: result.data,
+    };
+  }
+  const { code, problems } = result.error;
+  const notRead = code === "NOT_READ" ||
+    problems?.some((p) => p.code === "NOT_READ") === true;
+  const message = notRead && note
+    ? `${result.error.message} ${note}`
+    : result.error.message;
+  return {
+    content: [{ type: "text" as const, text: message }],
+    // The code in structured form, so a program need not parse the text.
+    structuredContent: {
+      ok: false,
+      error: { code, message, ...(problems ? { problems } : {}) },
+    },
+    isError: true,
+  };
+}
+
 /**
- * Builds one MCP server (one per connection or HTTP session).
+ * Builds one MCP server (one per connection, HTTP session or 2026-07-28
+ * request).
  *
- * @param registry The tools.
- * @param sessionFor The hashline session of each call.
+ * @param registry The tools listed.
+ * @param sessionFor The hashline session of each call, and the tools serving it.
+ * @returns The server, not yet connected.
  */
 export function mcpServer(
   registry: ToolRegistry,
   sessionFor: SessionResolver,
 ): Server {
   const server = new Server(MCP_SERVER_INFO, {
-    capabilities: { tools: {} },
+    capabilities: { tools: {}, ...extraCapabilities(registry) },
     instructions: registry.systemPrompt || undefined,
+    supportedProtocolVersions: [
+      ...SUPPORTED_PROTOCOL_VERSIONS,
+      MODERN_PROTOCOL_VERSION,
+    ],
+    // Every list is fixed for the life of the server.
+    cacheHints: {
+      "tools/list": { ttlMs: TOOLS_LIST_TTL_MS, cacheScope: "public" },
+      "prompts/list": { ttlMs: TOOLS_LIST_TTL_MS, cacheScope: "public" },
+      "resources/list": { ttlMs: TOOLS_LIST_TTL_MS, cacheScope: "public" },
+      "resources/templates/list": {
+        ttlMs: TOOLS_LIST_TTL_MS,
+        cacheScope: "public",
+      },
+    },
   });
-  const listed = registry.tools.map((t) => ({
-    name: t.name,
-    title: t.title,
-    description: t.description,
-    inputSchema: t.inputSchema as ObjectSchema,
-    outputSchema: t.outputSchema as ObjectSchema,
-    annotations: { title: t.title, ...t.annotations },
-  }));
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const name = request.params.name;
-    if (!registry.get(name)) {
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `No tool named "${name}". Available tools: ${
-          registry.tools.map((t) => t.name).join(", ") || "none"
-        }.`,
+  const listed: ListToolsResult = {
+    tools: registry.tools.map((t) => ({
+      name: t.name,
+      title: t.title,
+      description: t.description,
+      inputSchema: t.inputSchema as ObjectSchema,
+      outputSchema: withRefusal(t.outputSchema) as ObjectSchema,
+      annotations: { title: t.title, ...t.annotations },
+    })),
+  };
+  server.setRequestHandler("tools/list", () => listed);
+  servePromptAndResources(server, registry);
+  server.setRequestHandler(
+    "tools/call",
+    async (request, ctx: ServerContext) => {
+      const name = request.params.name;
+      if (!registry.get(name)) {
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidParams,
+          `No tool named "${name}". Available tools: ${
+            registry.tools.map((t) => t.name).join(", ") || "none"
+          }.`,
+        );
+      }
+      const choice = sessionFor({
+        sessionId: ctx.sessionId,
+        request: ctx.http?.req,
+      });
+      const result = await choice.registry.call(
+        name,
+        request.params.arguments ?? {},
+        { session: choice.session },
       );
-    }
-    const result = await registry.call(name, request.params.arguments ?? {}, {
-      session: sessionFor(extra),
-    });
-    if (result.ok) {
-      return {
-        content: [{ type: "text" as const, text: result.text }],
-        structuredContent: result.data,
-      };
-    }
-    return {
-      content: [{ type: "text" as const, text: result.error.message }],
-      isError: true,
-    };
-  });
+      return toCallResult(result, choice.note);
+    },
+  );
   return server;
 }

@@ -1,6 +1,10 @@
 /**
  * MCP over streamable HTTP, as a Web-standard handler (the app mounts it at
- * `/mcp`). Each MCP session is its own hashline session unless a
+ * `/mcp`), for both protocol eras (docs/mcp.md "Eras"): a 2026-07-28 request
+ * (no `initialize`, no `Mcp-Session-Id`) is served by a server made for that
+ * request and counts in the `Hashline-Session` header's session, else in the
+ * default session; a 2025-era client starts a session with `initialize`, and
+ * each such MCP session is its own hashline session unless a
  * `Hashline-Session` header names one. A session the transport made is
  * known (in history and results) only by a one-way label (`mcp-3f2a9c1d`),
  * never by its `Mcp-Session-Id`, and a header of the label form is refused,
@@ -10,19 +14,25 @@
  *
  * @module
  */
-// @ts-types="@modelcontextprotocol/sdk/server/index"
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-// @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-// @ts-types="@modelcontextprotocol/sdk/types"
-import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import {
+  createMcpHandler,
+  isInitializeRequest,
+  isLegacyRequest,
+  type Server,
+  WebStandardStreamableHTTPServerTransport,
+} from "@modelcontextprotocol/server";
 import {
   checkClientSession,
   mintSessionLabel,
   releaseSessionLabel,
 } from "../_internal/session.ts";
 import type { ToolRegistry } from "../tools/types.ts";
-import { mcpServer, type SessionResolver } from "./_server.ts";
+import {
+  mcpServer,
+  MODERN_PROTOCOL_VERSION,
+  type SessionResolver,
+} from "./_server.ts";
+import { notes } from "./_session_notes.ts";
 
 /** The header that names the hashline session of MCP calls. */
 export const MCP_SESSION_HEADER = "hashline-session";
@@ -37,6 +47,22 @@ export interface McpHttpOptions {
   maxBodyBytes?: number;
   /** The clock, in milliseconds (default `Date.now`); tests pass their own. */
   now?: () => number;
+  /**
+   * The session of a request that names none and belongs to no 2025-era
+   * MCP session (a 2026-07-28 request): default `"default"`.
+   */
+  defaultSession?: string;
+  /**
+   * The session of every call whose request names none (`serve --session`),
+   * 2025-era MCP sessions included; absent, each of those is its own.
+   */
+  session?: string;
+  /**
+   * The tools serving named sessions and the default session, whose read
+   * records outlive this process (default: the registry given). The
+   * registry given then serves only the 2025-era MCP sessions' own.
+   */
+  shared?: ToolRegistry;
 }
 
 /** The MCP streamable HTTP endpoint as a Web-standard handler. */
@@ -75,18 +101,40 @@ function positive(name: string, value: number | undefined, fallback: number) {
   return v;
 }
 
-/** The hashline session of a call: the header's name, else the MCP session's label. */
-function resolverOf(labels: Map<string, Live>): SessionResolver {
-  return (extra) => {
-    const named = extra.requestInfo?.headers?.[MCP_SESSION_HEADER];
-    if (typeof named === "string" && named !== "") return named;
-    const live = extra.sessionId ? labels.get(extra.sessionId) : undefined;
+/**
+ * The hashline session of a call: the header's name, else the 2025-era MCP
+ * session's label, else (a 2026-07-28 request) the default session.
+ */
+function resolverOf(
+  labels: Map<string, Live>,
+  own: ToolRegistry,
+  shared: ToolRegistry,
+  defaultSession: string,
+  fixed: string | undefined,
+): SessionResolver {
+  return ({ sessionId, request }) => {
+    const named = request?.headers.get(MCP_SESSION_HEADER) || fixed;
+    if (typeof named === "string" && named !== "") {
+      return { session: named, registry: shared, note: notes.named(named) };
+    }
+    if (sessionId === undefined) {
+      return {
+        session: defaultSession,
+        registry: shared,
+        note: notes.httpDefault(defaultSession),
+      };
+    }
+    const live = labels.get(sessionId);
     if (!live) {
       throw new Error(
         "This MCP session is not known any more: send initialize again.",
       );
     }
-    return live.label;
+    return {
+      session: live.label,
+      registry: own,
+      note: notes.httpSession(live.label),
+    };
   };
 }
 
@@ -174,9 +222,27 @@ export function createMcpHttpHandler(
   const ttl = positive("sessionTtlMs", options.sessionTtlMs, 30 * 60_000);
   const maxBody = positive("maxBodyBytes", options.maxBodyBytes, 8 << 20);
   const now = options.now ?? Date.now;
+  const defaultSession = checkClientSession(
+    options.defaultSession ?? "default",
+    "defaultSession",
+  );
   // Insertion order is recency order: a session is moved to the end on use.
   const sessions = new Map<string, Live>();
-  const sessionFor = resolverOf(sessions);
+  const sessionFor = resolverOf(
+    sessions,
+    registry,
+    options.shared ?? registry,
+    defaultSession,
+    options.session === undefined
+      ? undefined
+      : checkClientSession(options.session, "session"),
+  );
+  // 2026-07-28 requests: one server per request, nothing kept between them;
+  // 2025-era requests are routed to the sessions below before reaching it.
+  const modern = createMcpHandler(() => mcpServer(registry, sessionFor), {
+    legacy: "reject",
+    maxRequestBodySize: maxBody,
+  });
 
   const forget = async (live: Live): Promise<void> => {
     await registry.endSession(live.label).catch(() => {});
@@ -234,6 +300,16 @@ export function createMcpHttpHandler(
       }
       const bad = refuseHeader(request);
       if (bad) return bad;
+      let body: unknown;
+      if (method === "POST") {
+        body = parsedBody ?? await readBody(request, maxBody);
+        if (body instanceof Response) return body;
+        // A 2026-07-28 request (its `_meta` claims the revision) needs no session.
+        const legacy = await isLegacyRequest(request, body, {
+          maxRequestBodySize: maxBody,
+        });
+        if (!legacy) return await modern.fetch(request, { parsedBody: body });
+      }
       const id = request.headers.get("mcp-session-id");
       if (id !== null) {
         const live = sessions.get(id);
@@ -250,8 +326,6 @@ export function createMcpHttpHandler(
         if (method === "DELETE") {
           return await live.transport.handleRequest(request);
         }
-        const body = parsedBody ?? await readBody(request, maxBody);
-        if (body instanceof Response) return body;
         return await live.transport.handleRequest(request, {
           parsedBody: body,
         });
@@ -263,14 +337,12 @@ export function createMcpHttpHandler(
           "Bad request: DELETE needs the Mcp-Session-Id header.",
         );
       }
-      const body = parsedBody ?? await readBody(request, maxBody);
-      if (body instanceof Response) return body;
       const messages = Array.isArray(body) ? body : [body];
       if (!messages.some((m) => isInitializeRequest(m))) {
         return rpcError(
           400,
           -32000,
-          "Bad request: no Mcp-Session-Id header. Start a session with initialize, then send the Mcp-Session-Id it returns.",
+          `Bad request: no Mcp-Session-Id header. Start a session with initialize and send the Mcp-Session-Id it returns, or speak protocol ${MODERN_PROTOCOL_VERSION} (its \`_meta\` on every request), which needs no session.`,
         );
       }
       const server = mcpServer(registry, sessionFor);
@@ -293,6 +365,7 @@ export function createMcpHttpHandler(
     },
     async close(): Promise<void> {
       await Promise.all([...sessions.keys()].map(end));
+      await modern.close();
     },
   };
 }

@@ -1,12 +1,16 @@
 /**
- * MCP over standard input and output (`hashline mcp`): one connection, one
- * hashline session. Unless a session is named, the connection gets its own,
- * so two agents never use each other's reads.
+ * MCP over standard input and output (`hashline mcp`), either protocol era
+ * (the opening message picks it): one connection, one hashline session.
+ * Unless a session is named, the connection gets its own, so two agents
+ * never use each other's reads.
  *
  * @module
  */
-// @ts-types="@modelcontextprotocol/sdk/server/stdio"
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { Transport } from "@modelcontextprotocol/server";
+import {
+  serveStdio,
+  StdioServerTransport,
+} from "@modelcontextprotocol/server/stdio";
 import { checkClientSession, mintSessionLabel } from "../_internal/session.ts";
 import { byteStdio } from "../_runtime/env.ts";
 import { standardStreams } from "../_runtime/serve.ts";
@@ -17,6 +21,7 @@ import type { EditFormat, ToolRegistry, ToolSetName } from "../tools/types.ts";
 import type { Workspace } from "../workspace/mod.ts";
 import { ByteStreamTransport } from "./_byte_transport.ts";
 import { mcpServer } from "./_server.ts";
+import { notes } from "./_session_notes.ts";
 
 /** Options of the stdio server. */
 export interface McpStdioOptions {
@@ -96,7 +101,13 @@ export async function runMcpStdio(
       anchors: options.anchors,
     });
   }
-  const server = mcpServer(registry, () => session);
+  const choice = {
+    session,
+    registry,
+    note: named ? notes.named(session) : notes.stdioConnection(session),
+  };
+  // One server per connection (and one for a `server/discover` probe).
+  const factory = () => mcpServer(registry, () => choice);
   let done!: () => void;
   const closed = new Promise<void>((resolve) => (done = resolve));
   let finished = false;
@@ -113,22 +124,44 @@ export async function runMcpStdio(
   // message); the SDK's Node-stream transport elsewhere. Either ends the
   // server when the client closes standard input.
   const bytes = byteStdio();
-  let transport: ByteStreamTransport | StdioServerTransport;
+  let wire: Transport;
   if (bytes) {
-    transport = new ByteStreamTransport(bytes);
+    wire = new ByteStreamTransport(bytes);
   } else {
     const { stdin, stdout } = standardStreams();
-    transport = new StdioServerTransport(stdin, stdout);
+    wire = new StdioServerTransport(stdin, stdout);
     stdin.once("end", finish);
     stdin.once("close", finish);
   }
-  server.onclose = finish;
-  await server.connect(transport);
+  const handle = serveStdio(factory, {
+    transport: onClosed(wire, finish),
+  });
   return {
     closed,
     async close() {
-      await server.close();
+      await handle.close();
       finish();
+    },
+  };
+}
+
+/** The transport, telling `ended` when it closes (the SDK owns its `onclose`). */
+function onClosed(wire: Transport, ended: () => void): Transport {
+  return {
+    start: () => wire.start(),
+    send: (message, options) => wire.send(message, options),
+    close: () => wire.close(),
+    set onclose(f: (() => void) | undefined) {
+      wire.onclose = () => {
+        f?.();
+        ended();
+      };
+    },
+    set onerror(f: ((error: Error) => void) | undefined) {
+      wire.onerror = f;
+    },
+    set onmessage(f: Transport["onmessage"]) {
+      wire.onmessage = f;
     },
   };
 }

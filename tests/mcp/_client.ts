@@ -2,10 +2,10 @@
  * MCP client helpers of the serving tests, built on the SDK's own client so
  * the server is exercised the way real MCP hosts use it.
  */
-// @ts-types="@modelcontextprotocol/sdk/client/index"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-// @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import {
+  Client,
+  StreamableHTTPClientTransport,
+} from "@modelcontextprotocol/client";
 import type { HashlineApp } from "../../src/http/app.ts";
 
 /** The text of a tool result and whether it is an error. */

@@ -12,10 +12,8 @@ import { join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { after, before, describe, it } from "node:test";
-// @ts-types="@modelcontextprotocol/sdk/client/index"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-// @ts-types="@modelcontextprotocol/sdk/client/stdio"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { lineHash } from "../../src/hash/fnv.ts";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url)).replace(
@@ -144,6 +142,15 @@ describe("the README's MCP client configurations start as written", () => {
     const [command, ...args] = after.split(/\s+/);
     const client = await start(command, args, elsewhere);
     clients.push(client);
+    // The same tool set as the mcpServers entry.
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.map((t) => t.name), [
+      "read_file",
+      "edit_file",
+      "write_file",
+      "edit_history",
+      "undo_edit",
+    ]);
     await readAndEdit(client, project);
   });
 });

@@ -119,6 +119,9 @@ describe("the MCP Inspector CLI against hashline mcp", () => {
         config.replace(', "--session", "inspector"', ""),
       );
       assert.match(unnamed.stdout, /has not read the file: read it first/);
+      // The refusal says why and how: the read went to another connection.
+      assert.match(unnamed.stdout, /another connection/);
+      assert.match(unnamed.stdout, /--session NAME/);
       assert.equal(
         unnamed.after,
         APP,

@@ -2,10 +2,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import process from "node:process";
 import { after, before, describe, it } from "node:test";
-// @ts-types="@modelcontextprotocol/sdk/client/index"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-// @ts-types="@modelcontextprotocol/sdk/client/stdio"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { createApp } from "../../src/http/app.ts";
 import { createMemoryStore } from "../../src/store/memory_store.ts";
 import { REPO_ROOT, runTs, tsCommand } from "../_spawn.ts";

@@ -99,7 +99,7 @@ describe("npm package metadata", () => {
     const pkg = await readJson("package.json");
     for (
       const name of [
-        "@modelcontextprotocol/sdk",
+        "@modelcontextprotocol/server",
         "postgres",
         "@hono/node-server",
         "ai",
@@ -333,7 +333,7 @@ describe("npm package in consumer folders outside the repository", {
     const dev = (await readJson("package.json")).devDependencies;
     const peers = [
       "ai",
-      "@modelcontextprotocol/sdk",
+      "@modelcontextprotocol/server",
       "postgres",
       "@hono/node-server",
     ];
