@@ -241,6 +241,23 @@ export class LineMemory implements ReadMemory {
     this.runs = out;
   }
 
+  /**
+   * Moves every remembered line to the number `place` gives it (another
+   * party's changes, as the drift alignment placed them); a line it gives
+   * no number, or a number already taken, is forgotten.
+   */
+  relocate(place: (n: number) => number | undefined): void {
+    const moved = new Map<number, number>();
+    for (const r of this.merged().runs) {
+      for (let i = 0; i < r.hashes.length; i++) {
+        const to = place(r.start + i);
+        if (to !== undefined && !moved.has(to)) moved.set(to, r.hashes[i]);
+      }
+    }
+    this.runs = memoryFromHashes(moved).runs;
+    this.shown = undefined;
+  }
+
   /** Forgets lines `from` to `to - 1`. */
   private cut(from: number, to: number): void {
     const out: Run[] = [];

@@ -108,6 +108,13 @@ function listing(
   };
 }
 
+/** What became of a line that has no number now. */
+function goneBy(c: OwnCommit): string {
+  return c.theirs
+    ? "was changed or removed by another party before this session's next edit"
+    : `was replaced or removed by its own edit${c.entry ? ` ${c.entry}` : ""}`;
+}
+
 /** Where an own commit put the lines it wrote, in the numbering now. */
 function landedAt(views: FileViews, gone: OwnCommit, line: number): number {
   let at = line;
@@ -261,11 +268,7 @@ function resolveOne(
         if (fresh) shown.push(...fresh.shown);
       } else {
         parts.push(
-          `Line ${a.line} as ${
-            describe(o.view)
-          } showed it was replaced by this session's edit${
-            o.gone.entry ? ` ${o.gone.entry}` : ""
-          }.`,
+          `Line ${a.line} as ${describe(o.view)} showed it ${goneBy(o.gone)}.`,
         );
       }
     }
@@ -289,11 +292,15 @@ function resolveOne(
     return {
       problem: problem(
         "STALE_ANCHOR",
-        `In ${label}, line ${a.line} as this session was shown it was replaced or removed by its own edit${
-          o.gone.entry ? ` ${o.gone.entry}` : ""
-        }, so it is no longer in the file. Build the op from that edit's result${
-          fresh ? " (the lines there now are below)" : ""
-        }, or read the lines again.${fresh ? `\n${fresh.text}` : ""}`,
+        `In ${label}, line ${a.line} as this session was shown it ${
+          goneBy(o.gone)
+        }, so it is no longer in the file. ${
+          o.gone.theirs
+            ? "Read the lines again"
+            : "Build the op from that edit's result"
+        }${fresh ? " (the lines there now are below)" : ""}${
+          o.gone.theirs ? "" : ", or read the lines again"
+        }.${fresh ? `\n${fresh.text}` : ""}`,
         { path, line: at, shown: fresh?.shown },
       ),
     };
@@ -301,7 +308,9 @@ function resolveOne(
   const hash = a.hash ?? hex2(foldHash(views.hashIn(o.view, a.line)!));
   const out = `${o.line}:${hash}${a.block ? "*" : ""}`;
   if (o.line === a.line) return { text: out };
-  const last = [...views.commits].reverse().find((c) => c.epoch > o.view.epoch);
+  const last = [...views.commits].reverse().find((c) =>
+    c.epoch > o.view.epoch && !c.theirs
+  );
   return {
     text: out,
     moved: {
@@ -428,9 +437,8 @@ export function noteMoved(
     }
     const m = moved.get(p.line);
     if (!m) continue;
-    p.message =
-      `Line ${m.from} as this session read it is line ${m.to} now (moved by its own edit${
-        m.entry ? ` ${m.entry}` : ""
-      }). ${p.message}`;
+    p.message = `Line ${m.from} as this session read it is line ${m.to} now${
+      m.entry ? ` (moved by its own edit ${m.entry})` : ""
+    }. ${p.message}`;
   }
 }

@@ -54,6 +54,12 @@ export interface OwnCommit {
   epoch: number;
   /** Its history entry (`h_12`), when history is kept. */
   entry?: string;
+  /**
+   * Not a commit of the session's but another party's changes, as the
+   * drift alignment placed the session's lines when its own commit came
+   * (a line it could not place has no number after it).
+   */
+  theirs?: boolean;
   /** Its edits, sorted by `at`, apart. */
   edits: CommitEdit[];
 }
@@ -158,6 +164,21 @@ export class FileViews {
     this.prune();
   }
 
+  /**
+   * Records another party's changes met by the session's next commit, as
+   * edits in the numbering of the session's knowledge before them.
+   */
+  drift(edits: readonly CommitEdit[]): void {
+    if (edits.length === 0) return;
+    this.epoch++;
+    this.commits.push({
+      epoch: this.epoch,
+      theirs: true,
+      edits: edits.map((e) => ({ ...e })),
+    });
+    this.prune();
+  }
+
   /** Forgets every view and commit (the file was replaced whole, or deleted). */
   clear(): void {
     this.views = [];
@@ -249,7 +270,11 @@ export class FileViews {
       this.commits.length,
     ];
     for (const c of this.commits) {
-      out.push(c.epoch, entryNumber(c.entry), c.edits.length);
+      out.push(
+        c.epoch,
+        c.theirs ? THEIRS : entryNumber(c.entry),
+        c.edits.length,
+      );
       for (const e of c.edits) out.push(e.at, e.deleteCount, e.added);
     }
     out.push(this.views.length);
@@ -289,7 +314,11 @@ export class FileViews {
       }
       v.commits.push({
         epoch,
-        ...(entry > 0 ? { entry: `h_${entry}` } : {}),
+        ...(entry === THEIRS
+          ? { theirs: true }
+          : entry > 0
+          ? { entry: `h_${entry}` }
+          : {}),
         edits,
       });
     }
@@ -323,8 +352,11 @@ export class FileViews {
   }
 }
 
+/** The entry word of another party's changes in the record file. */
+const THEIRS = 0xffff_ffff;
+
 /** The number of an entry id `h_N` (0 for none, or one too large for a word). */
 function entryNumber(entry: string | undefined): number {
   const n = entry === undefined ? 0 : Number(entry.slice(2));
-  return Number.isSafeInteger(n) && n > 0 && n < 2 ** 32 ? n : 0;
+  return Number.isSafeInteger(n) && n > 0 && n < THEIRS ? n : 0;
 }

@@ -10,6 +10,8 @@ import { lineHash32 } from "../hash/fnv.ts";
 import { LineMemory } from "../patch/memory.ts";
 import { FileViews, type ViewRun } from "../patch/views.ts";
 import { settledBy } from "../patch/resolve_views.ts";
+import { carryDrift } from "../patch/carry.ts";
+import { lookupFromLines } from "../patch/lookup.ts";
 import { contentStamp } from "../records/stamp.ts";
 import type { Problem, Shown } from "../patch/problems.ts";
 import type { PlannedEdit } from "../patch/types.ts";
@@ -155,6 +157,18 @@ export async function recordCommit(
     const p = prepared[i];
     const mem = (await ctx.records.get(session, p.target.real)) ??
       new LineMemory();
+    // Another party's lines met by this commit: the record is carried to
+    // the file as it stood first (docs/reads.md#views-several-edits-from-one-read).
+    const drifted = p.old !== undefined &&
+      mem.stamp !== await contentStamp(p.old);
+    if (drifted) {
+      carryDrift(
+        mem,
+        lookupFromLines(
+          Array.from({ length: p.oldCount }, (_, k) => p.oldLine(k + 1) ?? ""),
+        ),
+      );
+    }
     noteOwnCommit(mem, p.plan, shown[i], entry);
     mem.replaced = replacedLines(p.plan, p.oldLine);
     mem.stamp = p.bytes ? await contentStamp(p.bytes) : undefined;
