@@ -24,6 +24,8 @@ export interface ViewedFile {
   now?: LineLookup;
   /** The session reads it in the lean form (`LINE|content`). */
   lean?: boolean;
+  /** Whether the session knows line n of the file now (it was shown it). */
+  known?: (n: number) => boolean;
 }
 
 /** A line an anchor named that the session's own commits moved. */
@@ -407,10 +409,60 @@ export function resolveThroughViews<T extends PatchOp | MoveOp>(
         moved.set(verdict.moved.to, verdict.moved);
       }
     }
+    if (!bad) {
+      const unseen = unseenInside(op, next, fileOf(self), label, self);
+      if (unseen) {
+        problems.push(unseen);
+        bad = true;
+      }
+    }
     if (bad) refused.add(index);
     else out.push(next as T);
   });
   return { ops: out, problems, refused, moved };
+}
+
+/** Most lines inside one range checked for a line the session was not shown. */
+const MAX_INSIDE = 20_000;
+
+/**
+ * A range whose ends now stand further apart or closer than as written
+ * spans lines that came or went since: each line now between its ends must
+ * be one the session was shown, else the range would take a line nobody
+ * showed it (another party's, met by the session's own commit).
+ */
+function unseenInside(
+  op: PatchOp | MoveOp,
+  next: Record<string, unknown>,
+  file: ViewedFile,
+  label: string,
+  path: string,
+): Problem | null {
+  if (!file.known || op.op === "insert_after" || op.op === "insert_before") {
+    return null;
+  }
+  const ends = (o: Record<string, unknown>) => {
+    const s = parse(o.start);
+    const e = o.end === undefined ? s : parse(o.end);
+    return s && e ? [s.line, e.line] : null;
+  };
+  const was = ends(op as unknown as Record<string, unknown>);
+  const now = ends(next);
+  if (!was || !now || now[1] - now[0] === was[1] - was[0]) return null;
+  for (let n = now[0] + 1; n < now[1] && n <= now[0] + MAX_INSIDE; n++) {
+    if (file.known(n)) continue;
+    const fresh = listing(file, n);
+    return problem(
+      "STALE_ANCHOR",
+      `In ${label}, line ${n} now stands inside the range (lines ${now[0]}–${
+        now[1]
+      } now) and this session was never shown it: read those lines again, then resend.${
+        fresh ? `\n${fresh.text}` : ""
+      }`,
+      { path, line: n, shown: fresh?.shown },
+    );
+  }
+  return null;
 }
 
 /**

@@ -144,6 +144,7 @@ export async function prepare(
     const file = {
       views,
       lean: memory.form === "lean",
+      known: (n: number) => memory.hash32(n) !== undefined,
       // Only a refusal shows fresh lines: the file is split for one.
       get now(): LineLookup | undefined {
         if (!loaded) return undefined;

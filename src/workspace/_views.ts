@@ -34,6 +34,7 @@ export function throughViews(
     return {
       views: l?.memory?.numbersNow ? undefined : l?.memory?.views,
       lean: l?.memory?.form === "lean",
+      known: (n: number) => l?.memory?.hash32(n) !== undefined,
       get now(): LineLookup | undefined {
         if (text === null || text === undefined) return undefined;
         let idx = lookups.get(path);
