@@ -42,6 +42,7 @@ import { recordRefusal, remember } from "./_record.ts";
 import { resolveTarget } from "./_resolve.ts";
 import { patchAnswer, resultShare } from "./_result_notes.ts";
 import type { FileEdit, PatchResult } from "./types.ts";
+import { pushAll } from "../_internal/arrays.ts";
 
 const encoder = new TextEncoder();
 
@@ -304,8 +305,8 @@ async function opBlocks(
       f.path,
       { rebase },
     );
-    problems.push(...out.problems);
-    notes.push(...out.notes.map((n) => `${f.path} ${n}`));
+    pushAll(problems, out.problems);
+    pushAll(notes, out.notes.map((n) => `${f.path} ${n}`));
     files.push({ ...f, ops: out.ops });
   }
   return { ...patch, files };
@@ -352,8 +353,9 @@ async function moveBlocks(
     );
     // The problems name the move or copy as sent, not the op it was resolved as.
     const as = opLabel(op, 0);
-    problems.push(
-      ...out.problems.map((p) => ({
+    pushAll(
+      problems,
+      out.problems.map((p) => ({
         ...p,
         message: p.message.replace(as, label),
       })),
@@ -487,7 +489,7 @@ async function locked(
       );
     }
   }
-  problems.push(...rules.problems);
+  pushAll(problems, rules.problems);
   const { editIndexed, summarizeEdit } = await loadEditing();
   const done: Done[] = [];
   for (const action of rules.files) {
@@ -551,7 +553,7 @@ async function locked(
         ...(action.eol ? { eol: action.eol } : {}),
         ...(rebase && from.memory ? { rebase: true } : {}),
       });
-      rebased.push(...outcome.rebased.map((n) => `${action.path} ${n}`));
+      pushAll(rebased, outcome.rebased.map((n) => `${action.path} ${n}`));
       done.push({
         action,
         from,
@@ -564,7 +566,7 @@ async function locked(
       });
     } catch (error) {
       if (!(error instanceof PatchRefusedError)) throw error;
-      problems.push(...error.problems);
+      pushAll(problems, error.problems);
     }
   }
   if (problems.length > 0) {

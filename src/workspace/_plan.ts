@@ -25,6 +25,7 @@ import {
 } from "../block/expand.ts";
 import { splitLines } from "../anchor/split.ts";
 import { stillStamped } from "../records/stamp.ts";
+import { pushAll } from "../_internal/arrays.ts";
 
 /**
  * Resolves the block anchors of one file's ops on the file as validated;
@@ -50,7 +51,7 @@ async function resolveBlocks(
     { rebase },
   );
   if (out.problems.length > 0) {
-    problems.push(...out.problems);
+    pushAll(problems, out.problems);
     return null;
   }
   return out;
@@ -129,7 +130,7 @@ export async function prepare(
     };
   }
   if (!memory) {
-    problems.push(...readFirst(memory, display));
+    pushAll(problems, readFirst(memory, display));
     return null;
   }
   if (ctx.streams(target) && hasBlockAnchors(ops)) {
@@ -145,7 +146,7 @@ export async function prepare(
       unchanged: await stillStamped(memory.stamp, scanned.id),
     });
     if (judged.problems.length > 0) {
-      problems.push(...judged.problems);
+      pushAll(problems, judged.problems);
       return null;
     }
     const plan = judged.plan;
@@ -187,7 +188,7 @@ export async function prepare(
     replaced: memory.replaced,
     unchanged,
   });
-  if (rebased) rebased.push(...out.rebased.map((n) => `${display} ${n}`));
+  if (rebased) pushAll(rebased, out.rebased.map((n) => `${display} ${n}`));
   const next = encoder.encode(out.content);
   const read = { ...target, stat: id };
   return {

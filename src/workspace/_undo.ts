@@ -43,6 +43,7 @@ import { lockTargets, start } from "./_locking.ts";
 import { remember } from "./_record.ts";
 import { resolveTarget } from "./_resolve.ts";
 import { resultShare } from "./_result_notes.ts";
+import { pushAll } from "../_internal/arrays.ts";
 
 const encoder = new TextEncoder();
 
@@ -151,7 +152,7 @@ async function undoLocked(
       if (f.whole !== undefined) sha = await sha256Hex(old);
     }
     const plan = planUndo(id, f, current, sha);
-    if (!plan.ok) problems.push(...plan.problems);
+    if (!plan.ok) pushAll(problems, plan.problems);
     else {
       carryKnown(f.hunks, plan.step.hunks);
       const mode = back || plan.step.action === "delete"
@@ -253,8 +254,9 @@ async function undoLocked(
   await commitFiles(ctx.stateDir, ctx.conf, stage, ctx.hooks, record);
   // Folders the entry made for a file this undo removed go too, when empty
   // (once the locks, which may lie in them, are released).
-  made.push(
-    ...entryFiles.flatMap((f) =>
+  pushAll(
+    made,
+    entryFiles.flatMap((f) =>
       f.dirs && (f.created || f.renamedFrom !== undefined)
         ? f.dirs.map((d) => join(ctx.conf.rootRef.real, d))
         : []
