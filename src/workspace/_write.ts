@@ -138,22 +138,23 @@ export async function writeFile(
       : { lines: [], target, text: "" };
     const oldLines = old.lines;
     let diff = "";
+    let added = 0;
+    let removed = 0;
     const { summarizeEdit } = await loadEditing();
     if (oldLines) {
-      diff = summarizeEdit({
+      // The counts are the whole diff's, also when the diff shown is cut
+      // (tests/workspace/result_bounds.test.ts).
+      const s = summarizeEdit({
         display,
         oldCount: oldLines.length,
         oldLine: (n) => oldLines[n - 1],
         plan: [{ at: 1, deleteCount: oldLines.length, lines: next }],
         maxLineChars: ctx.maxLineChars ?? 2000,
         created: !target.exists,
-      }).diff;
-    }
-    let added = 0;
-    let removed = 0;
-    for (const line of diff.split("\n").slice(2)) {
-      if (line.startsWith("+")) added++;
-      else if (line.startsWith("-")) removed++;
+      });
+      diff = s.diff;
+      added = s.diffCounts.added;
+      removed = s.diffCounts.removed;
     }
     if (!oldLines) {
       added = next.length;
