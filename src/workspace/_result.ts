@@ -125,7 +125,8 @@ export function summarizeEdit(input: EditInput): EditSummary {
     return undefined;
   };
   const windows: [number, number][] = [];
-  for (const r of regions) {
+  // A whole-file write shows no anchors (its session records every line).
+  for (const r of input.anchors === false ? [] : regions) {
     const from = Math.max(1, r.start - CONTEXT);
     const to = Math.min(newCount, r.end + CONTEXT);
     if (to < from) continue;

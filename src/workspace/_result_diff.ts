@@ -39,6 +39,8 @@ export interface EditInput {
   created: boolean;
   /** Most bytes of anchors and diff for this file (default: 64 KiB). */
   maxResultBytes?: number;
+  /** False to leave out the fresh anchors (and the lines they show). */
+  anchors?: boolean;
 }
 
 /** Edits near each other, diffed together over their old lines and context. */
@@ -185,6 +187,31 @@ function sharedEnds(
 }
 
 /**
+ * Whether more than `cap` lines of either side have no equal on the other
+ * (counted with multiplicity): each must be removed or added, so the search
+ * would give up; a rewrite is found so in one pass instead of a failed search.
+ */
+function unmatched(
+  a: readonly string[],
+  b: readonly string[],
+  cap: number,
+): boolean {
+  const count = new Map<string, number>();
+  for (const l of a) count.set(l, (count.get(l) ?? 0) + 1);
+  let edits = 0;
+  for (const l of b) {
+    const n = count.get(l) ?? 0;
+    if (n > 0) count.set(l, n - 1);
+    else if (++edits > cap) return true;
+  }
+  for (const n of count.values()) {
+    edits += n;
+    if (edits > cap) return true;
+  }
+  return false;
+}
+
+/**
  * A cluster's hunks found line by line, or null when the search would pass
  * the bounds of `patch/diff_bounds.ts`. The lines both sides share at its
  * ends are set aside first (but for the context), so a whole write that
@@ -208,6 +235,8 @@ function searchedHunks(
   // The work is bounded by the edit length looked for (diffEditCap), so
   // many lines with few changes between them are still searched.
   if (chars > DIFF_SEARCH_MAX_CHARS) return null;
+  const cap = diffEditCap(lines);
+  if (unmatched(a, b, cap)) return null;
   const text = (ls: string[]) => (ls.length ? ls.join("\n") + "\n" : "");
   const part = structuredPatch(
     input.display,
@@ -216,7 +245,7 @@ function searchedHunks(
     text(b),
     undefined,
     undefined,
-    { context: DIFF_CONTEXT, maxEditLength: diffEditCap(lines) },
+    { context: DIFF_CONTEXT, maxEditLength: cap },
   );
   if (!part) return null;
   return part.hunks.map((h) => {

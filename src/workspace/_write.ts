@@ -29,7 +29,7 @@ import { loadEditing } from "./_plan.ts";
 import { stat } from "./_read.ts";
 import { recordWhole } from "./_record.ts";
 import { resolveTarget } from "./_resolve.ts";
-import { linkNote } from "./_result_notes.ts";
+import { linkNote, MAX_RESULT_BYTES } from "./_result_notes.ts";
 import { firstStaleLine } from "./_stream_patch.ts";
 import type { WriteOptions, WriteResult } from "./types.ts";
 
@@ -151,6 +151,9 @@ export async function writeFile(
         plan: [{ at: 1, deleteCount: oldLines.length, lines: next }],
         maxLineChars: ctx.maxLineChars ?? 2000,
         created: !target.exists,
+        // No anchors: the diff keeps the share it had beside them.
+        anchors: false,
+        maxResultBytes: MAX_RESULT_BYTES / 2,
       });
       diff = s.diff;
       added = s.diffCounts.added;
