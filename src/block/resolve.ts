@@ -1,7 +1,7 @@
 /**
- * Which block a block anchor names (DESIGN §12): the outermost syntax node
- * that starts at the line's first non-blank character and ends on a later
- * line. A pure function of a parsed tree, the file's lines and a line
+ * Which block a block anchor names (docs/patch-format.md "Block anchors"):
+ * the outermost syntax node that starts at the line's first non-blank
+ * character and ends on a later line. A pure function of a parsed tree, the file's lines and a line
  * number; Markdown needs no tree.
  *
  * @module

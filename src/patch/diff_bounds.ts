@@ -1,5 +1,5 @@
 /**
- * How much work a line diff may take (docs/patch-format.md "Result"). A
+ * How much work a line diff may take (docs/patch-format.md "Results"). A
  * diff is searched line by line (Myers) only within these bounds; past them
  * the caller shows the changed span as one hunk instead. The search's work
  * grows with the lines searched times the edit length it looks for, so the

@@ -1,5 +1,5 @@
 /**
- * The unified diff of an edit result (docs/patch-format.md "Result"),
+ * The unified diff of an edit result (docs/patch-format.md "Results"),
  * worked out in bounded work: each cluster of edits is searched line by
  * line only while its changed span and the edit length it needs stay within
  * the bounds of `patch/diff_bounds.ts`; past them the span is shown as one
