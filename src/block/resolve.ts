@@ -1,8 +1,8 @@
 /**
  * Which block a block anchor names (docs/patch-format.md "Block anchors"):
  * the outermost syntax node that starts at the line's first non-blank
- * character and ends on a later line. A pure function of a parsed tree, the file's lines and a line
- * number; Markdown needs no tree.
+ * character and ends on a later line. A pure function of a parsed tree,
+ * the file's lines and a line number; Markdown needs no tree.
  *
  * @module
  */
