@@ -82,8 +82,11 @@ export {
   type BlockSpan,
   expandBlocks,
   isBlockAnchor,
+  MAX_BLOCK_DEPTH,
+  type NodeCursor,
   type NodePoint,
   resolveBlock,
+  type StepBudget,
   type SyntaxNode,
 } from "./src/block/mod.ts";
 export {

@@ -14,6 +14,26 @@ export interface NodePoint {
   column: number;
 }
 
+/**
+ * A cursor over a tree (web-tree-sitter's `TreeCursor`): it keeps the path
+ * it walked, so stepping down costs the same at any depth, where a node's
+ * `parent` is found again from the root each time.
+ */
+export interface NodeCursor {
+  /** Where the current node starts. */
+  readonly startPosition: NodePoint;
+  /** Where the current node ends (exclusive). */
+  readonly endPosition: NodePoint;
+  /** The current node. */
+  readonly currentNode: SyntaxNode;
+  /** Moves to the first child that contains or starts after `goal`; false when there is none. */
+  gotoFirstChildForPosition(goal: NodePoint): boolean;
+  /** Moves to the next sibling; false when there is none. */
+  gotoNextSibling(): boolean;
+  /** Frees the cursor. */
+  delete(): void;
+}
+
 /** One node of a syntax tree. */
 export interface SyntaxNode {
   /** The grammar's name for the node (`function_declaration`, `pair`, …). */
@@ -32,4 +52,6 @@ export interface SyntaxNode {
   readonly namedChildren: (SyntaxNode | null)[];
   /** The smallest node that spans the position. */
   descendantForPosition(start: NodePoint): SyntaxNode | null;
+  /** A cursor from this node (absent on hand-built trees, which are walked by `children`). */
+  walk?(): NodeCursor;
 }

@@ -237,6 +237,14 @@ export function expandBlocks(
     }
     const found = resolveBlock(source.root, lines, a.line);
     if (found.kind === "none") {
+      if (found.tooDeep) {
+        add(
+          "NOT_A_BLOCK",
+          `In ${label}, line ${a.line} cannot be resolved as a block: ${found.reason}. Name the lines with a range (START..END) instead.`,
+          a.line,
+        );
+        return op;
+      }
       if (found.range) {
         add(
           "NOT_A_BLOCK",

@@ -25,7 +25,9 @@ export {
   type BlockMiss,
   type BlockSpan,
   lastLineOf,
+  MAX_BLOCK_DEPTH,
   nearestOpeners,
   resolveBlock,
+  type StepBudget,
 } from "./resolve.ts";
-export type { NodePoint, SyntaxNode } from "./_node.ts";
+export type { NodeCursor, NodePoint, SyntaxNode } from "./_node.ts";

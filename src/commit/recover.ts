@@ -32,6 +32,7 @@ import type { GoneWriter, LoggedCommit } from "./types.ts";
 import { inside } from "../fs/paths.ts";
 import { partsUnder, type Pin, pinFolder, type RootRef } from "../fs/pin.ts";
 import { identityAt, removeEmptyFolders, removeQuietly } from "./stage.ts";
+import { pushAll } from "../_internal/arrays.ts";
 
 /** Puts a backup back over a target that still holds this commit's new content. */
 export function undoOne(pin: Pin, e: JournalEntry): void {
@@ -198,7 +199,7 @@ export async function recoverJournals(
       ));
     } catch {
       // A folder of an entry was replaced or a writer holds a lock: settled on a later write.
-      report.skipped.push(...journal.entries.map((e) => e.target));
+      pushAll(report.skipped, journal.entries.map((e) => e.target));
       continue;
     }
     try {
@@ -244,7 +245,7 @@ export async function recoverJournals(
         await appendHistory?.(journal.history);
       }
       if (journal.state !== "committing" && journal.dirs) {
-        emptied.push(...journal.dirs);
+        pushAll(emptied, journal.dirs);
       }
       // A commit that landed empties the folders it names to tidy, as its
       // writer would have once it let go of its locks.
@@ -379,7 +380,7 @@ export async function recoverLogged(
       try {
         release = await lock(cut.map((c) => c.target));
       } catch {
-        out.skipped.push(...cut.map((c) => c.target));
+        pushAll(out.skipped, cut.map((c) => c.target));
         continue;
       }
       try {

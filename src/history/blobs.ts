@@ -32,6 +32,7 @@ import { lineHash32 } from "../hash/fnv.ts";
 import { bare, segments } from "./hunks.ts";
 import type { EntryRecord, Hunk } from "./types.ts";
 import { INLINE_MAX, type KnownText, knownText, knowText } from "./_texts.ts";
+import { pushAll } from "../_internal/arrays.ts";
 
 export { carryKnown, INLINE_MAX, type KnownText, knowText } from "./_texts.ts";
 
@@ -363,7 +364,7 @@ export function blobsOf(record: EntryRecord): string[] {
   const out: string[] = [];
   for (const f of record.files) {
     for (const h of f.hunks as StoredHunk[]) {
-      if (h.blobs) out.push(...Object.values(h.blobs) as string[]);
+      if (h.blobs) pushAll(out, Object.values(h.blobs) as string[]);
     }
   }
   return out;

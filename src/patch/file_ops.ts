@@ -21,6 +21,7 @@ import type {
   PatchOp,
   ReadMemory,
 } from "./types.ts";
+import { pushAll } from "../_internal/arrays.ts";
 
 /** What the rules need to know of one path named by a patch, before the patch. */
 export interface PathState {
@@ -228,8 +229,8 @@ export function planFileOps(
         ));
         continue;
       }
-      byPath.get(f.path)!.ops.push(...f.ops);
-      (prior.moves ??= []).push(...(f.moves ?? []));
+      pushAll(byPath.get(f.path)!.ops, f.ops);
+      pushAll(prior.moves ??= [], f.moves ?? []);
       continue;
     }
     const merged: FilePatch = { ...f, moves: [...(f.moves ?? [])] };
@@ -300,7 +301,7 @@ export function planFileOps(
         ));
         continue;
       }
-      problems.push(...judgeDelete(a.path, s));
+      pushAll(problems, judgeDelete(a.path, s));
       continue;
     }
     if (!s.exists) {
@@ -498,8 +499,9 @@ function planMove(
   };
   if (!a || !b || a.line < 1 || b.line < a.line || b.line > count) {
     // The delete's own validation names what is wrong with the span.
-    problems.push(
-      ...validateOps([sourceOp], s.lines!, { memory: s.memory, path }),
+    pushAll(
+      problems,
+      validateOps([sourceOp], s.lines!, { memory: s.memory, path }),
     );
     if (problems.length === 0) {
       problems.push(
@@ -542,8 +544,9 @@ function planMove(
     // unchanged, and not edited by another op of the patch. Rebase places
     // them only where every one is a remembered line, unchanged.
     if (!placed) {
-      problems.push(
-        ...validateOps([sourceOp], s.lines!, { memory: s.memory, path }).map(
+      pushAll(
+        problems,
+        validateOps([sourceOp], s.lines!, { memory: s.memory, path }).map(
           (p) => ({ ...p, message: `copy source: ${p.message}` }),
         ),
       );

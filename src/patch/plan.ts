@@ -14,6 +14,7 @@ import { placeRecord, regionLines } from "./_drift.ts";
 import { resolveBare } from "./_bare.ts";
 import type { LineLookup, PatchOp, PlannedEdit, ReadMemory } from "./types.ts";
 import { validateOps } from "./validate.ts";
+import { pushAll } from "../_internal/arrays.ts";
 
 /** Options of {@link planPatch}. */
 export interface PlanOptions {
@@ -116,8 +117,9 @@ export function planPatch(
     }),
   ];
   if (problems.length === 0) {
-    problems.push(
-      ...ambiguousAnchors(checked, options.replaced, now, options.path),
+    pushAll(
+      problems,
+      ambiguousAnchors(checked, options.replaced, now, options.path),
     );
   }
   const plan = problems.length > 0

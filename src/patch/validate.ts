@@ -33,6 +33,7 @@ import {
 import type { Anchor, LineLookup, PatchOp, ReadMemory } from "./types.ts";
 import { whereText } from "./_drift.ts";
 import type { Placement } from "./align.ts";
+import { pushAll } from "../_internal/arrays.ts";
 
 export type { Problem };
 
@@ -230,8 +231,9 @@ export function validateOps(
       usable && findings.length === 0 && options.place && memory &&
       !options.placedOps?.has(index)
     ) {
-      findings.push(
-        ...displaced(now, exists, memory, options.place, parsed, label),
+      pushAll(
+        findings,
+        displaced(now, exists, memory, options.place, parsed, label),
       );
     }
 
@@ -284,8 +286,14 @@ function displaced(
   const findingOf = (n: number, head: string): Finding => {
     const p = off(n)!;
     const at = p.kind === "gone" ? [n] : p.kind === "placed" ? [p.at] : p.at;
-    const from = Math.min(n, ...at) - CONTEXT;
-    const to = Math.max(n, ...at) + CONTEXT;
+    let from = n;
+    let to = n;
+    for (const a of at) {
+      from = Math.min(from, a);
+      to = Math.max(to, a);
+    }
+    from -= CONTEXT;
+    to += CONTEXT;
     let listing: [number, number][];
     try {
       // A streamed file holds only the lines collected around the op.

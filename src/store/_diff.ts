@@ -4,10 +4,17 @@
  * @module
  */
 import { createTwoFilesPatch } from "diff";
+import { diffEditCap } from "../patch/diff_bounds.ts";
 import { MAX_DIFF_CHARS } from "./limits.ts";
 
-/** Time a diff may take before a coarser one (one hunk over the changed span) is used. */
-const DIFF_TIMEOUT_MS = 1000;
+/** Lines of a text as the line diff cuts it. */
+function lineCount(text: string): number {
+  let n = text.length > 0 && !text.endsWith("\n") ? 1 : 0;
+  for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) {
+    n++;
+  }
+  return n;
+}
 
 /**
  * A unified diff from one revision to another, at most 8000 chars.
@@ -26,7 +33,9 @@ export function revisionDiff(
   const full =
     createTwoFilesPatch(fromName, toName, before, after, undefined, undefined, {
       context: 3,
-      timeout: DIFF_TIMEOUT_MS,
+      // Bounded by work, not by a clock: a search that would need more
+      // falls back to the changed span (docs/store.md).
+      maxEditLength: diffEditCap(lineCount(before) + lineCount(after)),
     }) ?? spanDiff(before, after, fromName, toName);
   const diff = full.replace(/^=+\n/, "");
   if (diff.length <= MAX_DIFF_CHARS) return { diff, diffTruncated: false };

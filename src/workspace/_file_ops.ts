@@ -47,6 +47,7 @@ import { type Loaded, moveBlocks, opBlocks } from "./_op_blocks.ts";
 import { actsOnName, linkHead, splitLinks } from "./_links.ts";
 import { patchAnswer, resultShare } from "./_result_notes.ts";
 import type { FileEdit, PatchResult } from "./types.ts";
+import { pushAll } from "../_internal/arrays.ts";
 
 const encoder = new TextEncoder();
 
@@ -386,7 +387,7 @@ async function lockedResolved(
       );
     }
   }
-  problems.push(...rules.problems);
+  pushAll(problems, rules.problems);
   const { editIndexed, summarizeEdit } = await loadEditing();
   const done: Done[] = [];
   for (const action of rules.files) {
@@ -450,7 +451,7 @@ async function lockedResolved(
         ...(action.eol ? { eol: action.eol } : {}),
         ...(rebase && from.memory ? { rebase: true } : {}),
       });
-      rebased.push(...outcome.rebased.map((n) => `${action.path} ${n}`));
+      pushAll(rebased, outcome.rebased.map((n) => `${action.path} ${n}`));
       done.push({
         action,
         from,
@@ -463,7 +464,7 @@ async function lockedResolved(
       });
     } catch (error) {
       if (!(error instanceof PatchRefusedError)) throw error;
-      problems.push(...error.problems);
+      pushAll(problems, error.problems);
     }
   }
   for (const l of split.links) {

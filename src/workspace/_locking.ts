@@ -14,6 +14,7 @@ import type { Target } from "../fs/confine.ts";
 import type { LockSpec } from "../lock/lock.ts";
 import { partsUnder } from "../fs/pin.ts";
 import type { RecoveryReport } from "../commit/recover.ts";
+import { pushAll } from "../_internal/arrays.ts";
 
 // The lock and recovery steps load on first need: a read takes no lock, and
 // settles journals only when there are some.
@@ -75,7 +76,7 @@ export async function settle(
     );
     report.rolledBack += logged.voided;
     report.rolledForward += logged.finished;
-    report.skipped.push(...logged.skipped);
+    pushAll(report.skipped, logged.skipped);
   }
   for (const m of report.malformed) {
     ctx.notices.push(`A damaged commit journal was set aside: ${m}.`);

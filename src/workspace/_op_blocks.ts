@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { pushAll } from "../_internal/arrays.ts";
 import { foldHash, hex2 } from "../hash/fnv.ts";
 import { parseBareAnchor } from "../anchor/lean.ts";
 import { expandBlocks, isBlockAnchor } from "../block/expand.ts";
@@ -83,8 +84,8 @@ export async function opBlocks(
       f.path,
       { rebase },
     );
-    problems.push(...out.problems);
-    notes.push(...out.notes.map((n) => `${f.path} ${n}`));
+    pushAll(problems, out.problems);
+    pushAll(notes, out.notes.map((n) => `${f.path} ${n}`));
     files.push({ ...f, ops: out.ops });
   }
   return { ...patch, files };

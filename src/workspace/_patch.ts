@@ -35,6 +35,7 @@ import {
   resultShare,
 } from "./_result_notes.ts";
 import type { FileEdit, PatchOptions, PatchResult } from "./types.ts";
+import { pushAll } from "../_internal/arrays.ts";
 
 /**
  * Validates a patch against the live files and commits it to every file,
@@ -146,7 +147,7 @@ async function patchLocked(
       if (p) prepared.push(p);
     } catch (error) {
       if (!(error instanceof PatchRefusedError)) throw error;
-      problems.push(...error.problems);
+      pushAll(problems, error.problems);
     }
   }
   if (problems.length > 0) {

@@ -29,6 +29,7 @@ import { noteMoved, resolveThroughViews } from "../patch/resolve_views.ts";
 import { lookupFromLines } from "../patch/lookup.ts";
 import type { LineLookup } from "../patch/types.ts";
 import type { Loaded } from "./_load.ts";
+import { pushAll } from "../_internal/arrays.ts";
 
 /**
  * Resolves the block anchors of one file's ops on the file as validated;
@@ -54,7 +55,7 @@ async function resolveBlocks(
     { rebase },
   );
   if (out.problems.length > 0) {
-    problems.push(...out.problems);
+    pushAll(problems, out.problems);
     return null;
   }
   return out;
@@ -133,7 +134,7 @@ export async function prepare(
     };
   }
   if (!memory) {
-    problems.push(...readFirst(memory, display));
+    pushAll(problems, readFirst(memory, display));
     return null;
   }
   const views = memory.numbersNow ? undefined : memory.views;
@@ -208,7 +209,7 @@ async function prepareResolved(
       unchanged: await stillStamped(memory.stamp, scanned.id),
     });
     if (judged.problems.length > 0) {
-      problems.push(...judged.problems);
+      pushAll(problems, judged.problems);
       return null;
     }
     const plan = judged.plan;
@@ -250,7 +251,7 @@ async function prepareResolved(
     replaced,
     unchanged,
   });
-  if (rebased) rebased.push(...out.rebased.map((n) => `${display} ${n}`));
+  if (rebased) pushAll(rebased, out.rebased.map((n) => `${display} ${n}`));
   const next = encoder.encode(out.content);
   const read = { ...target, stat: id };
   return {

@@ -19,6 +19,7 @@ import type { Context } from "./_context.ts";
 import type { Prepared } from "./_plan.ts";
 import type { Group } from "./_resolve.ts";
 import { recordWarning } from "./_result_notes.ts";
+import { pushAll } from "../_internal/arrays.ts";
 
 /**
  * Saves a read record; a failure after a commit or a read (`done` says
@@ -220,7 +221,7 @@ export async function recordRefusal(
     const target = p.path ? byDisplay.get(p.path) : undefined;
     if (!shown || !target) continue;
     const list = seen.get(target.real) ?? [];
-    list.push(...shown);
+    pushAll(list, shown);
     seen.set(target.real, list);
     const settles = settledBy(p);
     if (settles) {

@@ -11,6 +11,7 @@ import { changedError } from "../patch/problems.ts";
 import type { Patch, PatchOp } from "../patch/types.ts";
 import type { Context } from "./_context.ts";
 import type { ResolveOptions, Target } from "../fs/confine.ts";
+import { pushAll } from "../_internal/arrays.ts";
 
 /** One file of a patch: its checked target and every op that names it. */
 export interface Group {
@@ -63,7 +64,7 @@ export async function groupsOf(
     }
     const target = await resolveTarget(ctx, file.path, "write");
     const group = byReal.get(target.real);
-    if (group) group.ops.push(...file.ops);
+    if (group) pushAll(group.ops, file.ops);
     else {
       const g = { target, ops: [...file.ops] };
       byReal.set(target.real, g);

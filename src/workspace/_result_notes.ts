@@ -8,6 +8,7 @@
 import { mapFsError } from "../_internal/errno.ts";
 import type { SyntaxCheck } from "../check/mod.ts";
 import type { FileEdit, PatchResult } from "./types.ts";
+import { pushAll } from "../_internal/arrays.ts";
 
 /** Most UTF-8 bytes of anchors and diff one patch result carries (shared by its files). */
 export const MAX_RESULT_BYTES = 64 * 1024;
@@ -74,7 +75,7 @@ export function patchAnswer(a: {
   const parts = [...a.parts];
   if (a.blocks.length > 0) parts.push(`Blocks: ${a.blocks.join("; ")}`);
   if (a.rebased.length > 0) parts.push(`Rebased: ${a.rebased.join("; ")}`);
-  parts.push(...a.warnings.map((w) => `Warning: ${w}`));
+  pushAll(parts, a.warnings.map((w) => `Warning: ${w}`));
   if (a.dryRun) parts.unshift("Dry run: nothing was written.");
   return {
     dryRun: a.dryRun,

@@ -43,6 +43,7 @@ import { noteOwnCommit, remember } from "./_record.ts";
 import { resolveTarget } from "./_resolve.ts";
 import { resultShare } from "./_result_notes.ts";
 import { type LinkUndo, planLinkUndo } from "./_links.ts";
+import { pushAll } from "../_internal/arrays.ts";
 
 const encoder = new TextEncoder();
 
@@ -160,7 +161,7 @@ async function undoLocked(
       if (f.whole !== undefined) sha = await sha256Hex(old);
     }
     const plan = planUndo(id, f, current, sha);
-    if (!plan.ok) problems.push(...plan.problems);
+    if (!plan.ok) pushAll(problems, plan.problems);
     else {
       carryKnown(f.hunks, plan.step.hunks);
       const mode = back || plan.step.action === "delete"

@@ -29,7 +29,7 @@ import { loadEditing } from "./_plan.ts";
 import { stat } from "./_read.ts";
 import { recordWhole } from "./_record.ts";
 import { resolveTarget } from "./_resolve.ts";
-import { linkNote } from "./_result_notes.ts";
+import { linkNote, MAX_RESULT_BYTES } from "./_result_notes.ts";
 import { firstStaleLine } from "./_stream_patch.ts";
 import type { WriteOptions, WriteResult } from "./types.ts";
 
@@ -138,22 +138,26 @@ export async function writeFile(
       : { lines: [], target, text: "" };
     const oldLines = old.lines;
     let diff = "";
+    let added = 0;
+    let removed = 0;
     const { summarizeEdit } = await loadEditing();
     if (oldLines) {
-      diff = summarizeEdit({
+      // The counts are the whole diff's, also when the diff shown is cut
+      // (tests/workspace/result_bounds.test.ts).
+      const s = summarizeEdit({
         display,
         oldCount: oldLines.length,
         oldLine: (n) => oldLines[n - 1],
         plan: [{ at: 1, deleteCount: oldLines.length, lines: next }],
         maxLineChars: ctx.maxLineChars ?? 2000,
         created: !target.exists,
-      }).diff;
-    }
-    let added = 0;
-    let removed = 0;
-    for (const line of diff.split("\n").slice(2)) {
-      if (line.startsWith("+")) added++;
-      else if (line.startsWith("-")) removed++;
+        // No anchors: the diff keeps the share it had beside them.
+        anchors: false,
+        maxResultBytes: MAX_RESULT_BYTES / 2,
+      });
+      diff = s.diff;
+      added = s.diffCounts.added;
+      removed = s.diffCounts.removed;
     }
     if (!oldLines) {
       added = next.length;

@@ -126,4 +126,87 @@ describe("bounded patch results", () => {
     assert.match(result.summary, /^Created new\.txt \(\+2\)\n/);
     assert.equal(await readFile(join(t.root, "new.txt"), "utf8"), "one\ntwo\n");
   });
+
+  /** Lines `from..to` of a numbered file, each `tag line N`. */
+  function numbered(tag: (n: number) => string, count: number): string {
+    let out = "";
+    for (let n = 1; n <= count; n++) out += `${tag(n)} line ${n}\n`;
+    return out;
+  }
+
+  it(
+    "a whole write of 8,000 changed lines keeps exact counts in the result and the entry",
+    {
+      timeout: 60_000,
+    },
+    async () => {
+      await writeFile(join(t.root, "big.txt"), numbered(() => "old", 20_000));
+      const ws = t.open();
+      await ws.read("big.txt", { limit: 20_000 });
+      const content = numbered(
+        (n) => n > 5_000 && n <= 13_000 ? "new" : "old",
+        20_000,
+      );
+      const result = await ws.write("big.txt", content);
+      assert.deepEqual([result.added, result.removed], [8_000, 8_000]);
+      assert.match(result.summary, /^Wrote big\.txt \(\+8000 -8000\)/);
+      assert.ok(size(result) < 80 * KiB, `result is ${size(result)} bytes`);
+      assert.match(result.diff, /^@@ -4998,8006 \+4998,8006 @@$/m);
+      assert.match(result.diff, /diff cut after \d+ of 16009 lines/);
+      assert.match(result.diff, /read lines 1–20000 of big\.txt/);
+      assert.equal(await readFile(join(t.root, "big.txt"), "utf8"), content);
+      const [entry] = await ws.history({ limit: 1 });
+      assert.deepEqual(
+        [entry.files[0].added, entry.files[0].removed],
+        [8_000, 8_000],
+      );
+    },
+  );
+
+  it("a whole write that changes two far-apart lines counts +2 -2", {
+    timeout: 60_000,
+  }, async () => {
+    await writeFile(join(t.root, "two.txt"), numbered(() => "old", 30_000));
+    const ws = t.open();
+    await ws.read("two.txt", { limit: 30_000 });
+    const content = numbered(
+      (n) => n === 2 || n === 29_999 ? "new" : "old",
+      30_000,
+    );
+    const result = await ws.write("two.txt", content);
+    assert.deepEqual([result.added, result.removed], [2, 2]);
+    assert.match(result.diff, /^-old line 2\n\+new line 2$/m);
+    assert.match(result.diff, /^-old line 29999\n\+new line 29999$/m);
+    assert.equal(await readFile(join(t.root, "two.txt"), "utf8"), content);
+  });
+
+  it("a patch replacing 16,000 lines answers with a bounded diff", {
+    timeout: 60_000,
+  }, async () => {
+    await writeFile(join(t.root, "r.txt"), numbered(() => "old", 16_000));
+    const ws = t.open();
+    const view = await ws.read("r.txt", { limit: 16_000 });
+    const lines = numbered(() => "new", 16_000).split("\n").slice(0, -1);
+    const result = await ws.patch({
+      files: [{
+        path: "r.txt",
+        ops: [{
+          op: "replace",
+          start: anchorOf(view.text, 1),
+          end: anchorOf(view.text, 16_000),
+          lines,
+        }],
+      }],
+    });
+    assert.match(result.summary, /^Edited r\.txt \(\+16000 -16000\)/);
+    assert.ok(
+      new TextEncoder().encode(result.summary).length <= 66 * KiB,
+      `summary is ${result.summary.length} chars`,
+    );
+    assert.match(result.files[0].diff, /read lines 1–16000 of r\.txt/);
+    assert.equal(
+      await readFile(join(t.root, "r.txt"), "utf8"),
+      lines.join("\n") + "\n",
+    );
+  });
 });
