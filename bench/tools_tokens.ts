@@ -75,8 +75,8 @@ export async function outlineShare(): Promise<
 export const BUDGETS = {
   /** `edit_file` alone. */
   editFile: 550,
-  /** The `files` set: `read_file`, `edit_file`, `write_file`. */
-  files: 850,
+  /** The `files` set: `read_file`, `edit_file`, `write_file`, `list_files`, `search_files`. */
+  files: 1100,
   /** The default set of `mcp` and `serve` (`files`, `store`). */
   defaultSet: 1652,
   /** The `history` set: `edit_history`, `undo_edit`. */

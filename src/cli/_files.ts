@@ -1,6 +1,6 @@
 /**
- * The workspace commands: `read PATH`, `patch [FILE|-]` and
- * `write PATH FILE|-`. PATH and FILE are taken from the caller's folder
+ * The workspace commands: `read PATH`, `patch [FILE|-]`,
+ * `write PATH FILE|-`, `ls [GLOB]` and `grep PATTERN [GLOB]`. PATH and FILE are taken from the caller's folder
  * when it lies inside the root, else from the root; paths inside a patch are
  * relative to the root, as reads print them.
  *
@@ -67,6 +67,9 @@ export async function run(ctx: CliContext): Promise<number> {
         return await read(ctx, ws);
       case "patch":
         return await patch(ctx, ws);
+      case "ls":
+      case "grep":
+        return await find(ctx, ws);
       default:
         return await write(ctx, ws);
     }
@@ -129,6 +132,15 @@ async function patch(ctx: CliContext, ws: Ws): Promise<number> {
       ...(result.entry ? { entry: result.entry } : {}),
     }));
   } else await ctx.out(result.summary);
+  return EXIT_OK;
+}
+
+async function find(ctx: CliContext, ws: Ws): Promise<number> {
+  const found = ctx.spec.name === "ls"
+    ? await ws.list({ glob: ctx.args[0] })
+    : await ws.search({ pattern: ctx.args[0], glob: ctx.args[1] });
+  if (ctx.json) await ctx.out(JSON.stringify({ ok: true, ...found }));
+  else await ctx.out(found.text);
   return EXIT_OK;
 }
 

@@ -25,6 +25,8 @@ describe("history tool set", () => {
       "read_file",
       "edit_file",
       "write_file",
+      "list_files",
+      "search_files",
     ]);
   });
 
