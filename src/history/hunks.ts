@@ -412,9 +412,12 @@ export function renderDiff(
       total += olds + news;
       continue;
     }
-    total += olds - lines(h.old, "-", h.at);
+    // Read after the call: lines() counts what it went through into total.
+    const oldSeen = lines(h.old, "-", h.at);
+    total += olds - oldSeen;
     const before = out.length;
-    total += news - lines(h.new, "+", h.newAt);
+    const newSeen = lines(h.new, "+", h.newAt);
+    total += news - newSeen;
     if (limit?.shown) limit.shown[j] = out.length - before;
   }
   if (limit && out.length < total) {

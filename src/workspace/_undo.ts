@@ -42,7 +42,9 @@ import { loadWhole } from "./_load.ts";
 import { lockTargets, start } from "./_locking.ts";
 import { remember } from "./_record.ts";
 import { resolveTarget } from "./_resolve.ts";
-import { resultShare } from "./_result_notes.ts";
+
+/** Most UTF-8 bytes of diff an undo's result shows, shared by its files. */
+const UNDO_DIFF_BYTES = 1024;
 
 const encoder = new TextEncoder();
 
@@ -175,10 +177,12 @@ async function undoLocked(
     }
     if (problems.length > 0) throw refusal(problems);
   }
-  // Bounded as a patch's result is: the entry itself shows the whole change.
+  // An undo's diff is cut short (docs/history.md "Undo"): the entry it
+  // reverts shows the whole change, so restoring a deleted file does not
+  // answer with every line of it.
   const shown: number[][] = steps.map(() => []);
   const limit = (i: number): DiffLimit => ({
-    maxBytes: resultShare(steps.length),
+    maxBytes: Math.max(512, Math.floor(UNDO_DIFF_BYTES / steps.length)),
     more: `show ${id} for the whole change this reverts`,
     shown: shown[i],
   });
