@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { join, resolve } from "node:path";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { errnoOf } from "../_internal/errno.ts";
 import { getEnv } from "./config.ts";
 import { cwd as processCwd } from "./env.ts";
@@ -60,6 +60,41 @@ export function stateDirOf(
     : join(resolve(base, root), STATE_FOLDER);
   prepare(dir, chosen !== undefined);
   return dir;
+}
+
+/**
+ * The nearest folder, from `from` upward, that holds a `.hashline/` state
+ * folder: the project a command run in one of its subfolders belongs to,
+ * found as git finds `.git`.
+ *
+ * @param from An absolute folder to start from.
+ * @returns That folder, or undefined when no folder up to the top holds one.
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { mkdirSync, mkdtempSync } from "node:fs";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
+ * import { projectRootOf } from "./state_dir.ts";
+ *
+ * const root = mkdtempSync(join(tmpdir(), "hashline-project-"));
+ * mkdirSync(join(root, ".hashline"));
+ * mkdirSync(join(root, "src", "deep"), { recursive: true });
+ * assert.equal(projectRootOf(join(root, "src", "deep")), root);
+ * ```
+ */
+export function projectRootOf(from: string): string | undefined {
+  let dir = resolve(from);
+  for (;;) {
+    try {
+      if (statSync(join(dir, STATE_FOLDER)).isDirectory()) return dir;
+    } catch {
+      // Not here: look one folder up.
+    }
+    const parent = dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
 }
 
 // Only a folder made here gets the .gitignore: one the user made is theirs.

@@ -1,20 +1,23 @@
 /**
  * The workspace commands: `read PATH`, `patch [FILE|-]`,
- * `write PATH FILE|-`, `ls [GLOB]` and `grep PATTERN [GLOB]`. PATH and FILE are taken from the caller's folder
- * when it lies inside the root, else from the root; paths inside a patch are
- * relative to the root, as reads print them.
+ * `write PATH FILE|-`, `ls [GLOB]` and `grep PATTERN [GLOB]`. PATH and FILE,
+ * and the paths inside a patch, are taken from the caller's folder when it
+ * lies inside the root, else from the root (docs/cli.md); `read` prints the
+ * path on its first line in that form.
  *
  * @module
  */
-import { isAbsolute, relative } from "node:path";
+import { isAbsolute, join, relative, sep } from "node:path";
+import { realpathSync } from "../_runtime/fs.ts";
 import { OutsideRootError } from "../errors.ts";
 import {
   type FileRead,
   openWorkspace,
   type PatchOptions,
 } from "../workspace/mod.ts";
-import { type CliContext, EXIT_OK, fail } from "./_context.ts";
+import { type CliContext, EXIT_OK, fail, pathBase } from "./_context.ts";
 import { intFlag } from "./_flags.ts";
+import type { Patch } from "../patch/types.ts";
 
 import type { CheckMode } from "../check/mod.ts";
 
@@ -80,6 +83,24 @@ export async function run(ctx: CliContext): Promise<number> {
 
 type Ws = ReturnType<typeof openWorkspace>;
 
+/** A root-relative path as the caller's folder sees it, when that lies inside the root. */
+function callerPath(
+  ctx: CliContext,
+  realRoot: string,
+  display: string,
+): string {
+  const base = pathBase(ctx.root, ctx.cwd);
+  if (base === ctx.root) return display;
+  let from = base;
+  try {
+    from = realpathSync(base);
+  } catch {
+    return display;
+  }
+  const rel = relative(from, join(realRoot, display)).split(sep).join("/");
+  return rel === "" || isAbsolute(rel) ? display : rel;
+}
+
 async function read(ctx: CliContext, ws: Ws): Promise<number> {
   const [typed] = ctx.args;
   const window = {
@@ -98,11 +119,41 @@ async function read(ctx: CliContext, ws: Ws): Promise<number> {
     await ctx.out(JSON.stringify({ ok: true, ...view }));
   } else {
     if (view.note) await ctx.err(`Note: ${view.note}.\n`);
+    // The first line names the file as a patch from here names it.
+    await ctx.out(`@@ ${callerPath(ctx, ws.root, view.path)}`);
     if (view.text !== "") await ctx.out(view.text);
     await ctx.err(readFooter(view));
     for (const w of view.warnings ?? []) await ctx.err(`Warning: ${w}\n`);
   }
   return EXIT_OK;
+}
+
+/**
+ * The patch with its paths taken as the caller typed them: from the
+ * working folder when it lies inside the root, as `read` takes a path
+ * (docs/cli.md), so `@@ a.ts` run from `root/src` names `src/a.ts`.
+ */
+async function fromCaller(
+  ctx: CliContext,
+  text: string,
+): Promise<Patch | string> {
+  if (ctx.patchPath("x") === "x") return text;
+  const { parsePatch } = await import("../patch/parse.ts");
+  const parsed = parsePatch(text);
+  return {
+    files: parsed.files.map((f) => ({
+      ...f,
+      path: ctx.patchPath(f.path),
+      ...(f.rename !== undefined ? { rename: ctx.patchPath(f.rename) } : {}),
+      ...(f.moves
+        ? {
+          moves: f.moves.map((m) =>
+            m.to !== undefined ? { ...m, to: ctx.patchPath(m.to) } : m
+          ),
+        }
+        : {}),
+    })),
+  };
 }
 
 async function patch(ctx: CliContext, ws: Ws): Promise<number> {
@@ -121,7 +172,7 @@ async function patch(ctx: CliContext, ws: Ws): Promise<number> {
     dryRun: ctx.values["dry-run"] === true,
     rebase: ctx.values.rebase === true,
   };
-  const result = await ws.patch(text, options);
+  const result = await ws.patch(await fromCaller(ctx, text), options);
   if (ctx.json) {
     await ctx.out(JSON.stringify({
       ok: true,

@@ -172,7 +172,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       },
     },
     details:
-      "The view goes to stdout and a footer such as (lines 1–200 of 5000; next: --offset 201) to stderr. The lines shown count as read for the session, so they can be patched next.",
+      "The first line is @@ PATH, the file as a patch run from here names it; the view follows on stdout and a footer such as (lines 1–200 of 5000; next: --offset 201) to stderr. The lines shown count as read for the session, so they can be patched next.",
   },
   {
     name: "patch",
@@ -195,7 +195,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       },
     },
     details:
-      "Paths inside the patch (@@ PATH) are relative to --root, as read prints them. A patch with a stale anchor is refused whole (exit 1) and the refusal shows fresh anchors to resend with.",
+      "Paths inside the patch (@@ PATH) are taken as read takes PATH: from the working folder when it lies inside the root, else from the root. A patch with a stale anchor is refused whole (exit 1) and the refusal shows fresh anchors to resend with.",
   },
   {
     name: "write",

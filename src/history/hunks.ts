@@ -329,8 +329,8 @@ function wholeDiff(
   kind?: "created" | "deleted",
 ): string {
   const out = [
-    kind === "created" ? "--- /dev/null" : `--- a/${path}`,
-    kind === "deleted" ? "+++ /dev/null" : `+++ b/${path}`,
+    kind === "created" ? "--- /dev/null" : `--- ${path}`,
+    kind === "deleted" ? "+++ /dev/null" : `+++ ${path}`,
   ];
   for (const h of hunks) {
     const olds = lineCount(h.old);
@@ -401,8 +401,8 @@ export function renderDiff(
     }
     return seen;
   };
-  put(kind === "created" ? "--- /dev/null" : `--- a/${path}`);
-  put(kind === "deleted" ? "+++ /dev/null" : `+++ b/${path}`);
+  put(kind === "created" ? "--- /dev/null" : `--- ${path}`);
+  put(kind === "deleted" ? "+++ /dev/null" : `+++ ${path}`);
   for (const [j, h] of hunks.entries()) {
     if (limit?.shown) limit.shown[j] = 0;
     const olds = lineCount(h.old);

@@ -181,8 +181,10 @@ export function summarizeEdit(input: EditInput): EditSummary {
     regions,
   );
   return {
-    added,
-    removed,
+    // As git diff --numstat counts them: lines a replace leaves as they
+    // were are not counted (tests/workspace/numstat.test.ts).
+    added: diff.added,
+    removed: diff.removed,
     newCount,
     regions,
     anchors: bounded.anchors,
@@ -283,6 +285,9 @@ function applyWindow(c: Cluster, input: EditInput): string[] {
 interface DiffLines {
   lines: string[];
   total: number;
+  /** Lines the diff adds and removes, as `git diff --numstat` counts them. */
+  added: number;
+  removed: number;
 }
 
 /**
@@ -386,10 +391,21 @@ function diffOf(
   const room = Math.ceil(budget / 2) + 2;
   let shown = 0;
   let total = 0;
+  let added = 0;
+  let removed = 0;
+  // A cluster's counts as its plan says them: exact for one that only
+  // inserts or only removes lines, and for one too large to diff.
+  const countPlan = (c: Cluster) => {
+    for (const e of c.edits) {
+      added += e.lines.length;
+      removed += e.deleteCount;
+    }
+  };
   for (const c of clusters) {
     if (c.complete && !searchable(c, input)) {
       const planned = plannedHunk(c, input, Math.max(0, room - shown));
       if (planned) {
+        countPlan(c);
         hunks.push(planned.hunk);
         shown += planned.hunk.lines.length + 1;
         total += planned.total + 1;
@@ -404,15 +420,16 @@ function diffOf(
       old.push(line ?? "");
     }
     if (!c.complete) {
-      const removed = c.edits.reduce((s, e) => s + e.deleteCount, 0);
-      const added = c.edits.reduce((s, e) => s + e.lines.length, 0);
+      const cut = c.edits.reduce((s, e) => s + e.deleteCount, 0);
+      const put = c.edits.reduce((s, e) => s + e.lines.length, 0);
+      countPlan(c);
       hunks.push({
         oldStart: c.oldStart,
         oldLines: 0,
         newStart: c.newStart,
         newLines: 0,
         lines: [
-          ` (${removed} lines removed and ${added} written here: too large to show in the diff)`,
+          ` (${cut} lines removed and ${put} written here: too large to show in the diff)`,
         ],
       });
       shown += 2;
@@ -432,6 +449,10 @@ function diffOf(
       { context: DIFF_CONTEXT },
     );
     for (const h of part.hunks) {
+      for (const l of h.lines) {
+        if (l[0] === "+") added++;
+        else if (l[0] === "-") removed++;
+      }
       shown += h.lines.length + 1;
       total += h.lines.length + 1;
       hunks.push({
@@ -448,7 +469,7 @@ function diffOf(
       });
     }
   }
-  if (hunks.length === 0) return { lines: [], total: 0 };
+  if (hunks.length === 0) return { lines: [], total: 0, added, removed };
   const lines = formatPatch(
     {
       oldFileName: input.created ? "/dev/null" : input.display,
@@ -461,5 +482,10 @@ function diffOf(
   ).trimEnd().split("\n");
   // Whole, it counts as it reads; cut, the two file headers and every
   // line not built count too.
-  return { lines, total: shown === total ? lines.length : total + 2 };
+  return {
+    lines,
+    total: shown === total ? lines.length : total + 2,
+    added,
+    removed,
+  };
 }

@@ -42,6 +42,7 @@ import { loadWhole } from "./_load.ts";
 import { lockTargets, start } from "./_locking.ts";
 import { remember } from "./_record.ts";
 import { resolveTarget } from "./_resolve.ts";
+import { renamedSince } from "./_undo_renamed.ts";
 
 /** Most UTF-8 bytes of diff an undo's result shows, shared by its files. */
 const UNDO_DIFF_BYTES = 1024;
@@ -153,6 +154,17 @@ async function undoLocked(
       if (f.whole !== undefined) sha = await sha256Hex(old);
     }
     const plan = planUndo(id, f, current, sha);
+    if (!plan.ok && current === null && !f.deleted) {
+      const moved = await renamedSince(ctx, id, f.path);
+      if (moved) {
+        problems.push(problem(
+          "MOVED_ON",
+          `the file is ${moved.path} now (${moved.by} renamed it), so ${id} cannot be undone here: undo ${moved.by} first to rename it back, then ${id}.`,
+          { path: f.path },
+        ));
+        continue;
+      }
+    }
     if (!plan.ok) problems.push(...plan.problems);
     else {
       carryKnown(f.hunks, plan.step.hunks);
