@@ -335,7 +335,7 @@ async function main(): Promise<void> {
   const repo = fileURLToPath(new URL("../", import.meta.url));
   const reference = join(
     repo,
-    "node_modules/@modelcontextprotocol/server-filesystem",
+    "bench/node_modules/@modelcontextprotocol/server-filesystem",
   );
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
