@@ -17,6 +17,7 @@ import {
 } from "../workspace/mod.ts";
 import { type CliContext, EXIT_OK, fail, pathBase } from "./_context.ts";
 import { intFlag } from "./_flags.ts";
+import { lazy } from "../_internal/lazy.ts";
 import type { Patch } from "../patch/types.ts";
 
 import type { CheckMode } from "../check/mod.ts";
@@ -83,6 +84,13 @@ export async function run(ctx: CliContext): Promise<number> {
 
 type Ws = ReturnType<typeof openWorkspace>;
 
+// The parser (and zod with it) loads only for a patch sent from a subfolder,
+// so a read's start-up graph stays as small as before.
+const loadParse = lazy<typeof import("../patch/parse.ts")>(
+  import.meta.url,
+  "../patch/parse.ts",
+);
+
 /** A root-relative path as the caller's folder sees it, when that lies inside the root. */
 function callerPath(
   ctx: CliContext,
@@ -138,7 +146,7 @@ async function fromCaller(
   text: string,
 ): Promise<Patch | string> {
   if (ctx.patchPath("x") === "x") return text;
-  const { parsePatch } = await import("../patch/parse.ts");
+  const { parsePatch } = await loadParse();
   const parsed = parsePatch(text);
   return {
     files: parsed.files.map((f) => ({
