@@ -90,11 +90,16 @@ export {
   type SyntaxNode,
 } from "./src/block/mod.ts";
 export {
+  type FileList,
   type FileRead,
+  type ListOptions,
   openWorkspace,
   type PatchOptions,
   type PatchResult,
   type ReadOptions,
+  type SearchFile,
+  type SearchOptions,
+  type SearchResult,
   type Workspace,
   type WorkspaceOptions,
 } from "./src/workspace/mod.ts";

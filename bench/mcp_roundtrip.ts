@@ -28,7 +28,7 @@ const REPO = fileURLToPath(new URL("../", import.meta.url));
 const DENO = join(REPO, "node_modules", ".bin", "deno");
 const REFERENCE = join(
   REPO,
-  "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js",
+  "bench/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js",
 );
 
 function env(extra: Record<string, string>): Record<string, string> {

@@ -75,8 +75,8 @@ export async function outlineShare(): Promise<
 export const BUDGETS = {
   /** `edit_file` alone. */
   editFile: 550,
-  /** The `files` set: `read_file`, `edit_file`, `write_file`. */
-  files: 850,
+  /** The `files` set: `read_file`, `edit_file`, `write_file`, `list_files`, `search_files`. */
+  files: 1100,
   /** The default set of `mcp` and `serve` (`files`, `store`). */
   defaultSet: 1652,
   /** The `history` set: `edit_history`, `undo_edit`. */
@@ -331,7 +331,7 @@ async function main(): Promise<void> {
   const repo = fileURLToPath(new URL("../", import.meta.url));
   const reference = join(
     repo,
-    "node_modules/@modelcontextprotocol/server-filesystem",
+    "bench/node_modules/@modelcontextprotocol/server-filesystem",
   );
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {

@@ -42,7 +42,7 @@ const { values } = parseArgs({
 const kinds = choice("drift", values.drift, DRIFT_KINDS);
 const seed = Number(values.seed);
 const { tasks } = await loadTasks({
-  nodeModules: join(REPO, "node_modules"),
+  nodeModules: join(REPO, "bench", "node_modules"),
   seed,
   filesPerPackage: Number(values["files-per-package"]),
   perKind: Number(values["per-kind"]),

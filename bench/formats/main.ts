@@ -53,7 +53,7 @@ const result = await runFormatsBench({
   seed: Number(values.seed),
   perKind: Number(values["per-kind"]),
   filesPerPackage: Number(values["files-per-package"]),
-  nodeModules: join(REPO, "node_modules"),
+  nodeModules: join(REPO, "bench", "node_modules"),
   gnuPatch: !values["no-gnu-patch"],
   peer: !values["no-peer"],
   log: (line) => console.error(line),

@@ -61,7 +61,7 @@ const formats = choice("format", values.format, MODEL_FORMATS);
 const reads = choice("read", values.read, READ_FORMS);
 const seed = Number(values.seed);
 const { tasks } = await loadTasks({
-  nodeModules: join(REPO, "node_modules"),
+  nodeModules: join(REPO, "bench", "node_modules"),
   seed,
   filesPerPackage: Number(values["files-per-package"]),
   perKind: Number(values["per-kind"]),

@@ -179,7 +179,9 @@ export function peerUnavailable(
   if (!existsSync(paths.bun)) {
     return "Bun is not installed (node_modules/.bin/bun)";
   }
-  if (!existsSync(join(REPO, "node_modules", "@oh-my-pi", "hashline"))) {
+  if (
+    !existsSync(join(REPO, "bench", "node_modules", "@oh-my-pi", "hashline"))
+  ) {
     return `${PEER_NAME} is not installed`;
   }
   return undefined;

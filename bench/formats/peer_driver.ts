@@ -33,7 +33,7 @@ const pkg = JSON.parse(
   readFileSync(
     fileURLToPath(
       new URL(
-        "../../node_modules/@oh-my-pi/hashline/package.json",
+        "../node_modules/@oh-my-pi/hashline/package.json",
         import.meta.url,
       ),
     ),

@@ -57,10 +57,13 @@ const MAX_EXPANSIONS = 1024;
  * Compiles globs into one predicate over `/`-separated relative paths: true
  * when any glob matches (a `!glob` matches every path it does not).
  *
+ * @param globs The globs.
+ * @param what What the globs are, for the message (default `"deny glob"`).
  * @throws {TypeError} When a glob expands to too many alternatives.
  */
 export function compileGlobs(
   globs: readonly string[],
+  what = "deny glob",
 ): (path: string) => boolean {
   const compiled: Compiled[] = [];
   for (const glob of globs) {
@@ -70,7 +73,7 @@ export function compileGlobs(
       negate = true;
       g = g.slice(1);
     }
-    for (const alt of expandBraces(g)) {
+    for (const alt of expandBraces(g, what)) {
       compiled.push({ negate, segments: parseSegments(alt) });
     }
   }
@@ -83,7 +86,7 @@ export function compileGlobs(
   };
 }
 
-function expandBraces(glob: string): string[] {
+function expandBraces(glob: string, what: string): string[] {
   const out: string[] = [];
   const pending = [glob];
   while (pending.length > 0) {
@@ -101,7 +104,7 @@ function expandBraces(glob: string): string[] {
     }
     if (out.length + pending.length > MAX_EXPANSIONS) {
       throw new TypeError(
-        `Cannot use the deny glob "${glob}": its {…} alternatives expand to over ${MAX_EXPANSIONS} globs.`,
+        `Cannot use the ${what} "${glob}": its {…} alternatives expand to over ${MAX_EXPANSIONS} globs.`,
       );
     }
   }

@@ -6,13 +6,14 @@
  *
  * @module
  */
-import { isAbsolute, join, relative, resolve } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import {
   existsSync,
   lstatSync,
   mkdirSync,
   readlinkSync,
   realpathSync,
+  statSync,
   writeFileSync,
 } from "node:fs";
 import { OutsideRootError } from "../errors.ts";
@@ -112,6 +113,41 @@ function refuseLinked(root: string, dir: string): void {
     throw new OutsideRootError(
       `Cannot use the state folder "${dir}": it resolves to "${real}", outside the root. ${choose}`,
     );
+  }
+}
+
+/**
+ * The nearest folder, from `from` upward, that holds a `.hashline/` state
+ * folder: the project a command run in one of its subfolders belongs to,
+ * found as git finds `.git`.
+ *
+ * @param from An absolute folder to start from.
+ * @returns That folder, or undefined when no folder up to the top holds one.
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { mkdirSync, mkdtempSync } from "node:fs";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
+ * import { projectRootOf } from "./state_dir.ts";
+ *
+ * const root = mkdtempSync(join(tmpdir(), "hashline-project-"));
+ * mkdirSync(join(root, ".hashline"));
+ * mkdirSync(join(root, "src", "deep"), { recursive: true });
+ * assert.equal(projectRootOf(join(root, "src", "deep")), root);
+ * ```
+ */
+export function projectRootOf(from: string): string | undefined {
+  let dir = resolve(from);
+  for (;;) {
+    try {
+      if (statSync(join(dir, STATE_FOLDER)).isDirectory()) return dir;
+    } catch {
+      // Not here: look one folder up.
+    }
+    const parent = dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
   }
 }
 

@@ -61,7 +61,7 @@ export function describeCheck(check: SyntaxCheck, written = true): string {
   const n = check.errors.length;
   const head = `the edit introduces ${n} ${check.language} syntax ${
     n === 1 ? "error" : "errors"
-  }${check.reused ? " (receipt reused)" : ""}${
+  }${
     written
       ? "; fix it with a patch built from these fresh anchors:"
       : ", so nothing was written; the lines as the edit would have left them:"

@@ -5,9 +5,9 @@
  *
  * @module
  */
-import { isAbsolute, relative, resolve } from "node:path";
+import { isAbsolute, relative, resolve, sep } from "node:path";
 import { realpathSync } from "../_runtime/fs.ts";
-import { stateDirOf } from "../_runtime/state_dir.ts";
+import { projectRootOf, stateDirOf } from "../_runtime/state_dir.ts";
 import {
   cwd as processCwd,
   getEnv,
@@ -51,8 +51,13 @@ export interface CliContext {
   json: boolean;
   /** The caller's folder. */
   cwd: string;
-  /** Absolute workspace root (`--root`, default the caller's folder). */
+  /**
+   * Absolute workspace root: `--root`, else the nearest folder from the
+   * caller's upward that holds `.hashline/`, else the caller's folder.
+   */
   root: string;
+  /** The root was found upward from the caller's folder (no `--root`). */
+  foundRoot: boolean;
   /** Session name (`--session`, default `default`). */
   session: string;
   /** Absolute state folder: `--state`, else `HASHLINE_STORE`, else `.hashline/` under the root. */
@@ -61,6 +66,11 @@ export interface CliContext {
   deny: string[];
   /** Resolves a path the user typed: from the caller's folder inside the root, else from the root. */
   path(name: string): string;
+  /**
+   * A path inside a patch as the root takes it: typed relative, it is
+   * taken from the caller's folder inside the root, as {@link path} does.
+   */
+  patchPath(name: string): string;
   /** Environment lookup. */
   env(name: string): string | undefined;
   /** Reads all of standard input. */
@@ -121,6 +131,15 @@ export function pathBase(root: string, cwd: string): string {
   return root;
 }
 
+/** The real path of a folder, or the folder as given when it cannot be resolved. */
+function real(folder: string): string {
+  try {
+    return realpathSync(folder);
+  } catch {
+    return folder;
+  }
+}
+
 function line(write: (t: string) => Promise<void>) {
   return (text: string) => write(text.endsWith("\n") ? text : text + "\n");
 }
@@ -140,9 +159,13 @@ export function makeContext(
   const cwd = io.cwd !== undefined
     ? resolve(io.cwd)
     : callerFolder(processCwd(), env("INIT_CWD"));
-  const root = typeof run.values.root === "string"
+  const given = typeof run.values.root === "string"
     ? resolve(cwd, run.values.root)
-    : cwd;
+    : undefined;
+  // Without --root, a subfolder of a project uses the project's root and
+  // state, as git finds .git, instead of starting a second one.
+  const found = given === undefined ? projectRootOf(cwd) : undefined;
+  const root = given ?? found ?? cwd;
   const stdout = io.stdout ?? writeStdout;
   const stderr = io.stderr ?? writeStderr;
   return {
@@ -152,6 +175,7 @@ export function makeContext(
     json: run.json,
     cwd,
     root,
+    foundRoot: found !== undefined && found !== cwd,
     session: typeof run.values.session === "string"
       ? run.values.session
       : "default",
@@ -168,6 +192,13 @@ export function makeContext(
     path: (name) => {
       const full = resolve(pathBase(root, cwd), name);
       return /[\\/]$/.test(name) ? full + "/" : full;
+    },
+    patchPath: (name) => {
+      const base = pathBase(root, cwd);
+      if (base === root || isAbsolute(name) || name === "") return name;
+      const rel = relative(real(root), resolve(real(base), name))
+        .split(sep).join("/");
+      return /[\\/]$/.test(name) ? rel + "/" : rel;
     },
     env,
     stdin: io.stdin ?? readStdin,

@@ -1,20 +1,24 @@
 /**
- * The workspace commands: `read PATH`, `patch [FILE|-]` and
- * `write PATH FILE|-`. PATH and FILE are taken from the caller's folder
- * when it lies inside the root, else from the root; paths inside a patch are
- * relative to the root, as reads print them.
+ * The workspace commands: `read PATH`, `patch [FILE|-]`,
+ * `write PATH FILE|-`, `ls [GLOB]` and `grep PATTERN [GLOB]`. PATH and FILE,
+ * and the paths inside a patch, are taken from the caller's folder when it
+ * lies inside the root, else from the root (docs/cli.md); `read` prints the
+ * path on its first line in that form.
  *
  * @module
  */
-import { isAbsolute, relative } from "node:path";
+import { isAbsolute, join, relative, sep } from "node:path";
+import { realpathSync } from "../_runtime/fs.ts";
 import { OutsideRootError } from "../errors.ts";
 import {
   type FileRead,
   openWorkspace,
   type PatchOptions,
 } from "../workspace/mod.ts";
-import { type CliContext, EXIT_OK, fail } from "./_context.ts";
+import { type CliContext, EXIT_OK, fail, pathBase } from "./_context.ts";
 import { intFlag } from "./_flags.ts";
+import { lazy } from "../_internal/lazy.ts";
+import type { Patch } from "../patch/types.ts";
 
 import type { CheckMode } from "../check/mod.ts";
 
@@ -67,6 +71,9 @@ export async function run(ctx: CliContext): Promise<number> {
         return await read(ctx, ws);
       case "patch":
         return await patch(ctx, ws);
+      case "ls":
+      case "grep":
+        return await find(ctx, ws);
       default:
         return await write(ctx, ws);
     }
@@ -76,6 +83,31 @@ export async function run(ctx: CliContext): Promise<number> {
 }
 
 type Ws = ReturnType<typeof openWorkspace>;
+
+// The parser (and zod with it) loads only for a patch sent from a subfolder,
+// so a read's start-up graph stays as small as before.
+const loadParse = lazy<typeof import("../patch/parse.ts")>(
+  import.meta.url,
+  "../patch/parse.ts",
+);
+
+/** A root-relative path as the caller's folder sees it, when that lies inside the root. */
+function callerPath(
+  ctx: CliContext,
+  realRoot: string,
+  display: string,
+): string {
+  const base = pathBase(ctx.root, ctx.cwd);
+  if (base === ctx.root) return display;
+  let from = base;
+  try {
+    from = realpathSync(base);
+  } catch {
+    return display;
+  }
+  const rel = relative(from, join(realRoot, display)).split(sep).join("/");
+  return rel === "" || isAbsolute(rel) ? display : rel;
+}
 
 async function read(ctx: CliContext, ws: Ws): Promise<number> {
   const [typed] = ctx.args;
@@ -95,11 +127,41 @@ async function read(ctx: CliContext, ws: Ws): Promise<number> {
     await ctx.out(JSON.stringify({ ok: true, ...view }));
   } else {
     if (view.note) await ctx.err(`Note: ${view.note}.\n`);
+    // The first line names the file as a patch from here names it.
+    await ctx.out(`@@ ${callerPath(ctx, ws.root, view.path)}`);
     if (view.text !== "") await ctx.out(view.text);
     await ctx.err(readFooter(view));
     for (const w of view.warnings ?? []) await ctx.err(`Warning: ${w}\n`);
   }
   return EXIT_OK;
+}
+
+/**
+ * The patch with its paths taken as the caller typed them: from the
+ * working folder when it lies inside the root, as `read` takes a path
+ * (docs/cli.md), so `@@ a.ts` run from `root/src` names `src/a.ts`.
+ */
+async function fromCaller(
+  ctx: CliContext,
+  text: string,
+): Promise<Patch | string> {
+  if (ctx.patchPath("x") === "x") return text;
+  const { parsePatch } = await loadParse();
+  const parsed = parsePatch(text);
+  return {
+    files: parsed.files.map((f) => ({
+      ...f,
+      path: ctx.patchPath(f.path),
+      ...(f.rename !== undefined ? { rename: ctx.patchPath(f.rename) } : {}),
+      ...(f.moves
+        ? {
+          moves: f.moves.map((m) =>
+            m.to !== undefined ? { ...m, to: ctx.patchPath(m.to) } : m
+          ),
+        }
+        : {}),
+    })),
+  };
 }
 
 async function patch(ctx: CliContext, ws: Ws): Promise<number> {
@@ -118,7 +180,7 @@ async function patch(ctx: CliContext, ws: Ws): Promise<number> {
     dryRun: ctx.values["dry-run"] === true,
     rebase: ctx.values.rebase === true,
   };
-  const result = await ws.patch(text, options);
+  const result = await ws.patch(await fromCaller(ctx, text), options);
   if (ctx.json) {
     await ctx.out(JSON.stringify({
       ok: true,
@@ -130,6 +192,15 @@ async function patch(ctx: CliContext, ws: Ws): Promise<number> {
       ...(result.dialect ? { dialect: result.dialect } : {}),
     }));
   } else await ctx.out(result.summary);
+  return EXIT_OK;
+}
+
+async function find(ctx: CliContext, ws: Ws): Promise<number> {
+  const found = ctx.spec.name === "ls"
+    ? await ws.list({ glob: ctx.args[0] })
+    : await ws.search({ pattern: ctx.args[0], glob: ctx.args[1] });
+  if (ctx.json) await ctx.out(JSON.stringify({ ok: true, ...found }));
+  else await ctx.out(found.text);
   return EXIT_OK;
 }
 

@@ -172,7 +172,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       },
     },
     details:
-      "The view goes to stdout and a footer such as (lines 1–200 of 5000; next: --offset 201) to stderr. The lines shown count as read for the session, so they can be patched next.",
+      "The first line is @@ PATH, the file as a patch run from here names it; the view follows on stdout and a footer such as (lines 1–200 of 5000; next: --offset 201) to stderr. The lines shown count as read for the session, so they can be patched next.",
   },
   {
     name: "patch",
@@ -195,7 +195,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       },
     },
     details:
-      "Paths inside the patch (@@ PATH) are relative to --root, as read prints them. A patch with a stale anchor is refused whole (exit 1) and the refusal shows fresh anchors to resend with.",
+      "Paths inside the patch (@@ PATH) are taken as read takes PATH: from the working folder when it lies inside the root, else from the root. A patch with a stale anchor is refused whole (exit 1) and the refusal shows fresh anchors to resend with.",
   },
   {
     name: "write",
@@ -216,6 +216,36 @@ export const COMMANDS: readonly CommandSpec[] = [
     },
     details:
       "Standard input is read only when - is given. An empty standard input over a file that has content is refused (a forgotten or closed input) unless --allow-empty is given.",
+  },
+  {
+    name: "ls",
+    family: "files",
+    summary: "list files under the root (.gitignored and denied ones left out)",
+    args: [{
+      name: "GLOB",
+      optional: true,
+      help:
+        "which paths, from the root (default every file); a glob with no / matches names at any depth",
+    }],
+    flags: {},
+    details:
+      "Prints at most 1,000 paths, one a line, in the form a patch takes, and a note naming how many more matched.",
+  },
+  {
+    name: "grep",
+    family: "files",
+    summary: "find lines matching a regular expression, anchored",
+    args: [
+      { name: "PATTERN", help: "a regular expression (JavaScript syntax)" },
+      {
+        name: "GLOB",
+        optional: true,
+        help: "which files, as ls takes it (default every file)",
+      },
+    ],
+    flags: {},
+    details:
+      "Prints each file's path, then its matching lines as LINE:HH|content (LINE|content where the session last read that file lean), at most 200 lines. The lines shown count as read for the session, so they can be patched next.",
   },
   ...STORE_COMMANDS,
   {

@@ -107,7 +107,13 @@ export async function main(args: string[], io: CliIo = {}): Promise<number> {
       import("../check/_engine.ts").then((m) => m.warmRuntime(), () => {});
     }
     const family = await FAMILIES[parsed.spec.family]();
-    return await family.run(makeContext(parsed, io));
+    const ctx = makeContext(parsed, io);
+    if (ctx.foundRoot) {
+      await ctx.err(
+        `hashline: root ${ctx.root} (the nearest folder up holding .hashline/; --root chooses another)`,
+      );
+    }
+    return await family.run(ctx);
   } catch (error) {
     return await reportError(out, err, json, error);
   }

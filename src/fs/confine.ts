@@ -275,7 +275,7 @@ export class Confinement {
     }
     if (rel === ".." || rel.startsWith(".." + sep) || isAbsolute(rel)) {
       throw new OutsideRootError(
-        `Cannot use "${input}": it leads outside the workspace root. Use a path inside the root.`,
+        `Cannot use "${input}": it leads outside the workspace root ${this.given}. Use a path inside the root.`,
       );
     }
     const parts = rel.split(sep);
@@ -356,7 +356,7 @@ export class Confinement {
           throw new OutsideRootError(
             `Cannot use "${input}": "${
               shownAt(i)
-            }" is a symlink that leads outside the workspace root.`,
+            }" is a symlink that leads outside the workspace root ${this.given}.`,
           );
         }
         // A symlink loop inside the root cannot make the real path longer

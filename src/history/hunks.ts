@@ -328,8 +328,8 @@ function wholeDiff(
   kind?: "created" | "deleted",
 ): string {
   const out = [
-    kind === "created" ? "--- /dev/null" : `--- a/${path}`,
-    kind === "deleted" ? "+++ /dev/null" : `+++ b/${path}`,
+    kind === "created" ? "--- /dev/null" : `--- ${path}`,
+    kind === "deleted" ? "+++ /dev/null" : `+++ ${path}`,
   ];
   for (const h of hunks) {
     const olds = lineCount(h.old);
@@ -400,8 +400,8 @@ export function renderDiff(
     }
     return seen;
   };
-  put(kind === "created" ? "--- /dev/null" : `--- a/${path}`);
-  put(kind === "deleted" ? "+++ /dev/null" : `+++ b/${path}`);
+  put(kind === "created" ? "--- /dev/null" : `--- ${path}`);
+  put(kind === "deleted" ? "+++ /dev/null" : `+++ ${path}`);
   for (const [j, h] of hunks.entries()) {
     if (limit?.shown) limit.shown[j] = 0;
     const olds = lineCount(h.old);
@@ -411,9 +411,12 @@ export function renderDiff(
       total += olds + news;
       continue;
     }
-    total += olds - lines(h.old, "-", h.at);
+    // Read after the call: lines() counts what it went through into total.
+    const oldSeen = lines(h.old, "-", h.at);
+    total += olds - oldSeen;
     const before = out.length;
-    total += news - lines(h.new, "+", h.newAt);
+    const newSeen = lines(h.new, "+", h.newAt);
+    total += news - newSeen;
     if (limit?.shown) limit.shown[j] = out.length - before;
   }
   if (limit && out.length < total) {

@@ -146,7 +146,7 @@ function diffWithContext(
     news: lineCount(h.new),
   }));
   if (typeof current === "string") locate(cur, pieces);
-  const out = [`--- a/${path}`, `+++ b/${path}`];
+  const out = [`--- ${path}`, `+++ ${path}`];
   let i = 0;
   while (i < pieces.length) {
     // One block: pieces whose unchanged gap is short, as it stood then and now.

@@ -1,6 +1,6 @@
 /**
- * The workspace routes: `POST /v1/files/read`, `POST /v1/files/patch` and
- * `POST /v1/files/write`. Each goes through the workspace's own operation
+ * The workspace routes: `POST /v1/files/read`, `POST /v1/files/patch`,
+ * `POST /v1/files/write`, `POST /v1/files/list` and `POST /v1/files/search`. Each goes through the workspace's own operation
  * (the same rules as the CLI and MCP tools); the session is the
  * `Hashline-Session` header.
  *
@@ -11,7 +11,12 @@ import * as z from "zod";
 import { CHECK_MODES, type CheckMode } from "../check/modes.ts";
 import { EntryOpSchema, FileEntrySchema } from "../patch/schema.ts";
 import type { Workspace } from "../workspace/mod.ts";
-import { ReadFileInputSchema, WriteFileInputSchema } from "../tools/inputs.ts";
+import {
+  ListFilesInputSchema,
+  ReadFileInputSchema,
+  SearchFilesInputSchema,
+  WriteFileInputSchema,
+} from "../tools/inputs.ts";
 import { patchFromInput } from "../tools/patch_input.ts";
 import { parseInput } from "../tools/validate.ts";
 import type { HttpEnv } from "./_env.ts";
@@ -78,6 +83,28 @@ export function fileRoutes(options: FileRouteOptions): Hono<HttpEnv> {
       { session, check: input.check },
     );
     return json({ ok: true, ...result });
+  });
+
+  app.post("/v1/files/list", jsonBody(), async (c) => {
+    const input = parseInput(ListFilesInputSchema, c.var.body, "request body");
+    const found = await (await options.workspace()).list({ glob: input.glob });
+    return json({ ok: true, ...found });
+  });
+
+  // The lines a search shows count as read for the request's session.
+  app.post("/v1/files/search", jsonBody(), async (c) => {
+    const session = sessionOf(c.req.raw, options.session);
+    const input = parseInput(
+      SearchFilesInputSchema,
+      c.var.body,
+      "request body",
+    );
+    const found = await (await options.workspace()).search({
+      pattern: input.pattern,
+      glob: input.glob,
+      session,
+    });
+    return json({ ok: true, ...found });
   });
   return app;
 }

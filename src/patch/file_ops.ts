@@ -31,6 +31,11 @@ export interface PathState {
   lines?: LineLookup;
   /** The session's read record of it, if any. */
   memory?: ReadMemory;
+  /**
+   * The file has the size and content hash the record holds: nothing
+   * changed it since the session's last read of any part of it.
+   */
+  unchanged?: boolean;
   /** Its first line terminator, or null when no line is terminated. */
   eol?: string | null;
   /** For a rename target that exists: it is the source file itself (a case- or normalization-only rename). */
@@ -380,14 +385,20 @@ export function planFileOps(
   return { files, moves, problems };
 }
 
-/** A delete needs every line seen and none changed since, as a whole-file write does. */
+/**
+ * A delete needs the file seen and unchanged since (docs/patch-format.md
+ * "Deleting a file"): a read of any part of it, or its outline, while the
+ * file still has the stamp of that read; without a stamp that holds, every
+ * line seen and none changed since, as a whole-file write needs.
+ */
 function judgeDelete(path: string, s: PathState): Problem[] {
   if (!s.memory) {
     return [notRead(
       path,
-      "resend the deletion (a deletion needs every line of the file read)",
+      "resend the deletion (any part of the file read, or its outline, is enough)",
     )];
   }
+  if (s.unchanged) return [];
   const lines = s.lines!;
   const total = lines.lineCount;
   let unseen = 0;
@@ -408,7 +419,7 @@ function judgeDelete(path: string, s: PathState): Problem[] {
       "NOT_READ",
       `this session has seen only ${
         total - unseen
-      } of its ${total} lines, so it was not deleted (that would discard lines never seen). Read it whole first (offset 1, limit ${total}), then resend the deletion.`,
+      } of its ${total} lines and the file changed since that read, so it was not deleted (that would discard lines never seen). Read it again (any part, or its outline), then resend the deletion.`,
       { path },
     )];
   }

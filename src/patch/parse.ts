@@ -19,6 +19,7 @@ import {
   toFilePatch,
 } from "./schema.ts";
 import type { EntryOp, FilePatch, MoveOp, Patch, PatchOp } from "./types.ts";
+import { unifiedDiffHint } from "./_unified.ts";
 
 const OpsSchema: z.ZodType<EntryOp[]> = z.array(EntryOpSchema);
 const LooseFileSchema: z.ZodType<Omit<FileEntry, "path"> & { path?: string }> =
@@ -240,6 +241,8 @@ function parseText(
   firstLine: number,
   headerless: boolean,
 ): Patch {
+  const hint = unifiedDiffHint(text);
+  if (hint !== null) throw new SyntaxError(`Cannot parse patch: ${hint}`);
   const files: FilePatch[] = [];
   const byPath = new Map<string, FilePatch>();
   let file: FilePatch | null = null;
@@ -345,9 +348,19 @@ function parseText(
         ? { op: "replace", start, ...(end ? { end } : {}), lines: [] }
         : { op: "delete", start, ...(end ? { end } : {}) };
     } else if (arg) {
+      if (sym === "+" && !isAnchor(arg) && !/^\d/.test(arg)) {
+        // "+text" written as a new line: new lines start with "~".
+        throw new SyntaxError(
+          `Cannot parse patch line ${n}: ${
+            JSON.stringify(row.slice(0, 80))
+          } is not an insert: "+ A" inserts the "~" lines after anchor A, and new lines start with "~" (write "~${
+            arg.slice(0, 60)
+          }").`,
+        );
+      }
       op = {
         op: sym === "+" ? "insert_after" : "insert_before",
-        anchor: anchorAt(arg, n),
+        anchor: opAnchor(arg, n),
         lines: [],
       };
     } else {
@@ -358,6 +371,19 @@ function parseText(
     afterDelete = op.op === "delete";
   }
   return { files };
+}
+
+/**
+ * An op's anchor: normalised when it parses, else kept as written, so
+ * validation refuses it as it refuses the same anchor in the JSON form
+ * (`BAD_ANCHOR`, docs/errors.md), naming the op.
+ */
+function opAnchor(text: string, n: number): string {
+  try {
+    return anchorAt(text, n);
+  } catch {
+    return text.trim();
+  }
 }
 
 function anchorAt(text: string, n: number): string {
@@ -388,8 +414,8 @@ function range(text: string, n: number): [string, string | undefined] {
     );
   }
   return [
-    anchorAt(parts[0], n),
-    parts.length === 2 ? anchorAt(parts[1], n) : undefined,
+    opAnchor(parts[0], n),
+    parts.length === 2 ? opAnchor(parts[1], n) : undefined,
   ];
 }
 

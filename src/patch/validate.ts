@@ -142,12 +142,7 @@ export function validateOps(
       parsed.push(a);
       if (!a) {
         usable = false;
-        add(
-          "BAD_ANCHOR",
-          `In ${label}, ${
-            JSON.stringify(text)
-          } is not an anchor: write LINE:HH as shown in the read, such as "12:a3".`,
-        );
+        add("BAD_ANCHOR", notAnAnchor(label, text));
         continue;
       }
       const key = `${a.line}:${a.hash}`;
@@ -443,4 +438,22 @@ function findOverlaps(
       point.line,
     );
   }
+}
+
+/**
+ * Why an op's anchor is not one, naming the likeliest slip: the read's
+ * `LINE:HH|content` copied whole instead of `LINE:HH`.
+ */
+function notAnAnchor(label: string, text: string): string {
+  const pasted = /^\s*(\d+:[0-9a-fA-F]{2})\|/.exec(text);
+  if (pasted) {
+    return `In ${label}, ${
+      JSON.stringify(text.slice(0, 80))
+    } is not an anchor: an anchor is ${
+      pasted[1]
+    }; the text after "|" is not part of it.`;
+  }
+  return `In ${label}, ${
+    JSON.stringify(text.slice(0, 80))
+  } is not an anchor: write LINE:HH as shown in the read, such as "12:a3".`;
 }

@@ -27,8 +27,10 @@ import type { CheckMode } from "../check/mod.ts";
 import type { EditFormat, ToolCallOptions, ToolDefinition } from "./types.ts";
 
 /** The line naming a change's history entry, so an agent can undo it without listing history. */
-function entryNote(result: { entry?: string }): string {
-  return result.entry ? `\n\nHistory entry: ${result.entry}.` : "";
+function entryNote(result: { entry?: string; summary: string }): string {
+  return result.entry && !result.summary.includes(result.entry)
+    ? `\n\nHistory entry: ${result.entry}.`
+    : "";
 }
 
 /** What the file tools need. */

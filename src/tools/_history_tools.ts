@@ -57,7 +57,6 @@ const UndoOutput = z.object({
   undoOf: z.string(),
   dryRun: z.boolean(),
   files: z.array(file),
-  summary: z.string(),
 });
 
 /** What the history tools need. */

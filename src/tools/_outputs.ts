@@ -72,7 +72,6 @@ export const PatchOutput = z.object({
     ),
     diff,
   })).describe("One entry per file, in patch order."),
-  summary: z.string().describe("What a model reads."),
   rebased: z.array(z.string()).describe(
     "Ops applied where their lines moved to (op 2: lines 40–42 → 43–45).",
   ),
@@ -90,7 +89,6 @@ export const StrReplaceOutput = z.object({
   added: z.number().int().describe("Lines added, as the diff counts them."),
   removed: z.number().int().describe("Lines removed, as the diff counts them."),
   diff,
-  summary: z.string().describe("What a model reads."),
   checks,
   entry,
 });
@@ -103,7 +101,6 @@ export const WriteOutput = z.object({
   removed: z.number().int().describe("Lines removed, as the diff counts them."),
   totalLines: z.number().int().describe("Lines in the new content."),
   diff,
-  summary: z.string().describe("What a model reads."),
   checks,
   entry,
 });

@@ -9,7 +9,7 @@
 /** Descriptions of every tool, by edit format where they differ. */
 export const DESCRIPTIONS = {
   readHashline:
-    "Read a file. Each line comes back as LINE:HH|content; LINE:HH is its anchor for edit_file, the prefix is not in the file. Long files come in windows: pass offset to go on. Big file: outline first, then read the block you need.",
+    "Read a file as LINE:HH|content lines; LINE:HH is the anchor edit_file takes, the prefix is not in the file. Long file: pass offset for the next window. Big file: outline first, then read the block you need.",
   readLean:
     "Read a file. Each line comes back as LINE|content; edit_file may name the line by LINE alone (12, 12..14), the prefix is not in the file. Long files come in windows: pass offset to go on. Big file: outline first, then read the block you need.",
   readPlain:
@@ -30,16 +30,21 @@ patch may also be apply_patch or a unified diff.`,
     "Edit a file by exact string replacement: old_string, copied from read_file without line numbers, must occur once (or set replace_all); it becomes new_string. No unique match: nothing is written.",
   write:
     "Create a file or replace a whole file. To change part of a file use edit_file.",
+  list: "List files (.gitignored left out), at most 1000.",
+  searchHashline:
+    "Find lines matching a regex: a path, then its LINE:HH|content lines (at most 200), which count as read for edit_file.",
+  searchPlain:
+    "Find lines matching a regex: a path, then its numbered lines (at most 200).",
   sourcePut:
-    "Store a source text; returns its ref (sha256:…) and handle (p_…) for the source_ tools.",
+    "Store a source text; returns its ref and handle.",
   sourceRead:
-    "Read a stored revision: a window of characters (query finds text, offset goes on from nextOffset), or with anchors LINE:HH|content lines for source_patch.",
+    "Read a revision: characters (query finds text), or with anchors LINE:HH|content lines for source_patch.",
   sourceEdit:
-    "New revision by exact string replacements, all or nothing; each old_string must occur once unless replace_all. The base never changes.",
+    "New revision by exact string replacements, all or nothing; each old_string must occur once unless replace_all.",
   sourcePatch:
-    "New revision by ops or a text patch (as edit_file) on anchors from source_read. Revisions never change, so anchors stay valid.",
+    "New revision by a patch (as edit_file) on source_read anchors, which stay valid.",
   sourceExport:
-    "Write a stored revision to a new workspace file; existing files are never overwritten.",
+    "Write a revision to a new workspace file, never over an existing one.",
 } as const;
 
 /** The snippet for the hashline format. */

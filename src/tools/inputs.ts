@@ -28,10 +28,10 @@ import { showAs } from "./validate.ts";
 export const MAX_READ_LINES = 10_000;
 
 const path = z.string().min(1).describe("File path");
-const ref = z.string().min(1).describe("Ref (sha256:…) or handle (p_…)");
+const ref = z.string().min(1).describe("Ref or handle");
 // Syntax check after the edit (docs/syntax-checks.md): one short optional enum.
 const check = z.enum(CHECK_MODES as [CheckMode, ...CheckMode[]]).optional()
-  .describe("Syntax check (default warn)");
+  .describe("Syntax check");
 const anchor = (what: string) => z.string().optional().describe(what);
 
 /**
@@ -98,7 +98,7 @@ export const ReadFileInputSchema: z.ZodType<ReadFileInput> = z.object({
   path,
   offset: z.number().int().min(1).optional().describe("First line (1-based)"),
   limit: lineLimit.optional().describe(
-    `Lines to show (default 2000, max ${MAX_READ_LINES})`,
+    `Lines (default 2000, max ${MAX_READ_LINES})`,
   ),
   outline: z.boolean().optional().describe("Declarations only"),
   anchors: z.enum(["hash", "lean"]).optional().describe(
@@ -182,7 +182,7 @@ export interface SourcePutInput {
 }
 /** `source_put` input schema. */
 export const SourcePutInputSchema: z.ZodType<SourcePutInput> = z.object({
-  source: z.string().describe("Source text (max 1 MiB)"),
+  source: z.string().describe("Source text"),
   check,
 });
 
@@ -255,6 +255,31 @@ export interface SourceExportInput {
 export const SourceExportInputSchema: z.ZodType<SourceExportInput> = z.object({
   ref,
   path: path.describe("New file (never overwritten)"),
+});
+
+const glob = z.string().min(1).optional().describe("Glob (default all)");
+
+/** `list_files` input. */
+export interface ListFilesInput {
+  /** Which paths (default every file). */
+  glob?: string;
+}
+/** `list_files` input schema (also the body of `POST /v1/files/list`). */
+export const ListFilesInputSchema: z.ZodType<ListFilesInput> = z.object({
+  glob,
+});
+
+/** `search_files` input. */
+export interface SearchFilesInput {
+  /** A regular expression tested on each line. */
+  pattern: string;
+  /** Which files (default every file). */
+  glob?: string;
+}
+/** `search_files` input schema (also the body of `POST /v1/files/search`). */
+export const SearchFilesInputSchema: z.ZodType<SearchFilesInput> = z.object({
+  pattern: z.string().min(1).describe("Regex"),
+  glob,
 });
 
 /**

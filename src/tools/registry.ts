@@ -13,6 +13,7 @@ import { anchorForm } from "../anchor/lean.ts";
 import type { RevisionStore } from "../store/types.ts";
 import type { Workspace } from "../workspace/mod.ts";
 import { fileTools } from "./_file_tools.ts";
+import { findTools } from "./_find_tools.ts";
 import { historyTools } from "./_history_tools.ts";
 import {
   PROMPT_HASHLINE,
@@ -181,6 +182,7 @@ export function createToolRegistry(context: ToolContext = {}): ToolRegistry {
         sessionOf,
         anchors,
       }),
+      ...findTools({ workspace: ws.get, editFormat, sessionOf }),
     );
   }
   if (st && store) {

@@ -26,6 +26,7 @@ import {
   planFileOps,
 } from "../patch/file_ops.ts";
 import { LineMemory } from "../patch/memory.ts";
+import { stillStamped } from "../records/stamp.ts";
 import { movedText } from "../patch/rebase.ts";
 import { changed, type Problem, refusal } from "../patch/problems.ts";
 import type { MoveOp, Patch, PatchOp, PlannedEdit } from "../patch/types.ts";
@@ -286,11 +287,14 @@ async function locked(
       );
     }
     const whole = await loadWhole(t);
+    const memory = known.get(key);
     loaded.set(key, {
       target: { ...t, stat: whole.id },
       text: whole.text,
       bytes: whole.bytes,
-      memory: known.get(key),
+      memory,
+      unchanged: memory !== undefined &&
+        await stillStamped(memory.stamp, whole.id, whole.bytes),
     });
   }
   if (problems.length > 0) throw refusal(problems);
@@ -346,6 +350,7 @@ async function lockedResolved(
     const eol = /\r?\n/.exec(l.text)?.[0] ?? null;
     const out: PathState = { exists: true, lines: idx, eol };
     if (l.memory) out.memory = l.memory;
+    if (l.unchanged) out.unchanged = true;
     return out;
   };
   // A rename onto the same file under another spelling (case, normalization).
@@ -533,8 +538,10 @@ async function lockedResolved(
         : d.from.memory?.form === "lean"
         ? leanLines(s.anchors)
         : s.anchors,
-      // A renamed file's diff names both paths.
-      diff: kind === "rename" && s.diff.startsWith(`--- ${display}\n`)
+      // A deleted file's lines are in its history entry, not repeated here.
+      diff: kind === "delete"
+        ? ""
+        : kind === "rename" && s.diff.startsWith(`--- ${display}\n`)
         ? `--- ${d.action.path}\n${s.diff.slice(display.length + 5)}`
         : s.diff,
     };
@@ -639,10 +646,13 @@ async function lockedResolved(
     entryId = record?.id;
     await carryRecords(ctx, session, done, shown, warnings, entryId);
   }
-  const parts = done.map((_d, i) =>
-    [heads[i], files[i].anchors, files[i].diff].filter((s) => s !== "").join(
-      "\n",
-    )
+  const parts = done.map((d, i) =>
+    d.action.action === "delete" && entryId
+      ? `${
+        heads[i]
+      }. To restore it, undo history entry ${entryId} (undo_edit, or hashline undo ${entryId}).`
+      : [heads[i], files[i].anchors, files[i].diff].filter((s) => s !== "")
+        .join("\n")
   );
   if (moveLines.length > 0) parts.unshift(moveLines.join("\n"));
   return patchAnswer({

@@ -110,7 +110,7 @@ export async function logged(
     throw new TypeError(
       `Cannot ${what}: ${
         JSON.stringify(id.slice(0, 40))
-      } is not an entry id; ids are "h_" and a number, such as "h_12", as the log lists them.`,
+      } is not an entry id; ids are "h_" and a number, such as "h_12", as edit_history (CLI: hashline log) lists them.`,
     );
   }
   const log = await ctx.log();
@@ -118,7 +118,7 @@ export async function logged(
   if (!r) {
     throw new NotFoundError(
       log
-        ? `Cannot ${what} "${id}": this workspace's history holds no such entry. List the entries with the log first.`
+        ? `Cannot ${what} "${id}": this workspace's history holds no such entry. List the entries with edit_history (CLI: hashline log) first.`
         : `Cannot ${what} "${id}": this workspace keeps no history (it was opened with history off).`,
     );
   }

@@ -23,6 +23,8 @@ export interface Loaded {
   text: string | null;
   bytes?: Uint8Array;
   memory?: LineMemory;
+  /** The file has the stamp the session's record holds (unchanged since that read). */
+  unchanged?: boolean;
 }
 
 /**

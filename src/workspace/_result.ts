@@ -166,8 +166,10 @@ export function summarizeEdit(input: EditInput): EditSummary {
   const diff = diffOf(input, clusters, budget);
   const bounded = bound(rows, diff, budget, input.display, regions);
   return {
-    added,
-    removed,
+    // As git diff --numstat counts them: lines a replace leaves as they
+    // were are not counted (tests/workspace/numstat.test.ts).
+    added: diff.added,
+    removed: diff.removed,
     newCount,
     regions,
     anchors: bounded.anchors,

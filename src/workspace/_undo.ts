@@ -41,9 +41,12 @@ import { loadWhole } from "./_load.ts";
 import { lockTargets, start } from "./_locking.ts";
 import { noteOwnCommit, remember } from "./_record.ts";
 import { resolveTarget } from "./_resolve.ts";
-import { resultShare } from "./_result_notes.ts";
 import { type LinkUndo, planLinkUndo } from "./_links.ts";
 import { pushAll } from "../_internal/arrays.ts";
+import { renamedSince } from "./_undo_renamed.ts";
+
+/** Most UTF-8 bytes of diff an undo's result shows, shared by its files. */
+const UNDO_DIFF_BYTES = 1024;
 
 const encoder = new TextEncoder();
 
@@ -161,6 +164,17 @@ async function undoLocked(
       if (f.whole !== undefined) sha = await sha256Hex(old);
     }
     const plan = planUndo(id, f, current, sha);
+    if (!plan.ok && current === null && !f.deleted) {
+      const moved = await renamedSince(ctx, id, f.path);
+      if (moved) {
+        problems.push(problem(
+          "MOVED_ON",
+          `the file is ${moved.path} now (${moved.by} renamed it), so ${id} cannot be undone here: undo ${moved.by} first to rename it back, then ${id}.`,
+          { path: f.path },
+        ));
+        continue;
+      }
+    }
     if (!plan.ok) pushAll(problems, plan.problems);
     else {
       carryKnown(f.hunks, plan.step.hunks);
@@ -192,10 +206,12 @@ async function undoLocked(
     }
     if (problems.length > 0) throw refusal(problems);
   }
-  // Bounded as a patch's result is: the entry itself shows the whole change.
+  // An undo's diff is cut short (docs/history.md "Undo"): the entry it
+  // reverts shows the whole change, so restoring a deleted file does not
+  // answer with every line of it.
   const shown: number[][] = steps.map(() => []);
   const limit = (i: number): DiffLimit => ({
-    maxBytes: resultShare(steps.length),
+    maxBytes: Math.max(512, Math.floor(UNDO_DIFF_BYTES / steps.length)),
     more: `show ${id} for the whole change this reverts`,
     shown: shown[i],
   });

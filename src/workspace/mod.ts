@@ -24,13 +24,18 @@
 
 export {
   type FileEdit,
+  type FileList,
   type FileRead,
+  type ListOptions,
   openWorkspace,
   type PatchOptions,
   type PatchResult,
   type PathInfo,
   type ReadOptions,
   type RecoveryReport,
+  type SearchFile,
+  type SearchOptions,
+  type SearchResult,
   type TextRead,
   type Workspace,
   type WorkspaceOptions,

@@ -230,6 +230,66 @@ export interface WriteResult {
   entry?: string;
 }
 
+/** Options of {@link Workspace.list}. */
+export interface ListOptions {
+  /**
+   * Which paths (default: every file): a glob with no `/`
+   * matches a name at any depth (`*.ts`), and one that matches a folder
+   * lists everything under it (`src`).
+   */
+  glob?: string;
+}
+
+/** Files under the root (see {@link Workspace.list}). */
+export interface FileList {
+  /** Root-relative paths with `/` separators, in name order, at most 1,000. */
+  paths: string[];
+  /** Files that matched, shown or not. */
+  total: number;
+  /** What a model reads: one path a line, and a note naming how many more there are. */
+  text: string;
+}
+
+/** Options of {@link Workspace.search}. */
+export interface SearchOptions {
+  /** A regular expression (JavaScript syntax) tested on each line. */
+  pattern: string;
+  /** Which files, as {@link ListOptions.glob} (default every file). */
+  glob?: string;
+  /** Session the lines shown count as read for (default the workspace's). */
+  session?: string;
+}
+
+/** The lines of one file a search showed. */
+export interface SearchFile {
+  /** Root-relative path with `/` separators. */
+  path: string;
+  /** Line numbers shown, ascending. */
+  lines: number[];
+}
+
+/** The result of {@link Workspace.search}. */
+export interface SearchResult {
+  /** Files with lines shown, in name order. */
+  files: SearchFile[];
+  /** Matching lines shown (at most 200). */
+  shown: number;
+  /** Matching lines past the limit, not shown. */
+  more: number;
+  /** Files left out because they are not UTF-8 text. */
+  binary: number;
+  /** Files left out because they are over the search's size limit (1 MiB). */
+  tooLarge: number;
+  /**
+   * What a model reads: each file's path, then its matching lines as
+   * `LINE:HH|content` (`LINE|content` when the session last read that file
+   * lean), and notes naming what was left out.
+   */
+  text: string;
+  /** Present when a read record could not be saved. */
+  warnings?: string[];
+}
+
 /** Files under one root, with sessions, confinement and all-or-nothing commits. */
 export interface Workspace {
   /** Real path of the root. */
@@ -243,6 +303,17 @@ export interface Workspace {
    * lines' full hashes for the session.
    */
   read(path: string, window?: ReadOptions): Promise<FileRead>;
+  /**
+   * Lists files under the root: `.gitignore`d and denied paths, `.git/` and
+   * `.hashline/` left out; at most 1,000 paths.
+   */
+  list(options?: ListOptions): Promise<FileList>;
+  /**
+   * Finds lines matching a regular expression, at most 200, shown anchored
+   * and recorded as read for the session, so a patch can name them without
+   * another read.
+   */
+  search(options: SearchOptions): Promise<SearchResult>;
   /** Validates a patch against the live files and commits it to every file, or to none. */
   patch(
     patch: Patch | string,

@@ -35,12 +35,16 @@ import type {
   UndoResult,
 } from "../history/types.ts";
 import type {
+  FileList,
   FileRead,
+  ListOptions,
   PatchOptions,
   PatchResult,
   PathInfo,
   ReadOptions,
   RecoveryReport,
+  SearchOptions,
+  SearchResult,
   TextRead,
   Workspace,
   WorkspaceOptions,
@@ -75,6 +79,11 @@ const loadUndo = lazy<typeof import("./_undo.ts")>(
   import.meta.url,
   "./_undo.ts",
 );
+// Listings and searches walk the tree with their own steps.
+const loadFind = lazy<typeof import("./_find.ts")>(
+  import.meta.url,
+  "./_find.ts",
+);
 let historySteps: Promise<History> | undefined;
 function loadHistory(): Promise<History> {
   return historySteps ??= Promise.all([loadHistorySteps(), loadUndo()])
@@ -102,6 +111,14 @@ class FileWorkspace implements Workspace {
 
   read(path: string, window: ReadOptions = {}): Promise<FileRead> {
     return readFile(this.ctx, path, window);
+  }
+
+  async list(options?: ListOptions): Promise<FileList> {
+    return (await loadFind()).listFiles(this.ctx, options);
+  }
+
+  async search(options: SearchOptions): Promise<SearchResult> {
+    return (await loadFind()).searchFiles(this.ctx, options);
   }
 
   async patch(

@@ -136,7 +136,13 @@ describe("AI SDK adapter", () => {
     assert.equal(sent.role, "system");
     assert.match(String(sent.content), /LINE:HH\|content/);
     const toolNames = (model.doGenerateCalls[0].tools ?? []).map((t) => t.name);
-    assert.deepEqual(toolNames, ["read_file", "edit_file", "write_file"]);
+    assert.deepEqual(toolNames, [
+      "read_file",
+      "edit_file",
+      "write_file",
+      "list_files",
+      "search_files",
+    ]);
   });
 
   it("the str_replace edit format goes through: plain reads, old_string/new_string edits, its own prompt", async () => {

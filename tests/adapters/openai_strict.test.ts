@@ -142,7 +142,7 @@ describe("OpenAI strict mode", () => {
         editFormat,
       });
       const openai = openAiTools(registry);
-      assert.equal(openai.chatTools.length, 8);
+      assert.equal(openai.chatTools.length, 10);
       for (const [i, tool] of openai.chatTools.entries()) {
         const { name, parameters, strict } = tool.function;
         assert.equal(strict, true, name);

@@ -20,7 +20,7 @@ import {
 const REPO = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 // A reduced size of `deno task bench:formats`: the same code path, a few tasks.
 const reduced = {
-  nodeModules: join(REPO, "node_modules"),
+  nodeModules: join(REPO, "bench", "node_modules"),
   seed: 7,
   perKind: 1,
   filesPerPackage: 2,

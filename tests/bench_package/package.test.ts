@@ -1,7 +1,9 @@
 /**
- * bench/ is its own workspace package: its corpora, tokenizers and load
- * tools are its dependencies, never the kit's, and every package a bench
- * imports is declared by the bench or by the kit it measures.
+ * bench/ is its own package with its own lock file, installed apart
+ * (`npm ci --prefix bench`): its corpora, tokenizers, load tools and the
+ * peer library are its dependencies, never the kit's, so the root's
+ * `npm ci` does not fetch them; every package a bench imports is declared
+ * by the bench or by the kit it measures.
  */
 import assert from "node:assert/strict";
 import { readdir, readFile } from "node:fs/promises";
@@ -33,13 +35,29 @@ function packageOf(specifier: string): string {
 }
 
 describe("the bench package", () => {
-  it("is a private workspace member of the root", async () => {
+  it("is a private package installed apart, with its own lock file", async () => {
     const root = await readJson("package.json");
     const bench = await readJson("bench/package.json");
-    assert.deepEqual(root.workspaces, ["bench"]);
+    assert.equal(root.workspaces, undefined);
     assert.equal(bench.name, "@hashline/bench");
     assert.equal(bench.private, true);
     assert.ok((await readJson("deno.json")).workspace.includes("./bench"));
+    const lock = await readJson("bench/package-lock.json");
+    assert.equal(lock.name, "@hashline/bench");
+    assert.ok(lock.packages["node_modules/gpt-tokenizer"]);
+    // The root's lock holds none of the bench's packages.
+    const rootLock = await readJson("package-lock.json");
+    for (const name of Object.keys(bench.devDependencies)) {
+      assert.equal(
+        rootLock.packages[`node_modules/${name}`],
+        undefined,
+        `${name} is in the root's lock`,
+      );
+    }
+    assert.match(
+      await readFile(join(REPO, ".ci", "run"), "utf8"),
+      /npm ci --prefix bench/,
+    );
   });
 
   it("owns its dependencies: the root lists none of them", async () => {

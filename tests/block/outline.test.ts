@@ -195,7 +195,7 @@ describe("outline reads", () => {
         env: { HASHLINE_STORE: join(t.dir, ".cli-state") },
       });
       assert.equal(cli.code, 0, cli.stderr);
-      assert.equal(cli.stdout.trimEnd(), read.text.trimEnd());
+      assert.equal(cli.stdout.trimEnd(), `@@ s.ts\n${read.text.trimEnd()}`);
     } finally {
       await mcp.close();
       await t.cleanup();

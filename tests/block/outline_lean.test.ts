@@ -53,7 +53,7 @@ describe("outline reads in the lean form", () => {
           });
         const read = await run(["read", "--outline", "--lean", "s.ts"]);
         assert.equal(read.code, 0, read.stderr);
-        assert.equal(read.stdout.trimEnd(), LEAN_OUTLINE);
+        assert.equal(read.stdout.trimEnd(), `@@ s.ts\n${LEAN_OUTLINE}`);
         const hidden = await run(
           ["patch", "-", "--json"],
           "@@ s.ts\n= 5\n~  return a + 2;\n",

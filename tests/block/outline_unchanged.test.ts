@@ -31,7 +31,7 @@ describe("outline reads of an unchanged file", () => {
         assert.equal(read.code, 0, read.stderr);
         assert.equal(
           read.stdout.trimEnd(),
-          `1:${lineHash("# A")}|# A\n…2–4\n5:${lineHash("## B")}|## B`,
+          `@@ d.md\n1:${lineHash("# A")}|# A\n…2–4\n5:${lineHash("## B")}|## B`,
         );
         const edit = await hashline(["patch", "-"], {
           cwd: dir,

@@ -107,7 +107,7 @@ describe(
           env: state,
         });
         assert.equal(inSub.code, 0, inSub.stderr);
-        assert.equal(inSub.stdout, `1:${lineHash("one")}|one\n`);
+        assert.equal(inSub.stdout, `@@ g.txt\n1:${lineHash("one")}|one\n`);
         const json = await hashline(
           ["read", "g.txt", "--root", "..", "--json"],
           {

@@ -51,10 +51,10 @@ describe(
           cwd: elsewhere,
         });
         assert.equal(read.code, 0, read.stderr);
-        assert.equal(
-          read.stdout.split("\n")[0],
+        assert.deepEqual(read.stdout.split("\n").slice(0, 2), [
+          "@@ app.py",
           `1:${lineHash("print('hi')")}|print('hi')`,
-        );
+        ]);
         // State lives in <root>/.hashline/, with a .gitignore of *, and nowhere else.
         assert.equal(
           await readFile(join(proj, ".hashline", ".gitignore"), "utf8"),
@@ -63,10 +63,13 @@ describe(
         assert.deepEqual(await readdir(elsewhere), ["app.py"]);
         assert.equal(git(proj, "status", "--porcelain"), "");
 
-        // A read made from outside counts for a patch sent from inside the root.
+        // A read made from outside counts for a patch sent from inside the
+        // root, whose paths are taken from there as read's are.
         const patched = await hashline(["patch", "-", "--root", ".."], {
           cwd: join(proj, "src"),
-          input: `@@ app.py\n= 2:${lineHash("print('bye')")}\n~print('ciao')\n`,
+          input: `@@ ../app.py\n= 2:${
+            lineHash("print('bye')")
+          }\n~print('ciao')\n`,
         });
         assert.equal(patched.code, 0, patched.stderr);
         assert.equal(

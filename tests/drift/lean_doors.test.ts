@@ -32,7 +32,7 @@ describe("lean reads: the CLI", () => {
         assert.equal(read.code, 0);
         assert.equal(
           read.stdout.trim(),
-          "1|const a = 1;\n2|const b = 2;\n3|const c = 3;",
+          "@@ a.ts\n1|const a = 1;\n2|const b = 2;\n3|const c = 3;",
         );
         const ok = await run(["patch", "-"], "@@ a.ts\n= 2\n~const b = 20;\n");
         assert.equal(ok.code, 0, ok.stderr);

@@ -317,7 +317,8 @@ describe("history access", () => {
             path: "a.txt",
             ops: [{
               op: "replace",
-              start: cr.out.split("|")[0],
+              // The read's first line names the file (@@ a.txt).
+              start: cr.out.split("\n")[1].split("|")[0],
               lines: ["eins"],
             }],
           }],

@@ -70,7 +70,11 @@ function cliDoor(t: Tree): Door {
   };
   return {
     name: "cli",
-    anchors: async (p) => firstAnchors((await run(["read", p])).out.trimEnd()),
+    // A CLI read names the file on its first line (@@ PATH).
+    anchors: async (p) =>
+      firstAnchors(
+        (await run(["read", p])).out.trimEnd().replace(/^@@ .*\n?/, ""),
+      ),
     patch: async (files) => {
       const r = await run(["patch", "-"], JSON.stringify({ files }));
       assert.equal(r.code, 0, r.err);

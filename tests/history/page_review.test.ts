@@ -159,8 +159,7 @@ describe("review page, as a supervisor reads it", () => {
             ...base,
             files: files.map((f) => ({
               ...f,
-              diff:
-                "--- a/x\n+++ b/x\n@@ -1,1 +1,1 @@\n-\x1b]0;t\x07\n+ok\u2066",
+              diff: "--- x\n+++ x\n@@ -1,1 +1,1 @@\n-\x1b]0;t\x07\n+ok\u2066",
             })),
           },
           { possible: false, reason: "no" },

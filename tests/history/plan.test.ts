@@ -60,7 +60,7 @@ describe("hunks", () => {
     ]);
     assert.equal(
       renderDiff("f.txt", hunks),
-      "--- a/f.txt\n+++ b/f.txt\n@@ -10,1 +10,1 @@\n-line 9\n+TEN\n@@ -900,1 +900,1 @@\n-line 899\n+NINE HUNDRED",
+      "--- f.txt\n+++ f.txt\n@@ -10,1 +10,1 @@\n-line 9\n+TEN\n@@ -900,1 +900,1 @@\n-line 899\n+NINE HUNDRED",
     );
   });
 });

@@ -1,7 +1,7 @@
 /** The `history` tool set stays within its token budget (docs/mcp.md, "What the tools cost a model"). */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { encode } from "gpt-tokenizer/encoding/o200k_base";
+import { tokens } from "../../bench/tools_tokens.ts";
 import { createToolRegistry } from "../../src/tools/registry.ts";
 import { openWorkspace } from "../../src/workspace/mod.ts";
 import { tmpdir } from "node:os";
@@ -25,6 +25,8 @@ describe("history tool set", () => {
       "read_file",
       "edit_file",
       "write_file",
+      "list_files",
+      "search_files",
     ]);
   });
 
@@ -32,11 +34,11 @@ describe("history tool set", () => {
     const cost = history.reduce(
       (n, t) =>
         n +
-        encode(JSON.stringify({
+        tokens(JSON.stringify({
           name: t.name,
           description: t.description,
           input_schema: t.inputSchema,
-        })).length,
+        })),
       0,
     );
     console.log(`history tool set: ${cost} o200k tokens`);

@@ -50,8 +50,8 @@ describe("history diffs with context", () => {
     assert.equal(
       diff,
       [
-        "--- a/a.txt",
-        "+++ b/a.txt",
+        "--- a.txt",
+        "+++ a.txt",
         "@@ -2,12 +2,12 @@",
         " l2",
         " l3",
@@ -81,13 +81,13 @@ describe("history diffs with context", () => {
     const diff = toDetail(r, { current: () => now }).files[0].diff;
     assert.equal(
       diff,
-      "--- a/a.txt\n+++ b/a.txt\n@@ -4,3 +4,3 @@\n l4\n-l5\n+L5\n l6",
+      "--- a.txt\n+++ a.txt\n@@ -4,3 +4,3 @@\n l4\n-l5\n+L5\n l6",
     );
     // At the top of the file, context starts at line 1.
     const top = entryOf("a\nb\nc\nd\ne\n", "A\nb\nc\nd\ne\n");
     assert.equal(
       toDetail(top, { current: () => "A\nb\nc\nd\ne\n" }).files[0].diff,
-      "--- a/a.txt\n+++ b/a.txt\n@@ -1,4 +1,4 @@\n-a\n+A\n b\n c\n d",
+      "--- a.txt\n+++ a.txt\n@@ -1,4 +1,4 @@\n-a\n+A\n b\n c\n d",
     );
   });
 

@@ -11,7 +11,13 @@ import { bytes, tempTree } from "../http/_helpers.ts";
 import { connectHttp } from "./_client.ts";
 
 const CLI = join(REPO_ROOT, "src", "cli", "main.ts");
-const FILES = ["read_file", "edit_file", "write_file"];
+const FILES = [
+  "read_file",
+  "edit_file",
+  "write_file",
+  "list_files",
+  "search_files",
+];
 const STORE = [
   "source_put",
   "source_read",

@@ -96,7 +96,8 @@ export function cliDoor(t: Tree): Door {
         ...(limit ? ["--limit", `${limit}`] : []),
       ]);
       assert.equal(r.code, 0, r.err);
-      return anchorsOf(r.out.trimEnd());
+      // The first line names the file (@@ PATH).
+      return anchorsOf(r.out.trimEnd().replace(/^@@ .*\n?/, ""));
     },
     patch: async (patch) =>
       answer(

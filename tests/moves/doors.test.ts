@@ -260,14 +260,19 @@ async function scenarios(t: Tree, door: Door): Promise<void> {
     "EXISTS",
     /already stands/,
   );
+  // A delete needs part of the file read, and the file unchanged since.
   await writeFile(join(t.root, "p.ts"), A);
   await door.read("p.ts", 2);
+  await writeFile(
+    join(t.root, "p.ts"),
+    A.replace("export const main = 1;", "export const main = 2;"),
+  );
   await refused(
     t,
     door,
     "@@- p.ts\n",
     "NOT_READ",
-    /seen only 2 of its 8 lines/,
+    /seen only 2 of its 8 lines and the file changed since that read/,
   );
   a = await door.read("a.ts");
   await writeFile(join(t.root, "a.ts"), A + "// later\n");

@@ -20,14 +20,20 @@ describe("tool definition budgets (o200k tokens of { name, description, input_sc
     it(`${editFormat}: the files set ≤ ${BUDGETS.files} (is ${m.perSet.files})`, () => {
       assert.deepEqual(
         registryFor(editFormat, ["files"]).tools.map((t) => t.name),
-        ["read_file", "edit_file", "write_file"],
+        [
+          "read_file",
+          "edit_file",
+          "write_file",
+          "list_files",
+          "search_files",
+        ],
       );
       assert.ok(m.perSet.files <= BUDGETS.files, JSON.stringify(m));
     });
     it(`${editFormat}: the default set ≤ ${BUDGETS.defaultSet} (is ${m.defaultSet})`, () => {
       const served = registryFor(editFormat);
       assert.deepEqual(served.toolSets, ["files", "store"]);
-      assert.equal(served.tools.length, 8);
+      assert.equal(served.tools.length, 10);
       assert.equal(m.defaultSet, m.perSet.files + m.perSet.store);
       assert.ok(m.defaultSet <= BUDGETS.defaultSet, JSON.stringify(m));
     });

@@ -47,6 +47,8 @@ describe("tool registry, hashline format", () => {
       "read_file",
       "edit_file",
       "write_file",
+      "list_files",
+      "search_files",
       "source_put",
       "source_read",
       "source_edit",
@@ -333,6 +335,8 @@ describe("tool registry, str_replace format", () => {
       "read_file",
       "edit_file",
       "write_file",
+      "list_files",
+      "search_files",
     ]);
     const schema = registry.get("edit_file")!.inputSchema as {
       properties: Record<string, unknown>;

@@ -7,7 +7,13 @@ import {
   type ToolSetName,
 } from "../../src/tools/mod.ts";
 
-const FILES = ["read_file", "edit_file", "write_file"];
+const FILES = [
+  "read_file",
+  "edit_file",
+  "write_file",
+  "list_files",
+  "search_files",
+];
 const STORE = [
   "source_put",
   "source_read",

@@ -49,7 +49,7 @@ describe("CLI read, patch and write", () => {
     assert.equal(plain.code, 0);
     assert.equal(
       plain.out,
-      `1:${lineHash("alpha")}|alpha\n2:${lineHash("beta")}|beta\n`,
+      `@@ f.txt\n1:${lineHash("alpha")}|alpha\n2:${lineHash("beta")}|beta\n`,
     );
     assert.equal(plain.err, "(lines 1–2 of 3; next: --offset 3)\n");
     const json = await cli(t, [
@@ -173,7 +173,10 @@ describe("CLI read, patch and write", () => {
       runTs(CLI, ["read", "--root", t.root, "--json"], { env, cwd: t.root }),
     ]);
     assert.equal(read.code, 0, read.stderr);
-    assert.equal(read.stdout.split("\n")[0], `1:${lineHash("alpha")}|alpha`);
+    assert.deepEqual(read.stdout.split("\n").slice(0, 2), [
+      "@@ f.txt",
+      `1:${lineHash("alpha")}|alpha`,
+    ]);
     assert.equal(usage.code, 2);
     const [other, same] = await Promise.all([
       runTs(CLI, ["patch", "--root", t.root, "--session", "other", "--json"], {
