@@ -7,13 +7,7 @@
  * @module
  */
 import { basename, dirname } from "node:path";
-import {
-  closeSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  unlinkSync,
-} from "../_runtime/fs.ts";
+import { mkdirSync, unlinkSync } from "../_runtime/fs.ts";
 import { writeStateFile } from "../fs/state_file.ts";
 import { errnoOf } from "../_internal/errno.ts";
 import { cutUtf8 } from "../_internal/names.ts";
