@@ -63,6 +63,15 @@ export { detectDialect } from "./dialects/detect.ts";
 export { type Problem, validateOps, type ValidateOptions } from "./validate.ts";
 export { LineMemory } from "./memory.ts";
 export {
+  type CommitEdit,
+  FileViews,
+  MAX_VIEWS,
+  type OwnCommit,
+  type Translated,
+  type View,
+  type ViewRun,
+} from "./views.ts";
+export {
   applyPatch,
   editContent,
   type EditOptions,

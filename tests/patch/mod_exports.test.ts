@@ -1,6 +1,7 @@
 /**
  * `@hashline/kit/patch` (src/patch/mod.ts) is the format, parse, apply,
- * validate and rebase of docs/patch-format.md, with their schemas; the
+ * validate and rebase of docs/patch-format.md, with their schemas, the
+ * dialect detector and the read record with its views; the
  * planners and matchers behind them stay internal.
  */
 import assert from "node:assert/strict";
@@ -15,9 +16,11 @@ describe("the ./patch entry point", () => {
       "EntryOpSchema",
       "FileEntrySchema",
       "FilePatchSchema",
+      "FileViews",
       "InsertAfterOpSchema",
       "InsertBeforeOpSchema",
       "LineMemory",
+      "MAX_VIEWS",
       "MoveOpSchema",
       "PatchEntriesSchema",
       "PatchOpSchema",
@@ -26,6 +29,7 @@ describe("the ./patch entry point", () => {
       "ReplaceOpSchema",
       "applyHashlineEdit",
       "applyPatch",
+      "detectDialect",
       "editContent",
       "formatPatchText",
       "freshAnchors",
