@@ -374,7 +374,7 @@ const args = parseArgs({
 const verbose = args.values.verbose;
 const seed = Number(args.values.seed);
 const sources = await loadSources({
-  nodeModules: join(REPO, "node_modules"),
+  nodeModules: join(REPO, "bench", "node_modules"),
   seed,
   filesPerPackage: Number(args.values.files),
 });

@@ -35,8 +35,7 @@ patch may also be apply_patch or a unified diff.`,
     "Find lines matching a regex: a path, then its LINE:HH|content lines (at most 200), which count as read for edit_file.",
   searchPlain:
     "Find lines matching a regex: a path, then its numbered lines (at most 200).",
-  sourcePut:
-    "Store a source text; returns its ref and handle.",
+  sourcePut: "Store a source text; returns its ref and handle.",
   sourceRead:
     "Read a revision: characters (query finds text), or with anchors LINE:HH|content lines for source_patch.",
   sourceEdit:
