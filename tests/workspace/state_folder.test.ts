@@ -52,7 +52,10 @@ function cli(root: string, args: string[], input = ""): Run {
 function firstAnchor(root: string): string {
   const r = cli(root, ["read", "a.ts"]);
   assert.equal(r.status, 0, r.stderr);
-  return r.stdout.split("\n")[0].split("|")[0];
+  // The read's first line names the path (`@@ a.ts`); the first line of
+  // the file follows.
+  const first = r.stdout.split("\n").find((l) => /^\d+:[0-9a-f]{2}\|/.test(l));
+  return (first ?? "").split("|")[0];
 }
 
 /** The edit a.ts 1 → 3, through the CLI. */
