@@ -150,6 +150,8 @@ describe("the README's MCP client configurations start as written", () => {
       "read_file",
       "edit_file",
       "write_file",
+      "list_files",
+      "search_files",
       "edit_history",
       "undo_edit",
     ]);

@@ -87,7 +87,9 @@ async function readThenEdit(
     listed.tools.map((t) => t.name).sort(),
     [
       "edit_file",
+      "list_files",
       "read_file",
+      "search_files",
       "source_edit",
       "source_export",
       "source_patch",
