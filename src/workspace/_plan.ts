@@ -83,6 +83,11 @@ export interface Prepared {
   write?(handle: FileHandle): Promise<void>;
   /** The patch leaves the file as it was. */
   unchanged: boolean;
+  /**
+   * The file was not as the session last knew it (another party changed
+   * it since), judged once while planning.
+   */
+  drifted?: boolean;
   /** The whole new content, when held in memory. */
   bytes?: Uint8Array;
   /** The bytes planned against, which the file must still hold at the rename. */
@@ -263,6 +268,7 @@ async function prepareResolved(
     bytes: next,
     old: bytes,
     unchanged: out.content === text,
+    drifted: !unchanged,
     syntax: { path: display, before: text, after: out.content },
     oldText: text,
     newText: out.content,

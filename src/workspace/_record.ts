@@ -160,9 +160,7 @@ export async function recordCommit(
       new LineMemory();
     // Another party's lines met by this commit: the record is carried to
     // the file as it stood first (docs/reads.md#views-several-edits-from-one-read).
-    const drifted = p.old !== undefined &&
-      mem.stamp !== await contentStamp(p.old);
-    if (drifted) {
+    if (p.drifted === true) {
       carryDrift(
         mem,
         lookupFromLines(
