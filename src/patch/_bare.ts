@@ -10,7 +10,13 @@
 import { parseBareAnchor } from "../anchor/lean.ts";
 import { foldHash, hex2 } from "../hash/fnv.ts";
 import { anchorsOf } from "./lookup.ts";
-import { opLabel, type Problem, problem } from "./problems.ts";
+import {
+  lineNeverShown,
+  lineOutOfRange,
+  opLabel,
+  type Problem,
+  problem,
+} from "./problems.ts";
 import type { PatchOp, ReadMemory } from "./types.ts";
 
 /** Ops with bare numbers resolved, the problems of those that could not be, and their indexes. */
@@ -77,26 +83,12 @@ export function resolveBare(
       }
       const h = memory.hash32(bare.line);
       if (h === undefined && lineCount !== undefined && bare.line > lineCount) {
-        problems.push(problem(
-          "OUT_OF_RANGE",
-          `In ${label}, line ${bare.line} is out of range: the file has ${lineCount} ${
-            lineCount === 1 ? "line" : "lines"
-          }${
-            lineCount === 0
-              ? " (it is empty; use append or prepend)"
-              : `; name a line from 1 to ${lineCount} (or append after the last)`
-          }, then resend.`,
-          { path, line: bare.line },
-        ));
+        problems.push(lineOutOfRange(label, bare.line, lineCount, path));
         skip.add(index);
         return text;
       }
       if (h === undefined) {
-        problems.push(problem(
-          "NOT_READ",
-          `In ${label}, line ${bare.line} was never shown to this session: read it first (offset ${bare.line}), then resend.`,
-          { path, line: bare.line },
-        ));
+        problems.push(lineNeverShown(label, bare.line, path));
         skip.add(index);
         return text;
       }

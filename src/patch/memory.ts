@@ -6,7 +6,7 @@
  * @module
  */
 import type { PlannedEdit, ReadMemory } from "./types.ts";
-import type { FileViews } from "./views.ts";
+import { type FileViews, hashInRuns } from "./views.ts";
 
 interface Run {
   start: number;
@@ -94,17 +94,7 @@ export class LineMemory implements ReadMemory {
 
   /** The hash of line n as read, from the runs alone. */
   private readHash(n: number): number | undefined {
-    const runs = this.runs;
-    let lo = 0;
-    let hi = runs.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      const r = runs[mid];
-      if (n < r.start) hi = mid - 1;
-      else if (n >= r.start + r.hashes.length) lo = mid + 1;
-      else return r.hashes[n - r.start];
-    }
-    return undefined;
+    return hashInRuns(this.runs, n);
   }
 
   /** An independent copy (a patch judges against the record as it stood when it was sent). */

@@ -74,6 +74,56 @@ export function notRead(path: string, then: string): Problem {
   );
 }
 
+/**
+ * The `OUT_OF_RANGE` problem of an op that names line `line` of a file of
+ * `count` lines by its number alone.
+ *
+ * @param label The op, as {@link opLabel} names it.
+ * @param line The line named.
+ * @param count Lines the file has now.
+ * @param path The file.
+ * @returns The problem.
+ */
+export function lineOutOfRange(
+  label: string,
+  line: number,
+  count: number,
+  path?: string,
+): Problem {
+  return problem(
+    "OUT_OF_RANGE",
+    `In ${label}, line ${line} is out of range: the file has ${count} ${
+      count === 1 ? "line" : "lines"
+    }${
+      count === 0
+        ? " (it is empty; use append or prepend)"
+        : `; name a line from 1 to ${count} (or append after the last)`
+    }, then resend.`,
+    { path, line },
+  );
+}
+
+/**
+ * The `NOT_READ` problem of an op that names, by its number alone, a line
+ * the session was never shown.
+ *
+ * @param label The op, as {@link opLabel} names it.
+ * @param line The line named.
+ * @param path The file.
+ * @returns The problem.
+ */
+export function lineNeverShown(
+  label: string,
+  line: number,
+  path?: string,
+): Problem {
+  return problem(
+    "NOT_READ",
+    `In ${label}, line ${line} was never shown to this session: read it first (offset ${line}), then resend.`,
+    { path, line },
+  );
+}
+
 /** Names an op in messages: `op 2 (replace 12:a3..14:0e)`. */
 export function opLabel(op: PatchOp, index: number): string {
   let where = "";

@@ -12,7 +12,13 @@
 import { leanLines } from "../anchor/lean.ts";
 import { foldHash, hex2 } from "../hash/fnv.ts";
 import { freshAround } from "./fresh.ts";
-import { type Problem, problem, type Shown } from "./problems.ts";
+import {
+  lineNeverShown,
+  lineOutOfRange,
+  type Problem,
+  problem,
+  type Shown,
+} from "./problems.ts";
 import type { LineLookup, MoveOp, PatchOp } from "./types.ts";
 import type { FileViews, OwnCommit, View } from "./views.ts";
 
@@ -169,28 +175,10 @@ function resolveOne(
     }
     const count = file.now?.lineCount;
     if (a.hash === undefined && count !== undefined && a.line > count) {
-      return {
-        problem: problem(
-          "OUT_OF_RANGE",
-          `In ${label}, line ${a.line} is out of range: the file has ${count} ${
-            count === 1 ? "line" : "lines"
-          }${
-            count === 0
-              ? " (it is empty; use append or prepend)"
-              : `; name a line from 1 to ${count} (or append after the last)`
-          }, then resend.`,
-          { path, line: a.line },
-        ),
-      };
+      return { problem: lineOutOfRange(label, a.line, count, path) };
     }
     if (a.hash === undefined && shownAt.length === 0 && !views.dropped) {
-      return {
-        problem: problem(
-          "NOT_READ",
-          `In ${label}, line ${a.line} was never shown to this session: read it first (offset ${a.line}), then resend.`,
-          { path, line: a.line },
-        ),
-      };
+      return { problem: lineNeverShown(label, a.line, path) };
     }
     const here = shownAt.length > 0
       ? views.translate(shownAt[shownAt.length - 1], a.line)

@@ -187,17 +187,7 @@ export class FileViews {
 
   /** The full hash of line n in a view, or undefined when the view did not show it. */
   hashIn(view: View, n: number): number | undefined {
-    const runs = view.runs;
-    let lo = 0;
-    let hi = runs.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      const r = runs[mid];
-      if (n < r.start) hi = mid - 1;
-      else if (n >= r.start + r.hashes.length) lo = mid + 1;
-      else return r.hashes[n - r.start];
-    }
-    return undefined;
+    return hashInRuns(view.runs, n);
   }
 
   /**
@@ -350,6 +340,30 @@ export class FileViews {
     if (!Number.isSafeInteger(v.epoch)) return null;
     return { views: v, at };
   }
+}
+
+/**
+ * The hash of line n in sorted, apart runs (a view's, a read record's), or
+ * undefined when no run holds it.
+ *
+ * @param runs The runs, sorted by `start`.
+ * @param n A line number.
+ * @returns Its hash, or undefined.
+ */
+export function hashInRuns(
+  runs: readonly ViewRun[],
+  n: number,
+): number | undefined {
+  let lo = 0;
+  let hi = runs.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const r = runs[mid];
+    if (n < r.start) hi = mid - 1;
+    else if (n >= r.start + r.hashes.length) lo = mid + 1;
+    else return r.hashes[n - r.start];
+  }
+  return undefined;
 }
 
 /** The entry word of another party's changes in the record file. */
