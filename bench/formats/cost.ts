@@ -215,7 +215,6 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const PEER_PROMPT = join(
   HERE,
   "..",
-  "..",
   "node_modules",
   "@oh-my-pi",
   "hashline",

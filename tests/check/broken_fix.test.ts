@@ -31,7 +31,7 @@ describe("the broken-fix column of bench:formats", () => {
 
   it("flags every broken fix and no correct one (reduced run on real TS/JS files)", async () => {
     const sources = await loadSources({
-      nodeModules: join(REPO, "node_modules"),
+      nodeModules: join(REPO, "bench", "node_modules"),
       seed: 7,
       filesPerPackage: 2,
     });
