@@ -80,6 +80,10 @@ async function send(
 ): Promise<Answer> {
   const res = await fetch(base + path, {
     method,
+    // A fresh connection per request: after a body-limit refusal the host
+    // may close a socket Bun's pool would otherwise hand the next request
+    // (ECONNRESET under load).
+    keepalive: false,
     headers: {
       authorization: `Bearer ${TOKEN}`,
       "content-type": "application/json",
