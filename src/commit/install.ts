@@ -20,7 +20,7 @@ import { sameIdentity, type Target } from "../fs/confine.ts";
 import { readWhole, sameBytes } from "../fs/io.ts";
 import type { JournalEntry } from "./journal.ts";
 import type { Pin } from "../fs/pin.ts";
-import { identityAt, removeQuietly, type Staged } from "./stage.ts";
+import { identityAt, removeQuietly, type Side, type Staged } from "./stage.ts";
 
 /**
  * A read handle on a file about to be replaced, held across the rename so
@@ -125,7 +125,7 @@ export function install(s: Staged): void {
 }
 
 /** The journal's entry for one staged file. */
-export function journalEntry(s: Staged, newIno: number | null): JournalEntry {
+export function journalEntry(s: Side, newIno: number | null): JournalEntry {
   const st = s.entry.target.stat;
   return {
     target: s.entry.target.real,
