@@ -74,7 +74,7 @@ async function commitJournaled(
     } else if (!s.entry.remove) newIno = await stage(s);
     await step("temp-0");
     await step("staged");
-    await recheck(s);
+    recheck(s);
     await step("checked");
   } catch (error) {
     await temp?.close();

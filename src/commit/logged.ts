@@ -94,7 +94,7 @@ async function commitLogged(
     if (digests.after !== undefined) folder = flushFolder(s.pin);
     await step("history");
     await alongside();
-    await recheck(s);
+    recheck(s);
     await step("checked");
     await temp?.flushed();
     await pending.flushed;

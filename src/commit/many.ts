@@ -98,7 +98,7 @@ async function commitMany(
     }
     await step("staged");
     // A name another entry frees first is checked right before it is claimed.
-    for (const s of staged) if (!s.entry.freed) await recheck(s);
+    for (const s of staged) if (!s.entry.freed) recheck(s);
     await step("checked");
     for (let i = 0; i < staged.length; i++) {
       if (!staged[i].backup) continue;

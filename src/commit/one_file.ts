@@ -43,7 +43,7 @@ export const oneFile: CommitPath<undefined> = {
         await step("temp-0");
         await step("staged");
         await alongside();
-        await recheck(s);
+        recheck(s);
         await step("checked");
         if (temp) {
           await temp.flushed();
