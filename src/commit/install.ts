@@ -16,11 +16,11 @@ import {
 } from "../_runtime/fs.ts";
 import { errnoOf } from "../_internal/errno.ts";
 import { changedError } from "../errors.ts";
-import { sameIdentity, type Target } from "../fs/confine.ts";
-import { readWhole, sameBytes } from "../fs/io.ts";
+import { sameIdentity } from "../fs/confine.ts";
 import type { JournalEntry } from "./journal.ts";
 import type { Pin } from "../fs/pin.ts";
-import { identityAt, removeQuietly, type Staged } from "./stage.ts";
+import { identityAt, removeQuietly, type Side, type Staged } from "./stage.ts";
+import { stillHolds } from "./_still_holds.ts";
 
 /**
  * A read handle on a file about to be replaced, held across the rename so
@@ -39,23 +39,14 @@ function holdOpen(pin: Pin, name: string): number | null {
   }
 }
 
-/** Whether the file, read through `pin`, still holds exactly `bytes`. */
-async function stillHolds(
-  target: Target,
-  bytes: Uint8Array,
-  pin: Pin,
-): Promise<boolean> {
-  try {
-    return sameBytes((await readWhole(target, pin)).bytes, bytes);
-  } catch {
-    return false;
-  }
-}
-
-/** The last check before a rename: the folder is still inside the root and the target is the version validated. */
-export async function recheck(s: Staged): Promise<void> {
+/**
+ * The last check before a rename: the folder is still inside the root and
+ * the target is the version validated (its bytes too, when the commit
+ * holds them). Synchronous, as the whole-file read it replaces was.
+ */
+export function recheck(s: Staged): void {
   checkIdentity(s);
-  if (s.entry.old && !(await stillHolds(s.entry.target, s.entry.old, s.pin))) {
+  if (s.entry.old && !stillHolds(s.entry.target, s.entry.old, s.pin)) {
     throw changedError(s.entry.target.display);
   }
   checkIdentity(s);
@@ -125,7 +116,7 @@ export function install(s: Staged): void {
 }
 
 /** The journal's entry for one staged file. */
-export function journalEntry(s: Staged, newIno: number | null): JournalEntry {
+export function journalEntry(s: Side, newIno: number | null): JournalEntry {
   const st = s.entry.target.stat;
   return {
     target: s.entry.target.real,

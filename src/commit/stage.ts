@@ -145,12 +145,22 @@ export function removeQuietly(pin: Pin, name: string | null): void {
   }
 }
 
-export interface Staged {
+/** One entry of a commit with the names of its side files, before its folder is pinned. */
+export interface Side {
+  /** The file to commit. */
   entry: StageEntry;
-  pin: Pin;
+  /** The target's base name. */
   name: string;
+  /** The base name of its temporary (see {@link sideName}). */
   temp: string;
+  /** The base name of its backup link; null when the commit makes none. */
   backup: string | null;
+}
+
+/** One entry of a commit, its target's folder pinned. */
+export interface Staged extends Side {
+  /** The target's folder, pinned. */
+  pin: Pin;
   /** The version of the target the last check expects (a backup link changes its ctime). */
   expect?: FileIdentity;
 }

@@ -16,7 +16,7 @@ import { readWindow } from "../anchor/format.ts";
 import { NotFoundError } from "../errors.ts";
 import type { HistoryLog } from "../history/log.ts";
 import { type Door, DOORS } from "../history/types.ts";
-import type { CommitHooks } from "./_commit.ts";
+import type { CommitHooks } from "../commit/commit.ts";
 import { Confinement, type Target } from "../fs/confine.ts";
 import { LineIndexes } from "../stream/line_index.ts";
 import type { RecoveryReport } from "../commit/recover.ts";

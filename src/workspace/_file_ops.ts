@@ -31,7 +31,7 @@ import { movedText } from "../patch/rebase.ts";
 import { changed, type Problem, refusal } from "../patch/problems.ts";
 import type { MoveOp, Patch, PatchOp, PlannedEdit } from "../patch/types.ts";
 import { sameIdentity, type Target } from "../fs/confine.ts";
-import { commitFiles, type StageEntry } from "./_commit.ts";
+import { commitFiles, type StageEntry } from "../commit/commit.ts";
 import { foldersToMake } from "../commit/stage.ts";
 import { relative } from "node:path";
 import type { Context } from "./_context.ts";

@@ -1,7 +1,7 @@
 /**
  * Edit history (docs/history.md): the entry each commit carries — built here,
  * written into the commit's journal and appended after the renames
- * (`_commit.ts`) — and the log's entries listed and shown.
+^ * (`src/commit/commit.ts`) — and the log's entries listed and shown.
  *
  * @module
  */
@@ -19,7 +19,7 @@ import {
   type RecordFile,
   toDetail,
 } from "../history/mod.ts";
-import { type CommitRecord, commitsFlushed } from "./_commit.ts";
+import { type CommitRecord, commitsFlushed } from "../commit/commit.ts";
 import type { Context } from "./_context.ts";
 import { loadWhole } from "./_load.ts";
 import { start } from "./_locking.ts";

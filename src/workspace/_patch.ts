@@ -2,7 +2,7 @@
  * A patch through the pipeline (docs/patch-format.md): parse → resolve
  * (`_resolve.ts`) → lock (`_locking.ts`) → plan each file through `patch/`
  * (`_plan.ts`, which loads it) → stage and commit all or none
- * (`_commit.ts`) → record what the session now knows (`_record.ts`).
+ * (`src/commit/commit.ts`) → record what the session now knows (`_record.ts`).
  *
  * @module
  */
@@ -19,7 +19,7 @@ import {
 } from "../patch/problems.ts";
 import type { Patch } from "../patch/types.ts";
 import { recordFile } from "../history/record.ts";
-import { commitFiles } from "./_commit.ts";
+import { commitFiles } from "../commit/commit.ts";
 import { patchDialect } from "./_dialect.ts";
 import { hasFileOps, patchFileOps } from "./_file_ops.ts";
 import type { Context } from "./_context.ts";

@@ -32,7 +32,7 @@ import {
 } from "../history/mod.ts";
 import { LineMemory } from "../patch/memory.ts";
 import { type Problem, problem, refusal } from "../patch/problems.ts";
-import { commitFiles, type StageEntry } from "./_commit.ts";
+import { commitFiles, type StageEntry } from "../commit/commit.ts";
 import { join } from "node:path";
 import type { Target } from "../fs/confine.ts";
 import type { Context } from "./_context.ts";

@@ -19,7 +19,7 @@ import {
   judgeWholeWrite,
 } from "../patch/whole_write.ts";
 import { recordFile, sha256Hex } from "../history/record.ts";
-import { commitFiles } from "./_commit.ts";
+import { commitFiles } from "../commit/commit.ts";
 import type { Target } from "../fs/confine.ts";
 import type { Context } from "./_context.ts";
 import { recordOf, settleThenRelease } from "./_history.ts";

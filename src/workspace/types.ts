@@ -7,7 +7,7 @@
 import type { CheckMode, SyntaxCheck } from "../check/mod.ts";
 import type { Patch } from "../patch/types.ts";
 import type { DialectName } from "../patch/dialects/types.ts";
-import type { CommitHooks } from "./_commit.ts";
+import type { CommitHooks } from "../commit/commit.ts";
 import type { RecoveryReport } from "../commit/recover.ts";
 import type {
   Door,
@@ -18,7 +18,7 @@ import type {
   UndoResult,
 } from "../history/mod.ts";
 
-export type { CommitHooks } from "./_commit.ts";
+export type { CommitHooks } from "../commit/commit.ts";
 export type { RecoveryReport } from "../commit/recover.ts";
 
 /** Options of {@link openWorkspace}. */

@@ -5,7 +5,7 @@
  *
  * Each operation is a pipeline whose steps live in files named for them:
  * resolve (`_resolve.ts`) → lock (`_locking.ts`) → load (`_load.ts`) →
- * plan through `patch/` (`_plan.ts`) → commit (`_commit.ts`, the history
+ * plan through `patch/` (`_plan.ts`) → commit (`src/commit/commit.ts`, the history
  * entry in the same journal) → record (`_record.ts`). History is listed
  * in `_history.ts` and undone in `_undo.ts`. This file holds the public
  * type and the wiring.
