@@ -11,6 +11,7 @@
 import { validateOps } from "./validate.ts";
 import { changed, notRead, type Problem, problem } from "./problems.ts";
 import { regionOf, tryAnchor } from "./lookup.ts";
+import { editOf, namesNoLine } from "./ops.ts";
 import { rebaseOps } from "./rebase.ts";
 import type {
   AnchorText,
@@ -270,7 +271,7 @@ export function planFileOps(
           { path: a.path },
         ));
       }
-      const bad = a.ops.find((op) => op.op !== "append" && op.op !== "prepend");
+      const bad = a.ops.find((op) => !namesNoLine(op));
       if (bad) {
         problems.push(problem(
           "BAD_INPUT",
@@ -625,30 +626,15 @@ export function landedAt(
   index: number,
   lineCount: number,
 ): number {
-  const gapOf = (op: PatchOp): number => {
-    switch (op.op) {
-      case "insert_after":
-        return tryAnchor(op.anchor)!.line + 1;
-      case "insert_before":
-        return tryAnchor(op.anchor)!.line;
-      case "append":
-        return lineCount + 1;
-      case "prepend":
-        return 1;
-      default:
-        return tryAnchor(op.start)!.line;
-    }
-  };
-  const at = gapOf(ops[index]);
+  const at = editOf(ops[index], () => lineCount).at;
   let line = at;
   ops.forEach((op, i) => {
     if (i === index) return;
-    const g = gapOf(op);
-    const put = op.op === "delete" ? 0 : op.lines.length;
-    if (op.op === "replace" || op.op === "delete") {
-      const r = regionOf(op)!;
-      if (r[1] < at) line += put - (r[1] - r[0] + 1);
-    } else if (g < at || (g === at && i < index)) line += put;
+    const g = editOf(op, () => lineCount);
+    const put = g.lines.length;
+    if (g.deleteCount > 0) {
+      if (g.at + g.deleteCount - 1 < at) line += put - g.deleteCount;
+    } else if (g.at < at || (g.at === at && i < index)) line += put;
   });
   return line;
 }
