@@ -61,8 +61,9 @@ export interface OpRow {
   /** The anchor fields that name the op in messages (`op 2 (replace 12:a3..14:0e)`). */
   readonly label: readonly string[];
   /**
-   * Its symbol in the compact text form (`=`, `-`, `+`, `<`); two rows may
-   * share one when one has anchors and the other none (`+ A`, bare `+`).
+   * Its symbol in the compact text form (`=`, `-`, `+`, `<`; `m`, `c` for
+   * moves); two rows may share one when one has anchors and the other none
+   * (`+ A`, bare `+`).
    */
   readonly text?: string;
   /** What it does to a line another op anchors on, in an overlap message. */
@@ -159,6 +160,7 @@ export const MOVE_OPS: MoveRows = {
     fields: moveFields,
     region: "source",
     label: ["start", "end"],
+    text: "m",
     verb: "moves",
   },
   copy: {
@@ -166,6 +168,7 @@ export const MOVE_OPS: MoveRows = {
     fields: moveFields,
     region: "source",
     label: ["start", "end"],
+    text: "c",
     verb: "copies",
   },
 };
@@ -201,6 +204,19 @@ function value(op: EntryOp, field: string): unknown {
 }
 
 /**
+ * The anchor fields a row declares, in order.
+ *
+ * @param row A row of the table.
+ * @returns The field names, optional ones included.
+ */
+export function anchorFieldsOfRow(row: OpRow): string[] {
+  const fields = fieldsOf(row);
+  return Object.keys(fields).filter((f) =>
+    fields[f] === "anchor" || fields[f] === "anchor?"
+  );
+}
+
+/**
  * The anchor fields an op holds, in the row's order (absent optional ones
  * left out).
  *
@@ -208,11 +224,7 @@ function value(op: EntryOp, field: string): unknown {
  * @returns The field names.
  */
 export function anchorFieldsOf(op: EntryOp): string[] {
-  const fields = fieldsOf(rowOf(op));
-  return Object.keys(fields).filter((f) =>
-    (fields[f] === "anchor" || fields[f] === "anchor?") &&
-    value(op, f) !== undefined
-  );
+  return anchorFieldsOfRow(rowOf(op)).filter((f) => value(op, f) !== undefined);
 }
 
 /**
