@@ -2,10 +2,9 @@
  * The rules between the parts of one patch (docs/patch-format.md "Moves and
  * file operations"): file entries that create, delete or rename, with the
  * moves and copies of lines they hold (planned in `plan_moves.ts`). Pure:
- * the files as
- * they stand and the session's read records in, a plan per file (plain
- * line edits, judged afterwards by the one rule set of `validate.ts`) or
- * typed problems out.
+ * the files as they stand and the session's read records in, a plan per
+ * file (plain line edits, judged afterwards by the one rule set of
+ * `validate.ts`) or typed problems out.
  *
  * @module
  */
