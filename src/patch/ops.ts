@@ -335,3 +335,84 @@ export function editOf(op: PatchOp, lineCount: () => number): PlannedEdit {
       return { at: 1, deleteCount: 0, lines };
   }
 }
+
+/**
+ * The anchor field that names a block in this op (`L:HH*`), or undefined
+ * when the op takes none.
+ *
+ * @param op An op.
+ * @returns The field name from its row.
+ */
+export function blockFieldOf(op: EntryOp): string | undefined {
+  return rowOf(op).block;
+}
+
+/**
+ * The anchor fields of an op that hold a block anchor where its row allows
+ * none: any field but the row's block field, or the block field of a range
+ * that also names an end. Checked in that order, so the first is the one to
+ * name.
+ *
+ * @param op An op.
+ * @param isBlock Whether an anchor text names a block.
+ * @returns The misplaced fields.
+ */
+export function misplacedBlocks(
+  op: EntryOp,
+  isBlock: (text: string) => boolean,
+): string[] {
+  const row = rowOf(op);
+  const fields = anchorFieldsOf(op);
+  const marked = fields.filter((f) => isBlock(value(op, f) as string));
+  const out = marked.filter((f) => f !== row.block);
+  if (
+    row.block !== undefined && marked.includes(row.block) &&
+    row.region === "range" && fields.length > 1
+  ) out.push(row.block);
+  return out;
+}
+
+/**
+ * The op addressing a block once resolved to lines `first..last` (as
+ * anchors): a range op covers the block (its start alone for a one-line
+ * span), an insert goes after the block's last line.
+ *
+ * @param op An op whose block field named the block.
+ * @param first Anchor of the block's first line.
+ * @param last Anchor of the block's last line.
+ * @param oneLine Whether the block is one line.
+ * @returns The op with plain anchors.
+ */
+export function withBlock<O extends EntryOp>(
+  op: O,
+  first: string,
+  last: string,
+  oneLine: boolean,
+): O {
+  const row = rowOf(op);
+  if (row.block === undefined) return op;
+  if (row.region !== "range") return { ...op, [row.block]: last };
+  if (oneLine) return { ...op, [row.block]: first };
+  const end = anchorFieldsOfRow(row).find((f) => f !== row.block)!;
+  return { ...op, [row.block]: first, [end]: last };
+}
+
+const or = (items: string[]) =>
+  items.length < 2
+    ? items.join("")
+    : `${items.slice(0, -1).join(", ")} or ${items[items.length - 1]}`;
+
+/**
+ * Where a block anchor may stand, one phrase per field, as messages say it:
+ * `start of replace or delete`, `anchor of insert_after`.
+ *
+ * @returns The phrases, from the rows' block fields.
+ */
+export function blockPlaces(): string[] {
+  const byField = new Map<string, string[]>();
+  for (const row of Object.values(LINE_OPS) as OpRow[]) {
+    if (row.block === undefined) continue;
+    byField.set(row.block, [...byField.get(row.block) ?? [], row.kind]);
+  }
+  return [...byField].map(([f, kinds]) => `${f} of ${or(kinds)}`);
+}
