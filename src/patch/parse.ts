@@ -11,8 +11,7 @@ import { checkShape } from "./_shape.ts";
 import { dialectOf } from "./dialects/value.ts";
 import {
   EntryOpSchema,
-  type FileEntry,
-  MoveOpSchema,
+  LooseFileEntrySchema,
   PatchEntriesSchema,
   toFilePatch,
 } from "./schema.ts";
@@ -22,15 +21,6 @@ import { parseText } from "./parse_text.ts";
 export { formatPatchText } from "./format_text.ts";
 
 const OpsSchema: z.ZodType<EntryOp[]> = z.array(EntryOpSchema);
-const LooseFileSchema: z.ZodType<Omit<FileEntry, "path"> & { path?: string }> =
-  z.object({
-    path: z.string().optional(),
-    ops: OpsSchema.optional(),
-    create: z.boolean().optional(),
-    delete: z.boolean().optional(),
-    rename: z.string().optional(),
-    moves: z.array(MoveOpSchema).optional(),
-  });
 
 /** Options of {@link parsePatch}. */
 export interface ParseOptions {
@@ -176,7 +166,7 @@ function fromValue(value: unknown): Patch {
       "ops" in value || "create" in value || "delete" in value ||
       "rename" in value || "moves" in value
     ) {
-      const file = checkShape(LooseFileSchema, value, "");
+      const file = checkShape(LooseFileEntrySchema, value, "");
       return { files: [toFilePatch({ ...file, path: file.path ?? "" })] };
     }
   }

@@ -7,19 +7,7 @@
  */
 
 import * as z from "zod";
-import type {
-  AppendOp,
-  DeleteOp,
-  EntryOp,
-  FilePatch,
-  InsertAfterOp,
-  InsertBeforeOp,
-  MoveOp,
-  Patch,
-  PatchOp,
-  PrependOp,
-  ReplaceOp,
-} from "./types.ts";
+import type { EntryOp, FilePatch, MoveOp, Patch, PatchOp } from "./types.ts";
 import {
   type FieldKind,
   LINE_OPS,
@@ -52,8 +40,14 @@ const byKind = new Map(
   [...line, ...moves].map((s) => [s.shape.op.value as string, s]),
 );
 
-/** The schema of one op, typed as the op's interface. */
-function schemaOf<O extends EntryOp>(kind: O["op"]): z.ZodType<O> {
+/**
+ * The schema of one op, built from its row of the op table and typed as the
+ * op's interface.
+ *
+ * @param kind The op's name.
+ * @returns Its schema: the row's fields, no others.
+ */
+export function schemaOf<O extends EntryOp>(kind: O["op"]): z.ZodType<O> {
   return byKind.get(kind) as unknown as z.ZodType<O>;
 }
 
@@ -77,23 +71,6 @@ function unionOf(
 export const OP_NAMES: readonly PatchOp["op"][] = Object.keys(
   LINE_OPS,
 ) as PatchOp["op"][];
-
-/** `{ op: "replace", start, end?, lines, literal? }`. */
-export const ReplaceOpSchema: z.ZodType<ReplaceOp> = schemaOf("replace");
-/** `{ op: "delete", start, end? }`. */
-export const DeleteOpSchema: z.ZodType<DeleteOp> = schemaOf("delete");
-/** `{ op: "insert_after", anchor, lines, literal? }`. */
-export const InsertAfterOpSchema: z.ZodType<InsertAfterOp> = schemaOf(
-  "insert_after",
-);
-/** `{ op: "insert_before", anchor, lines, literal? }`. */
-export const InsertBeforeOpSchema: z.ZodType<InsertBeforeOp> = schemaOf(
-  "insert_before",
-);
-/** `{ op: "append", lines, literal? }`. */
-export const AppendOpSchema: z.ZodType<AppendOp> = schemaOf("append");
-/** `{ op: "prepend", lines, literal? }`. */
-export const PrependOpSchema: z.ZodType<PrependOp> = schemaOf("prepend");
 
 /** Any one operation, told apart by its `op` field; unknown fields are refused. */
 export const PatchOpSchema: z.ZodType<PatchOp> = unionOf(
@@ -176,14 +153,21 @@ export function requireOps(
 }
 
 /** `{ path, ops?, create?, delete?, rename? }`. */
-export const FileEntrySchema: z.ZodType<FileEntry> = z.object({
+const entryFields = {
   path: z.string(),
   ops: z.array(EntryOpSchema).optional(),
   create: z.boolean().optional(),
   delete: z.boolean().optional(),
   rename: z.string().optional(),
   moves: z.array(MoveOpSchema).optional(),
-}).superRefine(requireOps);
+};
+export const FileEntrySchema: z.ZodType<FileEntry> = z.object(entryFields)
+  .superRefine(requireOps);
+
+/** A file entry sent alone (`{ path?, ops }`): its path may be left out. */
+export const LooseFileEntrySchema: z.ZodType<
+  Omit<FileEntry, "path"> & { path?: string }
+> = z.object({ ...entryFields, path: z.string().optional() });
 
 /** `{ files: [{ path, ops?, create?, delete?, rename? }] }`. */
 export const PatchEntriesSchema: z.ZodType<{ files: FileEntry[] }> = z.object({
