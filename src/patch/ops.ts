@@ -68,6 +68,11 @@ export interface OpRow {
   readonly text?: string;
   /** What it does to a line another op anchors on, in an overlap message. */
   readonly verb: string;
+  /**
+   * The lines it writes when it has no `lines` field of its own (`delete`:
+   * none); an op with `lines` writes those.
+   */
+  readonly writes?: readonly string[];
 }
 
 type Field<O> = Exclude<keyof O, "op"> & string;
@@ -109,6 +114,7 @@ export const LINE_OPS: LineRows = {
     label: ["start", "end"],
     text: "-",
     verb: "deletes",
+    writes: [],
   },
   insert_after: {
     kind: "insert_after",
@@ -317,7 +323,9 @@ export function acrossGap(op: EntryOp, start: number, end: number): number {
  * @throws {SyntaxError} An anchor that does not parse.
  */
 export function editOf(op: PatchOp, lineCount: () => number): PlannedEdit {
-  const lines = takesLines(op) ? op.lines.slice() : [];
+  const lines = takesLines(op)
+    ? op.lines.slice()
+    : (rowOf(op).writes ?? []).slice();
   const at = (f: string) => parseAnchor(value(op, f) as string).line;
   switch (rowOf(op).region) {
     case "range": {
