@@ -15,8 +15,17 @@ import { opLabel, type Problem, problem } from "../patch/problems.ts";
 import { freshAround } from "../patch/fresh.ts";
 import { lookupFromLines } from "../patch/lookup.ts";
 import { rebaseOps } from "../patch/rebase.ts";
+import {
+  anchorsOf,
+  blockFieldOf,
+  blockPlaces,
+  misplacedBlocks,
+  withBlock,
+} from "../patch/ops.ts";
 import type { PatchOp, ReadMemory } from "../patch/types.ts";
 import { nearestOpeners, resolveBlock, type SyntaxNode } from "./resolve.ts";
+
+const BLOCK_PLACES = blockPlaces().join(", or in ");
 
 /** The suffix that makes an anchor a block anchor. */
 export const BLOCK_SUFFIX = "*";
@@ -45,11 +54,7 @@ export function isBlockAnchor(text: unknown): boolean {
  * @returns True when one does.
  */
 export function hasBlockAnchors(ops: readonly PatchOp[]): boolean {
-  return ops.some((op) =>
-    ("start" in op && isBlockAnchor(op.start)) ||
-    ("end" in op && isBlockAnchor(op.end)) ||
-    ("anchor" in op && isBlockAnchor(op.anchor))
-  );
+  return ops.some((op) => anchorsOf(op).some(isBlockAnchor));
 }
 
 /**
@@ -139,25 +144,18 @@ export function expandBlocks(
     problems.push(problem(code, message, { path, line }));
   const out = ops.map((op, index): PatchOp => {
     const label = opLabel(op, index);
-    const misplaced = (("end" in op && isBlockAnchor(op.end)) && "end") ||
-      (op.op === "insert_before" && isBlockAnchor(op.anchor) && "anchor") ||
-      ((op.op === "replace" || op.op === "delete") && op.end !== undefined &&
-        isBlockAnchor(op.start) && "start");
+    const misplaced = misplacedBlocks(op, isBlockAnchor)[0];
     if (misplaced) {
       add(
         "BAD_ANCHOR",
         `In ${label}, a block anchor (LINE:HH*) cannot stand ${
           misplaced === "start" ? "as the start of a range" : `in ${misplaced}`
-        }: it goes alone in start of replace or delete, or in anchor of insert_after. Drop the "*" to name one line.`,
+        }: it goes alone in ${BLOCK_PLACES}. Drop the "*" to name one line.`,
       );
       return op;
     }
-    const field = op.op === "replace" || op.op === "delete"
-      ? "start"
-      : op.op === "insert_after"
-      ? "anchor"
-      : null;
-    if (field === null) return op;
+    const field = blockFieldOf(op);
+    if (field === undefined) return op;
     const text = (op as unknown as Record<string, string>)[field];
     if (!isBlockAnchor(text)) return op;
     let plain = text.trimEnd().slice(0, -1).trimEnd();
@@ -304,10 +302,7 @@ export function expandBlocks(
     }
     notes.push(`op ${index + 1}: block ${found.start}–${found.end}`);
     const last = anchorOf(found.end, lines);
-    if (op.op === "insert_after") return { ...op, anchor: last };
-    return found.end === found.start
-      ? asLine
-      : { ...op, start, end: last } as PatchOp;
+    return withBlock(op, start, last, found.end === found.start);
   });
   return { ops: out, notes, problems };
 }
@@ -349,10 +344,6 @@ function placeBlock(
   if (!whole || whole.to[0] !== found.start || whole.to[1] !== found.end) {
     return null;
   }
-  const out = op.op === "insert_after"
-    ? { ...op, anchor: end }
-    : lastRead === a.line
-    ? { ...op, start }
-    : { ...op, start, end };
-  return { op: out as PatchOp, span: [found.start, found.end] };
+  const out = withBlock(op, start, end, lastRead === a.line);
+  return { op: out, span: [found.start, found.end] };
 }

@@ -9,7 +9,7 @@
  */
 import { parseBareAnchor } from "../anchor/lean.ts";
 import { foldHash, hex2 } from "../hash/fnv.ts";
-import { anchorsOf } from "./lookup.ts";
+import { anchorsOf, mapAnchors } from "./ops.ts";
 import {
   lineNeverShown,
   lineOutOfRange,
@@ -24,23 +24,6 @@ export interface ResolvedBare {
   ops: PatchOp[];
   problems: Problem[];
   skip: Set<number>;
-}
-
-function withAnchors(op: PatchOp, anchors: string[]): PatchOp {
-  switch (op.op) {
-    case "replace":
-    case "delete":
-      return {
-        ...op,
-        start: anchors[0],
-        ...(op.end !== undefined ? { end: anchors[1] } : {}),
-      };
-    case "insert_after":
-    case "insert_before":
-      return { ...op, anchor: anchors[0] };
-    default:
-      return op;
-  }
 }
 
 /**
@@ -94,7 +77,7 @@ export function resolveBare(
       }
       return `${bare.line}:${hex2(foldHash(h))}${bare.block ? "*" : ""}`;
     });
-    return skip.has(index) ? op : withAnchors(op, resolved);
+    return skip.has(index) ? op : mapAnchors(op, (_, __, i) => resolved[i]);
   });
   return { ops: out, problems, skip };
 }

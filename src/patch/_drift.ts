@@ -6,6 +6,7 @@
  */
 import { alignRecord, type Placement } from "./align.ts";
 import { regionOf } from "./lookup.ts";
+import { acrossGap } from "./ops.ts";
 import type { LineLookup, PatchOp, ReadMemory } from "./types.ts";
 
 /** Where remembered line n stands now; undefined when it was never remembered. */
@@ -25,11 +26,7 @@ export function regionLines(ops: PatchOp[], memory: ReadMemory): number[] {
       if (memory.hash32(n) !== undefined) out.add(n);
     }
     // An insert's gap has a line on its other side too (rebase places both).
-    const across = op.op === "insert_after"
-      ? e + 1
-      : op.op === "insert_before"
-      ? s - 1
-      : 0;
+    const across = acrossGap(op, s, e);
     if (across >= 1 && memory.hash32(across) !== undefined) out.add(across);
   }
   return [...out].sort((a, b) => a - b);

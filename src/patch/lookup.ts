@@ -8,21 +8,11 @@
 import { parseAnchor } from "../anchor/anchor.ts";
 import { lineHash32 } from "../hash/fnv.ts";
 import { CONTEXT } from "./fresh.ts";
+import { anchorsOf, rowOf } from "./ops.ts";
 import type { Anchor, LineLookup, PatchOp, ReadMemory } from "./types.ts";
 
 /** The anchors an op names, in order (start, end; or the insert anchor). */
-export function anchorsOf(op: PatchOp): string[] {
-  switch (op.op) {
-    case "replace":
-    case "delete":
-      return op.end !== undefined ? [op.start, op.end] : [op.start];
-    case "insert_after":
-    case "insert_before":
-      return [op.anchor];
-    default:
-      return [];
-  }
-}
+export { anchorsOf };
 
 /** Parses an anchor, or null when it does not parse. */
 export function tryAnchor(text: unknown): Anchor | null {
@@ -97,7 +87,7 @@ export function linesNeeded(
     const region = regionOf(op);
     if (!memory || !region) continue;
     const [s, e] = region;
-    if (op.op === "replace" || op.op === "delete") {
+    if (rowOf(op).region === "range") {
       const last = lineCount === undefined ? e - 1 : Math.min(e - 1, lineCount);
       for (let n = s + 1; n <= last; n++) {
         if (memory.hash32(n) !== undefined) around(n);

@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { parseAnchor } from "../anchor/anchor.ts";
 import { ambiguousAnchors } from "./ambiguous.ts";
+import { editOf } from "./ops.ts";
 import { notRead, type Problem } from "./problems.ts";
 import { gapProblems, rebaseOps } from "./rebase.ts";
 import { placeRecord, regionLines } from "./_drift.ts";
@@ -181,33 +181,10 @@ export function planEdits(
   ops: PatchOp[],
   lineCount: () => number,
 ): PlannedEdit[] {
-  const edits = ops.map((op, index) => {
-    let at: number;
-    let deleteCount = 0;
-    switch (op.op) {
-      case "replace":
-      case "delete": {
-        at = parseAnchor(op.start).line;
-        const end = op.end !== undefined ? parseAnchor(op.end).line : at;
-        deleteCount = end - at + 1;
-        break;
-      }
-      case "insert_after":
-        at = parseAnchor(op.anchor).line + 1;
-        break;
-      case "insert_before":
-        at = parseAnchor(op.anchor).line;
-        break;
-      case "append":
-        at = lineCount() + 1;
-        break;
-      case "prepend":
-        at = 1;
-        break;
-    }
-    const lines = op.op === "delete" ? [] : op.lines.slice();
-    return { index, edit: { at, deleteCount, lines } };
-  });
+  const edits = ops.map((op, index) => ({
+    index,
+    edit: editOf(op, lineCount),
+  }));
   edits.sort((a, b) =>
     a.edit.at - b.edit.at ||
     Number(a.edit.deleteCount > 0) - Number(b.edit.deleteCount > 0) ||

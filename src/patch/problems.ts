@@ -13,7 +13,8 @@ import {
   PatchRefusedError,
   type Problem,
 } from "../errors.ts";
-import type { PatchOp } from "./types.ts";
+import { opWhere } from "./ops.ts";
+import type { EntryOp } from "./types.ts";
 
 export type { Problem };
 // The file-changed refusal lives beside the error classes, so the steps
@@ -125,14 +126,8 @@ export function lineNeverShown(
 }
 
 /** Names an op in messages: `op 2 (replace 12:a3..14:0e)`. */
-export function opLabel(op: PatchOp, index: number): string {
-  let where = "";
-  if (op.op === "replace" || op.op === "delete") {
-    where = ` ${op.start}${op.end !== undefined ? `..${op.end}` : ""}`;
-  } else if (op.op === "insert_after" || op.op === "insert_before") {
-    where = ` ${op.anchor}`;
-  }
-  return `op ${index + 1} (${op.op}${where})`;
+export function opLabel(op: EntryOp, index: number): string {
+  return `op ${index + 1} (${op.op}${opWhere(op)})`;
 }
 
 /** `1 line`, `3 lines`. */

@@ -9,7 +9,8 @@
 import { leanLines } from "../anchor/lean.ts";
 import { foldHash, hex2 } from "../hash/fnv.ts";
 import type { LineLookup, PatchOp, ReadMemory } from "./types.ts";
-import { anchorsOf, regionOf, tryAnchor } from "./lookup.ts";
+import { regionOf, tryAnchor } from "./lookup.ts";
+import { anchorsOf, mapAnchors, rowOf } from "./ops.ts";
 import { type Place, placeRecord, regionLines } from "./_drift.ts";
 import type { Placement } from "./align.ts";
 import { CONTEXT, existsIn, window } from "./fresh.ts";
@@ -70,24 +71,10 @@ export interface RebaseOptions {
 }
 
 function shifted(op: PatchOp, d: number): PatchOp {
-  const move = (text: string): string => {
+  return mapAnchors(op, (text) => {
     const a = tryAnchor(text)!;
     return `${a.line + d}:${a.hash}`;
-  };
-  switch (op.op) {
-    case "replace":
-    case "delete":
-      return {
-        ...op,
-        start: move(op.start),
-        ...(op.end !== undefined ? { end: move(op.end) } : {}),
-      };
-    case "insert_after":
-    case "insert_before":
-      return { ...op, anchor: move(op.anchor) };
-    default:
-      return op;
-  }
+  });
 }
 
 function span(from: number, to: number): string {
@@ -260,9 +247,10 @@ export function gapProblems(
   const exists = existsIn(now);
   for (const c of conflicts) {
     const op = ops[c.index];
-    if (op.op !== "insert_after" && op.op !== "insert_before") continue;
-    const a = tryAnchor(op.anchor)!;
-    const [from, to] = op.op === "insert_after"
+    const region = rowOf(op).region;
+    if (region !== "after" && region !== "before") continue;
+    const a = tryAnchor(anchorsOf(op)[0])!;
+    const [from, to] = region === "after"
       ? [c.at - CONTEXT, c.at + 1 + CONTEXT]
       : [c.at - 1 - CONTEXT, c.at + CONTEXT];
     judge(now, [a], opLabel(op, c.index), [{
@@ -320,8 +308,9 @@ function moveOf(
     else if (p.at - n !== d) return null;
   }
   if (d === null || d === 0) return d;
-  if (op.op !== "insert_after" && op.op !== "insert_before") return d;
-  const why = op.op === "insert_after"
+  const gap = rowOf(op).region;
+  if (gap !== "after" && gap !== "before") return d;
+  const why = gap === "after"
     ? gapBreak(e, 1, d, hash32, place, ends)
     : gapBreak(s, -1, d, hash32, place, ends);
   if (why === null) return d;

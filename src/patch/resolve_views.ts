@@ -15,10 +15,12 @@ import { freshAround } from "./fresh.ts";
 import {
   lineNeverShown,
   lineOutOfRange,
+  opLabel,
   type Problem,
   problem,
   type Shown,
 } from "./problems.ts";
+import { anchorFieldsOf, rowOf } from "./ops.ts";
 import type { LineLookup, MoveOp, PatchOp } from "./types.ts";
 import type { FileViews, OwnCommit, View } from "./views.ts";
 
@@ -311,35 +313,6 @@ function resolveOne(
   };
 }
 
-/** The anchor fields of an op, by name. */
-function anchorFields(op: PatchOp | MoveOp): string[] {
-  switch (op.op) {
-    case "replace":
-    case "delete":
-      return op.end !== undefined ? ["start", "end"] : ["start"];
-    case "insert_after":
-    case "insert_before":
-      return ["anchor"];
-    case "move":
-    case "copy":
-      return ["start", "end", "after", "before"].filter((f) =>
-        (op as unknown as Record<string, unknown>)[f] !== undefined
-      );
-    default:
-      return [];
-  }
-}
-
-function labelOf(op: PatchOp | MoveOp, index: number): string {
-  const o = op as unknown as Record<string, string | undefined>;
-  const where = o.start !== undefined
-    ? ` ${o.start}${o.end !== undefined ? `..${o.end}` : ""}`
-    : o.anchor !== undefined
-    ? ` ${o.anchor}`
-    : "";
-  return `op ${index + 1} (${op.op}${where})`;
-}
-
 /**
  * Rewrites every anchor of a file's ops (and of its moves and copies, whose
  * target anchors resolve through the target file's views) in the numbering
@@ -372,8 +345,8 @@ export function resolveThroughViews<T extends PatchOp | MoveOp>(
   const moved = new Map<number, MovedNote>();
   const out: T[] = [];
   ops.forEach((op, index) => {
-    const label = labelOf(op, index);
-    const fields = anchorFields(op);
+    const label = opLabel(op, index);
+    const fields = anchorFieldsOf(op);
     const next = { ...op } as Record<string, unknown>;
     let bad = false;
     for (const field of fields) {
@@ -426,7 +399,9 @@ function unseenInside(
   label: string,
   path: string,
 ): Problem | null {
-  if (!file.known || op.op === "insert_after" || op.op === "insert_before") {
+  if (
+    !file.known || rowOf(op).region !== "range" && rowOf(op).region !== "source"
+  ) {
     return null;
   }
   const ends = (o: Record<string, unknown>) => {

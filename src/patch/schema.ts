@@ -7,88 +7,76 @@
  */
 
 import * as z from "zod";
-import type {
-  AppendOp,
-  DeleteOp,
-  EntryOp,
-  FilePatch,
-  InsertAfterOp,
-  InsertBeforeOp,
-  MoveOp,
-  Patch,
-  PatchOp,
-  PrependOp,
-  ReplaceOp,
-} from "./types.ts";
+import type { EntryOp, FilePatch, MoveOp, Patch, PatchOp } from "./types.ts";
+import {
+  type FieldKind,
+  LINE_OPS,
+  MOVE_OPS,
+  OP_ROWS,
+  type OpRow,
+  rowOf,
+} from "./ops.ts";
 
-const anchor = z.string();
-const lines = z.array(z.string());
-const literal = z.boolean().optional();
+const fieldSchema: Record<FieldKind, z.ZodType> = {
+  "anchor": z.string(),
+  "anchor?": z.string().optional(),
+  "lines": z.array(z.string()),
+  "flag?": z.boolean().optional(),
+  "path?": z.string().optional(),
+};
 
-const replace = z.strictObject({
-  op: z.literal("replace"),
-  start: anchor,
-  end: anchor.optional(),
-  lines,
-  literal,
-});
-const del = z.strictObject({
-  op: z.literal("delete"),
-  start: anchor,
-  end: anchor.optional(),
-});
-const insertAfter = z.strictObject({
-  op: z.literal("insert_after"),
-  anchor,
-  lines,
-  literal,
-});
-const insertBefore = z.strictObject({
-  op: z.literal("insert_before"),
-  anchor,
-  lines,
-  literal,
-});
-const append = z.strictObject({ op: z.literal("append"), lines, literal });
-const prepend = z.strictObject({ op: z.literal("prepend"), lines, literal });
+// Each op's schema is its row of the table: the fields it declares, no others.
+function shapeOf(row: OpRow) {
+  const shape: Record<string, z.ZodType> = {};
+  for (const [field, kind] of Object.entries(row.fields)) {
+    shape[field] = fieldSchema[kind as FieldKind];
+  }
+  return z.strictObject({ op: z.literal(row.kind), ...shape });
+}
+
+const line = Object.values(LINE_OPS).map(shapeOf);
+const moves = Object.values(MOVE_OPS).map(shapeOf);
+const byKind = new Map(
+  [...line, ...moves].map((s) => [s.shape.op.value as string, s]),
+);
+
+/**
+ * The schema of one op, built from its row of the op table and typed as the
+ * op's interface.
+ *
+ * @param kind The op's name.
+ * @returns Its schema: the row's fields, no others.
+ */
+export function schemaOf<O extends EntryOp>(kind: O["op"]): z.ZodType<O> {
+  return byKind.get(kind) as unknown as z.ZodType<O>;
+}
+
+function unionOf(
+  members: ReturnType<typeof shapeOf>[],
+  names: readonly string[],
+) {
+  return z.discriminatedUnion(
+    "op",
+    members as [ReturnType<typeof shapeOf>, ...ReturnType<typeof shapeOf>[]],
+    {
+      error: (issue) =>
+        issue.code === "invalid_union"
+          ? `unknown op: expected one of ${names.join(", ")}`
+          : undefined,
+    },
+  );
+}
 
 /** The op names a patch may use. */
-export const OP_NAMES: readonly PatchOp["op"][] = [
-  "replace",
-  "delete",
-  "insert_after",
-  "insert_before",
-  "append",
-  "prepend",
-];
-
-/** `{ op: "replace", start, end?, lines, literal? }`. */
-export const ReplaceOpSchema: z.ZodType<ReplaceOp> = replace;
-/** `{ op: "delete", start, end? }`. */
-export const DeleteOpSchema: z.ZodType<DeleteOp> = del;
-/** `{ op: "insert_after", anchor, lines, literal? }`. */
-export const InsertAfterOpSchema: z.ZodType<InsertAfterOp> = insertAfter;
-/** `{ op: "insert_before", anchor, lines, literal? }`. */
-export const InsertBeforeOpSchema: z.ZodType<InsertBeforeOp> = insertBefore;
-/** `{ op: "append", lines, literal? }`. */
-export const AppendOpSchema: z.ZodType<AppendOp> = append;
-/** `{ op: "prepend", lines, literal? }`. */
-export const PrependOpSchema: z.ZodType<PrependOp> = prepend;
+export const OP_NAMES: readonly PatchOp["op"][] = Object.keys(
+  LINE_OPS,
+) as PatchOp["op"][];
 
 /** Any one operation, told apart by its `op` field; unknown fields are refused. */
-export const PatchOpSchema: z.ZodType<PatchOp> = z.discriminatedUnion("op", [
-  replace,
-  del,
-  insertAfter,
-  insertBefore,
-  append,
-  prepend,
-], {
-  error: (issue) =>
-    issue.code === "invalid_union"
-      ? `unknown op: expected one of ${OP_NAMES.join(", ")}`
-      : undefined,
-});
+export const PatchOpSchema: z.ZodType<PatchOp> = unionOf(
+  line,
+  OP_NAMES,
+) as unknown as z.ZodType<PatchOp>;
 
 /** `{ path, ops }`. */
 export const FilePatchSchema: z.ZodType<FilePatch> = z.object({
@@ -101,47 +89,22 @@ export const PatchSchema: z.ZodType<Patch> = z.object({
   files: z.array(FilePatchSchema),
 });
 
-const moveOf = <K extends MoveOp["op"]>(kind: K) =>
-  z.strictObject({
-    op: z.literal(kind),
-    start: anchor,
-    end: anchor.optional(),
-    after: anchor.optional(),
-    before: anchor.optional(),
-    to: z.string().optional(),
-  });
-const move = moveOf("move");
-const copy = moveOf("copy");
-
 /** The op names a file entry may use: the line edits, `move` and `copy`. */
-export const ENTRY_OP_NAMES: readonly EntryOp["op"][] = [
-  ...OP_NAMES,
-  "move",
-  "copy",
-];
+export const ENTRY_OP_NAMES: readonly EntryOp["op"][] = OP_ROWS.map((r) =>
+  r.kind
+);
 
 /** `{ op: "move" | "copy", start, end?, after?, before?, to? }`. */
-export const MoveOpSchema: z.ZodType<MoveOp> = z.discriminatedUnion("op", [
-  move,
-  copy,
-]);
+export const MoveOpSchema: z.ZodType<MoveOp> = z.discriminatedUnion(
+  "op",
+  moves as [ReturnType<typeof shapeOf>, ...ReturnType<typeof shapeOf>[]],
+) as unknown as z.ZodType<MoveOp>;
 
 /** Any op of a file entry (a line edit, a move or a copy); unknown fields are refused. */
-export const EntryOpSchema: z.ZodType<EntryOp> = z.discriminatedUnion("op", [
-  replace,
-  del,
-  insertAfter,
-  insertBefore,
-  append,
-  prepend,
-  move,
-  copy,
-], {
-  error: (issue) =>
-    issue.code === "invalid_union"
-      ? `unknown op: expected one of ${ENTRY_OP_NAMES.join(", ")}`
-      : undefined,
-});
+export const EntryOpSchema: z.ZodType<EntryOp> = unionOf(
+  [...line, ...moves],
+  ENTRY_OP_NAMES,
+) as unknown as z.ZodType<EntryOp>;
 
 /** A file entry as sent: its ops, or a file operation (docs/patch-format.md, "Moves and file operations"). */
 export interface FileEntry {
@@ -190,14 +153,21 @@ export function requireOps(
 }
 
 /** `{ path, ops?, create?, delete?, rename? }`. */
-export const FileEntrySchema: z.ZodType<FileEntry> = z.object({
+const entryFields = {
   path: z.string(),
   ops: z.array(EntryOpSchema).optional(),
   create: z.boolean().optional(),
   delete: z.boolean().optional(),
   rename: z.string().optional(),
   moves: z.array(MoveOpSchema).optional(),
-}).superRefine(requireOps);
+};
+export const FileEntrySchema: z.ZodType<FileEntry> = z.object(entryFields)
+  .superRefine(requireOps);
+
+/** A file entry sent alone (`{ path?, ops }`): its path may be left out. */
+export const LooseFileEntrySchema: z.ZodType<
+  Omit<FileEntry, "path"> & { path?: string }
+> = z.object({ ...entryFields, path: z.string().optional() });
 
 /** `{ files: [{ path, ops?, create?, delete?, rename? }] }`. */
 export const PatchEntriesSchema: z.ZodType<{ files: FileEntry[] }> = z.object({
@@ -215,7 +185,7 @@ export function toFilePatch(entry: FileEntry): FilePatch {
   const ops: PatchOp[] = [];
   const moves: MoveOp[] = [];
   for (const op of [...(entry.ops ?? []), ...(entry.moves ?? [])]) {
-    if (op.op === "move" || op.op === "copy") moves.push(op as MoveOp);
+    if (rowOf(op).region === "source") moves.push(op as MoveOp);
     else ops.push(op as PatchOp);
   }
   const out: FilePatch = { path: entry.path, ops };

@@ -44,19 +44,25 @@ export interface PatchShape<T> {
 }
 
 /** `{ op: "replace", start, end?, lines, literal? }`. */
-export const ReplaceOpSchema: PatchShape<ReplaceOp> = schema.ReplaceOpSchema;
+export const ReplaceOpSchema: PatchShape<ReplaceOp> = schema.schemaOf(
+  "replace",
+);
 /** `{ op: "delete", start, end? }`. */
-export const DeleteOpSchema: PatchShape<DeleteOp> = schema.DeleteOpSchema;
+export const DeleteOpSchema: PatchShape<DeleteOp> = schema.schemaOf("delete");
 /** `{ op: "insert_after", anchor, lines, literal? }`. */
-export const InsertAfterOpSchema: PatchShape<InsertAfterOp> =
-  schema.InsertAfterOpSchema;
+export const InsertAfterOpSchema: PatchShape<InsertAfterOp> = schema.schemaOf(
+  "insert_after",
+);
 /** `{ op: "insert_before", anchor, lines, literal? }`. */
-export const InsertBeforeOpSchema: PatchShape<InsertBeforeOp> =
-  schema.InsertBeforeOpSchema;
+export const InsertBeforeOpSchema: PatchShape<InsertBeforeOp> = schema.schemaOf(
+  "insert_before",
+);
 /** `{ op: "append", lines, literal? }`. */
-export const AppendOpSchema: PatchShape<AppendOp> = schema.AppendOpSchema;
+export const AppendOpSchema: PatchShape<AppendOp> = schema.schemaOf("append");
 /** `{ op: "prepend", lines, literal? }`. */
-export const PrependOpSchema: PatchShape<PrependOp> = schema.PrependOpSchema;
+export const PrependOpSchema: PatchShape<PrependOp> = schema.schemaOf(
+  "prepend",
+);
 /** Any one operation, told apart by its `op` field; unknown fields are refused. */
 export const PatchOpSchema: PatchShape<PatchOp> = schema.PatchOpSchema;
 /** `{ path, ops }`. */

@@ -22,7 +22,8 @@ import {
   movedLine,
 } from "./_stale.ts";
 import { CONTEXT, existsIn, window } from "./fresh.ts";
-import { anchorsOf, tryAnchor } from "./lookup.ts";
+import { tryAnchor } from "./lookup.ts";
+import { anchorsOf, rowOf, takesLines } from "./ops.ts";
 import {
   capital,
   linesWord,
@@ -201,7 +202,8 @@ export function validateOps(
       });
     }
 
-    if (op.op === "replace" || op.op === "delete") {
+    const region = rowOf(op).region;
+    if (region === "range") {
       const [s, e] = [parsed[0], parsed[1] ?? parsed[0]];
       if (usable && s && e) {
         if (e.line < s.line) {
@@ -218,7 +220,7 @@ export function validateOps(
           }
         }
       }
-    } else if (op.op === "insert_after" || op.op === "insert_before") {
+    } else if (region === "after" || region === "before") {
       if (usable && parsed[0]) points.push({ index, line: parsed[0].line });
     }
 
@@ -234,8 +236,8 @@ export function validateOps(
 
     judge(now, parsed, label, findings, add);
 
-    if ("lines" in op) {
-      if (op.op !== "replace" && op.lines.length === 0) {
+    if (takesLines(op)) {
+      if (region !== "range" && op.lines.length === 0) {
         add(
           "EMPTY_INSERT",
           `${
@@ -433,7 +435,7 @@ function findOverlaps(
       `${
         capital(opLabel(ops[point.index], point.index))
       } anchors on line ${point.line}, which ${opLabel(other, hit.index)} ${
-        other.op === "delete" ? "deletes" : "replaces"
+        rowOf(other).verb
       }: put the new lines into that op instead.`,
       point.line,
     );

@@ -25,6 +25,7 @@ import {
   type PathState,
   planFileOps,
 } from "../patch/file_ops.ts";
+import { namesNoLine } from "../patch/ops.ts";
 import { LineMemory } from "../patch/memory.ts";
 import { stillStamped } from "../records/stamp.ts";
 import { movedText } from "../patch/rebase.ts";
@@ -414,9 +415,7 @@ async function lockedResolved(
       continue;
     }
     if (from.text === null && action.action === "edit") {
-      const bad = action.ops.find((op) =>
-        op.op !== "append" && op.op !== "prepend"
-      );
+      const bad = action.ops.find((op) => !namesNoLine(op));
       if (bad) {
         problems.push({
           code: "NOT_FOUND",

@@ -13,6 +13,7 @@ import { expandBlocks, isBlockAnchor } from "../block/expand.ts";
 import { splitLines } from "../anchor/split.ts";
 import type { LineMemory } from "../patch/memory.ts";
 import { opLabel, type Problem } from "../patch/problems.ts";
+import { anchorsOf, blockFieldOf } from "../patch/ops.ts";
 import type { MoveOp, Patch, PatchOp } from "../patch/types.ts";
 import type { Target } from "../fs/confine.ts";
 import type { Context } from "./_context.ts";
@@ -51,12 +52,8 @@ export async function opBlocks(
     }
     const memory = l.memory;
     const ops = f.ops.map((op, index): PatchOp => {
-      const field = op.op === "replace" || op.op === "delete"
-        ? "start"
-        : op.op === "insert_after"
-        ? "anchor"
-        : null;
-      if (field === null) return op;
+      const field = blockFieldOf(op);
+      if (field === undefined) return op;
       const text = (op as unknown as Record<string, string>)[field];
       const bare = parseBareAnchor(text);
       if (!bare?.block) return op;
@@ -95,11 +92,7 @@ export async function opBlocks(
 
 /** Whether any op names a block (`L:HH*` or `N*`). */
 function hasBlockOps(ops: readonly PatchOp[]): boolean {
-  return ops.some((op) =>
-    ("start" in op && isBlockAnchor(op.start)) ||
-    ("anchor" in op && isBlockAnchor(op.anchor)) ||
-    ("end" in op && isBlockAnchor(op.end))
-  );
+  return ops.some((op) => anchorsOf(op).some(isBlockAnchor));
 }
 
 /**

@@ -27,6 +27,7 @@ import { splitLines } from "../anchor/split.ts";
 import { stillStamped } from "../records/stamp.ts";
 import { noteMoved, resolveThroughViews } from "../patch/resolve_views.ts";
 import { lookupFromLines } from "../patch/lookup.ts";
+import { namesNoLine } from "../patch/ops.ts";
 import type { LineLookup } from "../patch/types.ts";
 import type { Loaded } from "./_load.ts";
 import { pushAll } from "../_internal/arrays.ts";
@@ -118,7 +119,7 @@ export async function prepare(
   const display = target.display;
   const { editIndexed } = await loadEditing();
   if (!target.exists) {
-    const bad = ops.find((op) => op.op !== "append" && op.op !== "prepend");
+    const bad = ops.find((op) => !namesNoLine(op));
     if (bad) {
       throw new NotFoundError(
         `Cannot patch "${display}": no such file in the workspace. To create it, send only append or prepend ops; to edit a file, check the path.`,

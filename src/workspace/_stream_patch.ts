@@ -12,6 +12,7 @@ import { readSync } from "../_runtime/fs.ts";
 import type { LineBatch } from "../hash/types.ts";
 import { createLineScanner } from "../hash/mod.ts";
 import { linesNeeded } from "../patch/lookup.ts";
+import { anchorsOf, rowOf } from "../patch/ops.ts";
 import { changedError } from "../errors.ts";
 import type {
   LineLookup,
@@ -76,16 +77,18 @@ function wantedRanges(ops: PatchOp[], need: number[]): [number, number][] {
     }
   };
   for (const op of ops) {
-    if (op.op === "replace" || op.op === "delete") {
-      const s = anchor(op.start);
-      const e = op.end === undefined ? s : anchor(op.end);
+    const region = rowOf(op).region;
+    const texts = anchorsOf(op);
+    if (region === "range") {
+      const s = anchor(texts[0]);
+      const e = texts.length < 2 ? s : anchor(texts[1]);
       if (s === null || e === null) continue;
       if (e >= s && e - s < DIFF_RANGE_MAX) ranges.push([s - 4, e + 4]);
       else ranges.push([s - 4, s + 4], [e - 4, e + 4]);
-    } else if (op.op === "insert_after" || op.op === "insert_before") {
-      const l = anchor(op.anchor);
+    } else if (region === "after" || region === "before") {
+      const l = anchor(texts[0]);
       if (l !== null) ranges.push([l - 4, l + 4]);
-    } else if (op.op === "prepend") {
+    } else if (region === "start") {
       ranges.push([1, 4]);
     }
   }
