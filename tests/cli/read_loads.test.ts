@@ -39,29 +39,34 @@ function evaluated(cwd: string, env: Record<string, string>, args: string[]) {
 }
 
 describe("a CLI read evaluates no module of the write path", () => {
-  it("with nothing to settle, no history, lock or recovery module is loaded", {
-    timeout: 120_000,
-  }, () => {
-    const dir = mkdtempSync(join(tmpdir(), "hashline-read-loads-"));
-    try {
-      writeFileSync(join(dir, "f.txt"), "one\ntwo\nthree\n");
-      mkdirSync(join(dir, "state"));
-      const env = { HASHLINE_STORE: join(dir, "state") };
-      // The first read lays out the state folder (recovery makes its
-      // journal folder); the re-read before an edit is the common call.
-      evaluated(dir, env, ["read", "f.txt"]);
-      const loaded = evaluated(dir, env, ["read", "f.txt"]);
-      assert.ok(
-        loaded.has("src/workspace/_read.ts"),
-        `the debug log named the modules (found ${loaded.size})`,
-      );
-      const writePath = [...loaded].filter((m) =>
-        /^src\/(history|lock|commit)\//.test(m) &&
-        m !== "src/history/types.ts"
-      );
-      assert.deepEqual(writePath, []);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  it(
+    "with nothing to settle, no history, lock, recovery or drift module is loaded",
+    {
+      timeout: 120_000,
+    },
+    () => {
+      const dir = mkdtempSync(join(tmpdir(), "hashline-read-loads-"));
+      try {
+        writeFileSync(join(dir, "f.txt"), "one\ntwo\nthree\n");
+        mkdirSync(join(dir, "state"));
+        const env = { HASHLINE_STORE: join(dir, "state") };
+        // The first read lays out the state folder (recovery makes its
+        // journal folder); the re-read before an edit is the common call.
+        evaluated(dir, env, ["read", "f.txt"]);
+        const loaded = evaluated(dir, env, ["read", "f.txt"]);
+        assert.ok(
+          loaded.has("src/workspace/_read.ts"),
+          `the debug log named the modules (found ${loaded.size})`,
+        );
+        const writePath = [...loaded].filter((m) =>
+          (/^src\/(history|lock|commit)\//.test(m) &&
+            m !== "src/history/types.ts") ||
+          /^src\/patch\/(resolve_views|carry|_drift|align|fresh)\.ts$/.test(m)
+        );
+        assert.deepEqual(writePath, []);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });
