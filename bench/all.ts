@@ -30,7 +30,12 @@ import { afterFirstParagraph, replaceBetween } from "./all/_blocks.ts";
 import { ratioChart } from "./all/chart.ts";
 import { describeMachine } from "./all/machine.ts";
 import { type BenchName, parseSummary, type Summaries } from "./all/parse.ts";
-import { computeRatios, speedText } from "./all/ratios.ts";
+import {
+  computeRatios,
+  limitText,
+  speedText,
+  withinLimit,
+} from "./all/ratios.ts";
 import {
   type AllRun,
   CHART,
@@ -274,6 +279,17 @@ async function main(): Promise<void> {
   }
   for (const r of ratios) {
     console.log(`  ${r.label.padEnd(44)} ${speedText(r.speed)}`);
+  }
+  const held = ratios.filter((r) => r.limit !== undefined);
+  console.log(
+    `Limits (${held.filter(withinLimit).length} of ${held.length} met):`,
+  );
+  for (const r of held) {
+    console.log(
+      `  ${r.label.padEnd(52)} ${
+        limitText(r)
+      }; baseline: ${r.baseline} (${r.baselineValue})`,
+    );
   }
   // The page is written either way; a failed step still fails the command.
   if (outcomes.some((o) => o.status === "failed")) process.exitCode = 1;
