@@ -4,8 +4,9 @@
  * and writes the throughput sections of `bench/RESULTS.md`, the ratio
  * block of `docs/benchmarks.md`, the README's four-row headline and
  * `bench/charts/throughput-ratios.svg`, all from the same run, naming the
- * machine, the runtimes and the date. No figure is typed by hand anywhere
- * else. A step that cannot run here, fails or
+ * machine, the runtimes and the date, and prints the ratios held to a limit
+ * (docs/benchmarks.md#limits) with their limit, whether each is met and its
+ * baseline. No figure is typed by hand anywhere else. A step that cannot run here, fails or
  * times out is written down as such, with the reason.
  *
  *   node_modules/.bin/deno task bench:all
