@@ -56,6 +56,9 @@ function writersListed(stateDir: string): boolean {
   }
 }
 
+/** Workspaces whose history log recovery has loaded. */
+const withLog = new WeakSet<Context>();
+
 /** Recovery at first use of the workspace (once). */
 export function start(
   ctx: Context,
@@ -71,7 +74,10 @@ export async function settle(
   ctx: Context,
 ): Promise<RecoveryReport> {
   const journals = journalsPending(ctx.stateDir);
-  const log = journals || writersListed(ctx.stateDir) ? await ctx.log() : null;
+  // Once the log is loaded, its own listing of the writers is the only one.
+  const loads = journals || withLog.has(ctx) || writersListed(ctx.stateDir);
+  const log = loads ? await ctx.log() : null;
+  if (loads) withLog.add(ctx);
   const gone = log?.deadWriters() ?? [];
   if (gone.length === 0 && !journals) {
     return { rolledForward: 0, rolledBack: 0, malformed: [], skipped: [] };
