@@ -4,8 +4,9 @@
  * and writes the throughput sections of `bench/RESULTS.md`, the ratio
  * block of `docs/benchmarks.md`, the README's four-row headline and
  * `bench/charts/throughput-ratios.svg`, all from the same run, naming the
- * machine, the runtimes and the date. No figure is typed by hand anywhere
- * else. A step that cannot run here, fails or
+ * machine, the runtimes and the date, and prints the ratios held to a limit
+ * (docs/benchmarks.md#limits) with their limit, whether each is met and its
+ * baseline. No figure is typed by hand anywhere else. A step that cannot run here, fails or
  * times out is written down as such, with the reason.
  *
  *   node_modules/.bin/deno task bench:all
@@ -30,7 +31,12 @@ import { afterFirstParagraph, replaceBetween } from "./all/_blocks.ts";
 import { ratioChart } from "./all/chart.ts";
 import { describeMachine } from "./all/machine.ts";
 import { type BenchName, parseSummary, type Summaries } from "./all/parse.ts";
-import { computeRatios, speedText } from "./all/ratios.ts";
+import {
+  computeRatios,
+  limitText,
+  speedText,
+  withinLimit,
+} from "./all/ratios.ts";
 import {
   type AllRun,
   CHART,
@@ -274,6 +280,17 @@ async function main(): Promise<void> {
   }
   for (const r of ratios) {
     console.log(`  ${r.label.padEnd(44)} ${speedText(r.speed)}`);
+  }
+  const held = ratios.filter((r) => r.limit !== undefined);
+  console.log(
+    `Limits (${held.filter(withinLimit).length} of ${held.length} met):`,
+  );
+  for (const r of held) {
+    console.log(
+      `  ${r.label.padEnd(52)} ${
+        limitText(r)
+      }; baseline: ${r.baseline} (${r.baselineValue})`,
+    );
   }
   // The page is written either way; a failed step still fails the command.
   if (outcomes.some((o) => o.status === "failed")) process.exitCode = 1;

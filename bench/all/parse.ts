@@ -162,6 +162,14 @@ export interface McpSummary {
   referenceMs: number;
   freshMs: number;
   loadedMs: number;
+  /** The second setting: fresh servers, short warm-up, turns of a few rounds, nothing flushed. */
+  alternating?: {
+    lines: number;
+    warmup: number;
+    block: number;
+    referenceMs: number;
+    hashlineMs: number;
+  };
 }
 
 /** The cases `bench/cli_startup.ts` spawns. */
@@ -326,6 +334,13 @@ const SCHEMAS: { [K in BenchName]: z.ZodType<Summaries[K]> } = {
     referenceMs: num,
     freshMs: num,
     loadedMs: num,
+    alternating: z.object({
+      lines: num,
+      warmup: num,
+      block: num,
+      referenceMs: num,
+      hashlineMs: num,
+    }).optional(),
   }),
   cli: z.object({
     bench: z.literal("cli"),

@@ -25,6 +25,71 @@ export interface Ratio {
   baselineValue: string;
   /** Times as fast as the baseline: above 1 faster, below 1 slower. */
   speed: number;
+  /** The limit the ratio is held to, when it has one (docs/benchmarks.md). */
+  limit?: Limit;
+}
+
+/** A limit on a ratio: the least speed allowed, and how the docs state it. */
+export interface Limit {
+  /** Least `speed` that meets the limit. */
+  minSpeed: number;
+  /** The limit as stated, such as "≤ 2× the slice floor's time". */
+  text: string;
+}
+
+/**
+ * The four limits `bench:all` checks, by ratio id: costs against a floor or
+ * a reference (at most so many times its time) and a throughput (at least
+ * so much of the bare app's rate).
+ */
+export const LIMITS: Readonly<Record<string, Limit>> = {
+  "patch-ops": { minSpeed: 1 / 2, text: "≤ 2× the slice floor's time" },
+  "cli-floor": {
+    minSpeed: 1 / 1.5,
+    text: "≤ 1.5× the node:fs floor's time",
+  },
+  "http-sequential": {
+    minSpeed: 0.5,
+    text: "≥ 0.5× the bare Hono app's req/s",
+  },
+  "http-concurrent": {
+    minSpeed: 0.5,
+    text: "≥ 0.5× the bare Hono app's req/s",
+  },
+  "mcp-reference": {
+    minSpeed: 1 / 1.5,
+    text: "≤ 1.5× server-filesystem's time (aim 1.2×)",
+  },
+  "mcp-alternating": {
+    minSpeed: 1 / 1.5,
+    text: "≤ 1.5× server-filesystem's time (aim 1.2×)",
+  },
+};
+
+/**
+ * Whether a ratio meets its limit (true when it has none).
+ *
+ * @param r The ratio.
+ * @returns Whether it is within its limit.
+ */
+export function withinLimit(r: Ratio): boolean {
+  return r.limit === undefined || r.speed >= r.limit.minSpeed;
+}
+
+/**
+ * A ratio as a cost or a share, the way its limit is stated: "1.63× the
+ * time" for a cost, "0.78× the rate" for a throughput.
+ *
+ * @param r The ratio.
+ * @returns The text.
+ */
+export function limitText(r: Ratio): string {
+  if (!r.limit) return speedText(r.speed);
+  const rate = r.limit.text.startsWith("≥");
+  const v = rate ? r.speed : 1 / r.speed;
+  return `${v.toFixed(2)}× ${rate ? "the rate" : "the time"} (${
+    withinLimit(r) ? "met" : "NOT met"
+  }; limit ${r.limit.text})`;
 }
 
 /** What came out: the ratios, and any that could not be formed, with why. */
@@ -61,9 +126,11 @@ export function computeRatios(s: Partial<Summaries>): RatioSet {
       );
       return;
     }
+    const limit = LIMITS[r.id];
     ratios.push({
       ...r,
       speed: higherIsFaster ? subject / baseline : baseline / subject,
+      ...(limit ? { limit } : {}),
     });
   };
 
@@ -256,6 +323,24 @@ export function computeRatios(s: Partial<Summaries>): RatioSet {
       m.referenceMs,
       false,
     );
+    if (m.alternating) {
+      const a = m.alternating;
+      add(
+        {
+          id: "mcp-alternating",
+          bench: "mcp",
+          label: "MCP round trip vs server-filesystem, unflushed turns",
+          subject:
+            `the same, fresh servers, turns of ${a.block}, ${a.lines} lines`,
+          subjectValue: ms(a.hashlineMs),
+          baseline: "`@modelcontextprotocol/server-filesystem`",
+          baselineValue: ms(a.referenceMs),
+        },
+        a.hashlineMs,
+        a.referenceMs,
+        false,
+      );
+    }
     add(
       {
         id: "mcp-loaded",
@@ -288,6 +373,24 @@ export function computeRatios(s: Partial<Summaries>): RatioSet {
       empty,
       false,
     );
+    const floor = c.get("floor");
+    if (floor !== undefined) {
+      add(
+        {
+          id: "cli-floor",
+          bench: "cli",
+          label: "CLI read vs node:fs read-and-print",
+          subject: "`hashline read` of 300 lines (process)",
+          subjectValue: ms(c.get("read")!),
+          baseline:
+            "a Deno script that reads the file with `node:fs` and prints it",
+          baselineValue: ms(floor),
+        },
+        c.get("read")!,
+        floor,
+        false,
+      );
+    }
     add(
       {
         id: "cli-documented",

@@ -8,7 +8,13 @@
 import { COMMAND } from "./chart.ts";
 import { type Machine, machineLine } from "./machine.ts";
 import type { Summaries } from "./parse.ts";
-import { computeRatios, type Ratio, speedText } from "./ratios.ts";
+import {
+  computeRatios,
+  limitText,
+  type Ratio,
+  speedText,
+  withinLimit,
+} from "./ratios.ts";
 import { commandLine, type Step, type StepId } from "./steps.ts";
 
 /** What one step came to. */
@@ -62,6 +68,24 @@ function ratioTable(ratios: readonly Ratio[], full: boolean): string {
       ...(full ? [r.bench] : []),
     ]),
     full ? [3] : [1, 2, 3],
+  );
+}
+
+/** The ratios held to a limit: each as a cost or a share, its limit, and whether it is met. */
+function limitTable(ratios: readonly Ratio[]): string {
+  const held = ratios.filter((r) => r.limit !== undefined);
+  if (held.length === 0) return "_No limited ratio in this run._";
+  return table(
+    ["ratio", "hashline", "baseline", "measured", "limit", "met"],
+    held.map((r) => [
+      r.label,
+      r.subjectValue,
+      `${r.baseline}: ${r.baselineValue}`,
+      limitText(r).replace(/ \(.*$/, ""),
+      r.limit!.text,
+      withinLimit(r) ? "yes" : "**no**",
+    ]),
+    [1, 2, 3],
   );
 }
 
@@ -325,6 +349,8 @@ export function renderThroughputResults(run: AllRun, chartDir: string): string {
     } s for the whole run._`,
     `Regenerate with \`${COMMAND}\` (\`bench/all.ts\`): it runs each bench as its own process at the reduced sizes named below (under ten minutes on 2 cores), reads the \`RESULT {json}\` line each prints with \`--json\`, and writes this section, \`${chartDir}/${CHART}\`, the README's four-row headline and the ratio block of \`docs/benchmarks.md\`; the formats bench writes its own section. The machine is shared, so figures move from run to run; each ratio is taken in one process against the baseline measured beside it, where the noise hits both.`,
     `![Times as fast as the named baseline](${chartDir}/${CHART})`,
+    "### Limits",
+    limitTable(ratios),
     "### Headline ratios",
     ratios.length ? ratioTable(ratios, true) : "_No ratio in this run._",
     ...(notes.length ? [notes.map((n) => `- ${n}`).join("\n")] : []),
@@ -362,6 +388,8 @@ export function renderThroughputReadme(
   return [
     `**Every throughput bench at once** — \`${COMMAND}\` (${m.date}; ${m.nproc} × ${m.cpu}, Deno ${m.deno}, Node ${m.node}; reduced sizes, so smaller inputs than the sections below; sizes, full tables and every step's command in \`${resultsPath}\`). Each bar and row is one figure against the baseline measured beside it in the same process.`,
     `![Times as fast as the named baseline](${chartDir}/${CHART})`,
+    "The four cost ratios held to a limit (the MCP round trip in both of its settings, the `POST /v1/format` rate one at a time and 16 at once):",
+    limitTable(ratios),
     ratios.length ? ratioTable(ratios, false) : "_No ratio in this run._",
     `Skipped, failed or partial in this run: ${
       run.outcomes.filter((o) => o.status !== "ok" || o.reason).map((o) =>

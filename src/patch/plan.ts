@@ -74,7 +74,12 @@ export function planPatch(
   ops: PatchOp[],
   options: PlanOptions = {},
 ): FilePlan {
-  const bare = resolveBare(ops, options.memory, options.path, now.lineCount);
+  const bare = resolveBare(
+    ops,
+    options.memory,
+    options.path,
+    () => now.lineCount,
+  );
   let checked = bare.ops;
   let memory = options.memory;
   const lean = options.lean ?? memory?.form === "lean";

@@ -15,6 +15,7 @@ import type { LockSpec } from "../lock/lock.ts";
 import { partsUnder } from "../fs/pin.ts";
 import type { RecoveryReport } from "../commit/recover.ts";
 import { pushAll } from "../_internal/arrays.ts";
+import { errnoOf } from "../_internal/errno.ts";
 
 // The lock and recovery steps load on first need: a read takes no lock, and
 // settles journals only when there are some.
@@ -40,6 +41,24 @@ function journalsPending(stateDir: string): boolean {
   }
 }
 
+/**
+ * Whether the history may name a commit to settle: its writers folder
+ * (docs/history.md, "Crash consistency and cost") lists something, or
+ * cannot be listed for another reason than being absent. With none, the
+ * history log is not loaded at all, so a read that finds nothing to settle
+ * does not pay for the write path's modules (bench/cli_startup.ts).
+ */
+function writersListed(stateDir: string): boolean {
+  try {
+    return readdirSync(join(stateDir, "history", "writers")).length > 0;
+  } catch (e) {
+    return errnoOf(e) !== "ENOENT";
+  }
+}
+
+/** Workspaces whose history log recovery has loaded. */
+const withLog = new WeakSet<Context>();
+
 /** Recovery at first use of the workspace (once). */
 export function start(
   ctx: Context,
@@ -54,9 +73,13 @@ export function start(
 export async function settle(
   ctx: Context,
 ): Promise<RecoveryReport> {
-  const log = await ctx.log();
+  const journals = journalsPending(ctx.stateDir);
+  // Once the log is loaded, its own listing of the writers is the only one.
+  const loads = journals || withLog.has(ctx) || writersListed(ctx.stateDir);
+  const log = loads ? await ctx.log() : null;
+  if (loads) withLog.add(ctx);
   const gone = log?.deadWriters() ?? [];
-  if (gone.length === 0 && !journalsPending(ctx.stateDir)) {
+  if (gone.length === 0 && !journals) {
     return { rolledForward: 0, rolledBack: 0, malformed: [], skipped: [] };
   }
   const { recoverJournals, recoverLogged } = await loadRecover();

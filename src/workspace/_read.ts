@@ -15,7 +15,7 @@ import type { Context } from "./_context.ts";
 import { statTarget } from "../fs/io.ts";
 import { loadWhole } from "./_load.ts";
 import { start } from "./_locking.ts";
-import { recordRead, recordRuns, recordWhole } from "./_record.ts";
+import { recordRead, recordRuns, recordWhole } from "./_record_read.ts";
 import type { Target } from "../fs/confine.ts";
 import { contentStamp, identityStamp } from "../records/stamp.ts";
 import { anchorForm, leanLines } from "../anchor/lean.ts";
