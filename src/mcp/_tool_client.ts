@@ -125,7 +125,10 @@ export function toolClient(
 /** The refusal of a call whose question could not be sent, if it is one. */
 export function cannotAskOf(error: unknown): ToolFailure | undefined {
   if (!(error instanceof CannotAsk)) return undefined;
-  return { ok: false, error: { code: "NOT_AVAILABLE", message: error.message } };
+  return {
+    ok: false,
+    error: { code: "NOT_AVAILABLE", message: error.message },
+  };
 }
 
 /** The input-required answer for a question a handler is waiting on, if it is one. */

@@ -66,7 +66,9 @@ export function checkExtraTools(
       throw new TypeError(`${at} ("${tool.name}") needs a description.`);
     }
     const schema = tool.inputSchema as { type?: unknown } | undefined;
-    if (schema === null || typeof schema !== "object" || schema.type !== "object") {
+    if (
+      schema === null || typeof schema !== "object" || schema.type !== "object"
+    ) {
       throw new TypeError(
         `${at} ("${tool.name}") needs an inputSchema of type "object".`,
       );

@@ -166,22 +166,26 @@ describe("extraTools at /mcp", () => {
     }
   });
 
-  it("refuses a client without the capability with -32021, HTTP 400, before the handler", {
-    timeout: 30_000,
-  }, async () => {
-    runs.length = 0;
-    const { status, frames } = await call2026(app, "sampler", {});
-    assert.equal(status, 400);
-    assert.equal(frames[0].id, 9);
-    assert.equal(frames[0].error?.code, -32021);
-    assert.deepEqual(frames[0].error?.data?.requiredCapabilities, {
-      sampling: {},
-    });
-    assert.deepEqual(runs, []);
-    const ok = await call2026(app, "sampler", caps({ sampling: {} }));
-    assert.equal(ok.status, 200);
-    assert.deepEqual(ok.frames[0].result?.structuredContent, { said: "ran" });
-  });
+  it(
+    "refuses a client without the capability with -32021, HTTP 400, before the handler",
+    {
+      timeout: 30_000,
+    },
+    async () => {
+      runs.length = 0;
+      const { status, frames } = await call2026(app, "sampler", {});
+      assert.equal(status, 400);
+      assert.equal(frames[0].id, 9);
+      assert.equal(frames[0].error?.code, -32021);
+      assert.deepEqual(frames[0].error?.data?.requiredCapabilities, {
+        sampling: {},
+      });
+      assert.deepEqual(runs, []);
+      const ok = await call2026(app, "sampler", caps({ sampling: {} }));
+      assert.equal(ok.status, 200);
+      assert.deepEqual(ok.frames[0].result?.structuredContent, { said: "ran" });
+    },
+  );
 
   it("asks with an input-required result, then takes the answer (2026-07-28)", {
     timeout: 30_000,
