@@ -14,6 +14,7 @@ VERSION=0.2.0-alpha.12
 SCENARIOS=(
   server-stateless caching http-header-validation sep-2164-resource-not-found
   server-initialize server-session-lifecycle ping tools-list dns-rebinding-protection
+  logging-set-level
 )
 cache="${HASHLINE_CONFORMANCE_DIR:-${TMPDIR:-/tmp}/hashline-conformance}"
 suite="$cache/node_modules/@modelcontextprotocol/conformance/dist/index.js"

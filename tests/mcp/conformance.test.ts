@@ -46,6 +46,7 @@ describe("MCP conformance of serve's /mcp", () => {
         "ping",
         "tools-list",
         "dns-rebinding-protection",
+        "logging-set-level",
       ]
     ) {
       // Every check of the scenario, none expected to fail.
