@@ -27,7 +27,8 @@ const layoutTarget = path.join(root, "src", "hash", "_layout.ts");
 const MEMORY_PAGES = 480;
 
 function compile(outFile: string): Uint8Array {
-  const asc = path.join(root, "node_modules", ".bin", "asc");
+  // The compiler is a package of assembly/ alone, so the root install stays light.
+  const asc = path.join(root, "assembly", "node_modules", ".bin", "asc");
   const args = [
     entry,
     "--outFile",
@@ -47,7 +48,7 @@ function compile(outFile: string): Uint8Array {
   const run = spawnSync(asc, args, { cwd: root, encoding: "utf8" });
   if (run.error) {
     throw new Error(
-      `Cannot run ${asc}: ${run.error.message}. Run npm install first.`,
+      `Cannot run ${asc}: ${run.error.message}. Run npm ci --prefix assembly first.`,
     );
   }
   if (run.status !== 0) {

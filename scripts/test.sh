@@ -11,6 +11,14 @@ cd "$(dirname "$0")/.."
 [ -t 1 ] || export NO_COLOR=1
 bin=node_modules/.bin
 [ -x "$bin/deno" ] || { echo "Run 'npm ci' first (Deno, Bun and the toolchain come from npm)." >&2; exit 2; }
+# Two packages the root install leaves out, so `npm ci` stays light
+# (docs/dependencies.md): the Wasm compiler (check:wasm) and the edge runtimes
+# (tests/edge/). Installed here on first use, and again when their lock changes.
+for dir in assembly tests/edge/hosts; do
+  if ! [ "$dir/node_modules/.package-lock.json" -nt "$dir/package-lock.json" ]; then
+    npm ci --prefix "$dir" --no-audit --no-fund
+  fi
+done
 
 step() { printf '\n== %s\n' "$*"; }
 

@@ -30,7 +30,11 @@ import { Hono } from "hono";
 import type { RevisionStore } from "../store/types.ts";
 import { createToolRegistry } from "../tools/registry.ts";
 import { lazyResources } from "../tools/resources.ts";
-import type { EditFormat, ToolSetName } from "../tools/types.ts";
+import type {
+  EditFormat,
+  ToolDefinition,
+  ToolSetName,
+} from "../tools/types.ts";
 import type { Workspace } from "../workspace/mod.ts";
 import { CHECK_MODES, type CheckMode } from "../check/modes.ts";
 import { denyGlobs } from "../_internal/glob.ts";
@@ -110,6 +114,8 @@ export interface AppOptions {
   editFormat?: EditFormat;
   /** Tool sets served at `/mcp` (default `["files", "store"]`); an unknown one is a `TypeError`. */
   tools?: readonly ToolSetName[];
+  /** Tools of your own, served at `/mcp` after the sets' (the registry's `extraTools`). */
+  extraTools?: readonly ToolDefinition[];
   /**
    * With `token`: the one-time key of the review page's login link
    * (`/login?key=…`), which sets its session cookie (history).
@@ -196,6 +202,7 @@ export function createApp(options: AppOptions = {}): HashlineApp {
     store: resources.store,
     editFormat: options.editFormat,
     tools: options.tools,
+    extraTools: options.extraTools,
     rebase,
     anchors: options.anchors,
   };

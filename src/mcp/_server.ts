@@ -23,6 +23,13 @@ import {
   extraCapabilities,
   servePromptAndResources,
 } from "./_prompt_and_resources.ts";
+import {
+  cannotAskOf,
+  declaredCapabilities,
+  questionOf,
+  requireCapabilities,
+  toolClient,
+} from "./_tool_client.ts";
 
 /** Name and version the server announces to MCP clients. */
 export const MCP_SERVER_INFO: { name: string; version: string } = {
@@ -93,14 +100,19 @@ function toCallResult(result: ToolResult, note: string) {
  *
  * @param registry The tools listed.
  * @param sessionFor The hashline session of each call, and the tools serving it.
+ * @param streams Whether the connection can carry requests to the client
+ *   (a tool's questions); false for 2025-era HTTP sessions, answered in JSON.
  * @returns The server, not yet connected.
  */
 export function mcpServer(
   registry: ToolRegistry,
   sessionFor: SessionResolver,
+  streams = true,
 ): Server {
   const server = new Server(MCP_SERVER_INFO, {
-    capabilities: { tools: {}, ...extraCapabilities(registry) },
+    // `logging`: a tool may log to a client that asked for it (docs/mcp.md
+    // "Tools of your own"); nothing is sent to one that did not.
+    capabilities: { tools: {}, logging: {}, ...extraCapabilities(registry) },
     instructions: registry.systemPrompt || undefined,
     supportedProtocolVersions: [
       ...SUPPORTED_PROTOCOL_VERSIONS,
@@ -133,7 +145,8 @@ export function mcpServer(
     "tools/call",
     async (request, ctx: ServerContext) => {
       const name = request.params.name;
-      if (!registry.get(name)) {
+      const tool = registry.get(name);
+      if (!tool) {
         throw new ProtocolError(
           ProtocolErrorCode.InvalidParams,
           `No tool named "${name}". Available tools: ${
@@ -141,16 +154,29 @@ export function mcpServer(
           }.`,
         );
       }
+      const declared = declaredCapabilities(server, ctx);
+      requireCapabilities(tool, declared);
       const choice = sessionFor({
         sessionId: ctx.sessionId,
         request: ctx.http?.req,
       });
-      const result = await choice.registry.call(
-        name,
-        request.params.arguments ?? {},
-        { session: choice.session },
-      );
-      return toCallResult(result, choice.note);
+      try {
+        const result = await choice.registry.call(
+          name,
+          request.params.arguments ?? {},
+          {
+            session: choice.session,
+            client: toolClient(ctx, declared, streams),
+          },
+        );
+        return toCallResult(result, choice.note);
+      } catch (error) {
+        const question = questionOf(error);
+        if (question) return question;
+        const refused = cannotAskOf(error);
+        if (refused) return toCallResult(refused, "");
+        throw error;
+      }
     },
   );
   return server;

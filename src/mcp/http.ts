@@ -345,7 +345,8 @@ export function createMcpHttpHandler(
           `Bad request: no Mcp-Session-Id header. Start a session with initialize and send the Mcp-Session-Id it returns, or speak protocol ${MODERN_PROTOCOL_VERSION} (its \`_meta\` on every request), which needs no session.`,
         );
       }
-      const server = mcpServer(registry, sessionFor);
+      // JSON answers: no stream to carry a tool's question to the client.
+      const server = mcpServer(registry, sessionFor, false);
       const transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => crypto.randomUUID(),
         enableJsonResponse: true,

@@ -12,6 +12,7 @@ import { checkMode } from "../check/modes.ts";
 import { anchorForm } from "../anchor/lean.ts";
 import type { RevisionStore } from "../store/types.ts";
 import type { Workspace } from "../workspace/mod.ts";
+import { checkExtraTools } from "./extra_tools.ts";
 import { fileTools } from "./_file_tools.ts";
 import { findTools } from "./_find_tools.ts";
 import { historyTools } from "./_history_tools.ts";
@@ -109,7 +110,8 @@ export function checkToolSets(value: unknown): ToolSetName[] {
  * @returns The registry.
  * @throws {TypeError} When `editFormat` is neither `"hashline"` nor
  *   `"str_replace"`, `tools` names an unknown set, `session` is not a safe
- *   name, or `rebase` is not a boolean.
+ *   name, `rebase` is not a boolean, or a tool of `extraTools` is malformed
+ *   or takes a name already used.
  * @example
  * ```ts
  * import assert from "node:assert/strict";
@@ -198,6 +200,9 @@ export function createToolRegistry(context: ToolContext = {}): ToolRegistry {
   if (ws && toolSets.includes("history")) {
     tools.push(...historyTools({ workspace: ws.get, sessionOf }));
   }
+  tools.push(
+    ...checkExtraTools(context.extraTools, tools.map((t) => t.name)),
+  );
   const byName = new Map(tools.map((t) => [t.name, t]));
   const prompt = [
     files

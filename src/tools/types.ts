@@ -72,12 +72,63 @@ export interface ToolContext {
    * own `check` wins.
    */
   check?: CheckMode;
+  /**
+   * Tools of your own, served after the sets on every door that lists the
+   * registry (MCP, agent adapters); each name must differ from the others
+   * and from the sets' tools (docs/mcp.md "Tools of your own").
+   */
+  extraTools?: readonly ToolDefinition[];
+}
+
+/** Severity of a log message, least severe first (the MCP logging levels). */
+export type LogLevel =
+  | "debug"
+  | "info"
+  | "notice"
+  | "warning"
+  | "error"
+  | "critical"
+  | "alert"
+  | "emergency";
+
+/** What a client answered to a question a tool asked ({@link ToolClient.elicit}). */
+export interface ElicitAnswer {
+  /** `accept` (with `content`), or the user said no (`decline`) or dismissed it (`cancel`). */
+  action: "accept" | "decline" | "cancel";
+  /** The fields the user filled in, when accepted. */
+  content?: Record<string, unknown>;
+}
+
+/**
+ * The MCP client a call came from, as a tool may use it. Given to calls
+ * made over MCP only; elsewhere `ToolCallOptions.client` is absent.
+ */
+export interface ToolClient {
+  /** The capabilities the client declared (`elicitation`, `sampling`, `roots`, …). */
+  readonly capabilities: Readonly<Record<string, unknown>>;
+  /**
+   * Sends a log message to the client, if it asked for messages of this
+   * level (`logging/setLevel`, or under 2026-07-28 the request's own
+   * `logLevel`); otherwise nothing is sent.
+   */
+  log(level: LogLevel, message: string): Promise<void>;
+  /**
+   * Asks the user a question (form elicitation; the tool should declare
+   * `clientCapabilities: ["elicitation"]`). Under 2026-07-28 the call ends
+   * here with the question, and the client calls again with the answer: the
+   * handler then runs again from the start and this resolves at once, so
+   * what a handler does before asking must be safe to repeat. Let the
+   * error it may throw pass through: that is how the question is sent.
+   */
+  elicit(message: string, schema: JsonSchema): Promise<ElicitAnswer>;
 }
 
 /** Per-call options. */
 export interface ToolCallOptions {
   /** Session whose reads count for this call (e.g. an MCP session id). */
   session?: string;
+  /** The MCP client of the call; absent when the call did not come over MCP. */
+  client?: ToolClient;
 }
 
 /** What a failed call reports. */
@@ -142,6 +193,12 @@ export interface ToolDefinition {
   outputSchema: JsonSchema;
   /** What the tool does to the world. */
   annotations: ToolAnnotations;
+  /**
+   * MCP client capabilities the tool needs (e.g. `["elicitation"]`): over
+   * MCP, a call from a client that did not declare each one is refused
+   * with `-32021` (HTTP 400) before the handler runs.
+   */
+  clientCapabilities?: readonly string[];
   /** Runs the tool; never throws — refusals and bad input come back as `ok: false`. */
   handler(input: unknown, call?: ToolCallOptions): Promise<ToolResult>;
 }

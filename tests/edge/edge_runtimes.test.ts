@@ -15,7 +15,7 @@ import { createApp } from "../../src/http/app.ts";
 const TOKEN = "edge-test-token";
 /** The bundle must stay small enough for the free tiers of edge platforms. */
 const MAX_GZIP_BYTES = 120 * 1024;
-const HOSTS = fileURLToPath(new URL("./_hosts.mjs", import.meta.url));
+const HOSTS = fileURLToPath(new URL("./hosts/_hosts.mjs", import.meta.url));
 
 interface Hosts {
   workerd: string;
@@ -49,7 +49,7 @@ function startHosts(): Promise<Hosts> {
     proc.on("close", (code) =>
       reject(
         new Error(
-          `The edge host exited (code ${code}) before serving:\n${err}`,
+          `The edge host exited (code ${code}) before serving (its packages: npm ci --prefix tests/edge/hosts):\n${err}`,
         ),
       ));
   });

@@ -25,7 +25,11 @@ export interface McpTestClient {
 /** Connects an SDK client to `url`, sending requests through `fetchImpl` (an app or the network). */
 export async function connectHttp(
   url: string,
-  options: { app?: HashlineApp; headers?: Record<string, string> } = {},
+  options: {
+    app?: HashlineApp;
+    headers?: Record<string, string>;
+    capabilities?: Record<string, Record<string, never>>;
+  } = {},
 ): Promise<McpTestClient> {
   const app = options.app;
   const transport = new StreamableHTTPClientTransport(new URL(url), {
@@ -34,7 +38,10 @@ export async function connectHttp(
       : undefined,
     requestInit: options.headers ? { headers: options.headers } : undefined,
   });
-  const client = new Client({ name: "hashline-test", version: "1.0.0" });
+  const client = new Client(
+    { name: "hashline-test", version: "1.0.0" },
+    options.capabilities ? { capabilities: options.capabilities } : undefined,
+  );
   await client.connect(transport);
   return {
     client,

@@ -1,6 +1,7 @@
 /**
  * `scripts/conformance.sh` (docs/mcp.md "Conformance"): the MCP conformance
- * suite's 2026-07-28 and 2025-era scenarios against `serve`'s `/mcp`. The
+ * suite's 2026-07-28 and 2025-era scenarios against `serve`'s `/mcp`, every
+ * check of each passing. The
  * script installs Node 22 and the suite from npm; where npm cannot reach
  * the registry the case is skipped and says so (never under CI).
  */
@@ -45,9 +46,14 @@ describe("MCP conformance of serve's /mcp", () => {
         "ping",
         "tools-list",
         "dns-rebinding-protection",
+        "logging-set-level",
       ]
     ) {
-      assert.match(run.stdout, new RegExp(`^ok {3}${scenario}: Passed`, "m"));
+      // Every check of the scenario, none expected to fail.
+      assert.match(
+        run.stdout,
+        new RegExp(`^ok {3}${scenario}: Passed: (\\d+)/\\1, 0 failed`, "m"),
+      );
     }
   });
 });

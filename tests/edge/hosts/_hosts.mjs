@@ -13,7 +13,7 @@ import { EdgeRuntime, runServer } from "edge-runtime";
 import { Miniflare } from "miniflare";
 
 const token = process.argv[2];
-const root = fileURLToPath(new URL("../..", import.meta.url));
+const root = fileURLToPath(new URL("../../..", import.meta.url));
 
 // The worker as a user would write it, plus one route only tests use: which
 // hash engine the platform left us with.
