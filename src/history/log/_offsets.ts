@@ -3,12 +3,13 @@
  * reads"): a listing reads backwards from the end until it has what it
  * asked for, and one entry is found by a binary search over offsets, as
  * records are appended in id order give or take the writers in flight.
+ * Voiding a record in place is `_void.ts`.
  *
  * @module
  */
-import { fstatSync, fsyncSync, writeSync } from "../../_runtime/fs.ts";
+import { fstatSync } from "../../_runtime/fs.ts";
 import { idNumber } from "../ids.ts";
-import { idOf, isVoid, parseLine, readFull, voidLine } from "./_frames.ts";
+import { idOf, isVoid, parseLine, readFull } from "./_frames.ts";
 
 /** What reads have cost (bytes read from the log, lines parsed). */
 export interface ReadStats {
@@ -167,33 +168,4 @@ export function locateIn(
     p = line.next;
   }
   return undefined;
-}
-
-/**
- * Voids the record of `id` whose line starts at `start` in the log open
- * for writing at `fd`, in place: the line keeps its length and its id, and
- * readers pass over it. Flushed.
- *
- * @returns Whether a record was voided (false: the line there is not that
- * record, or it is voided already).
- */
-export function voidRecordAt(
-  fd: number,
-  start: number,
-  id: string,
-  stats: ReadStats,
-): boolean {
-  const line = lineAt(fd, start, fstatSync(fd).size, stats);
-  if (line === null) return false;
-  const parsed = parseLine(line.bytes);
-  if (!parsed || idOf(parsed.value) !== idNumber(id)) return false;
-  if (isVoid(parsed.value)) return false;
-  const bytes = voidLine(id, line.bytes.length + 1);
-  if (bytes === null) return false;
-  let done = 0;
-  while (done < bytes.length) {
-    done += writeSync(fd, bytes, done, bytes.length - done, start + done);
-  }
-  fsyncSync(fd);
-  return true;
 }
