@@ -95,6 +95,30 @@ export function lineAt(
   }
 }
 
+/**
+ * The record on the line starting at `start`: its value and id number
+ * (NaN when the line holds none: torn, damaged or not a record), its
+ * length in bytes with the newline, and where the next line starts; null
+ * at the end or a torn last line.
+ */
+export function recordAt(
+  fd: number,
+  start: number,
+  size: number,
+  stats: ReadStats,
+): { value: unknown; n: number; length: number; next: number } | null {
+  const line = lineAt(fd, start, size, stats);
+  if (line === null) return null;
+  const parsed = parseLine(line.bytes);
+  stats.parsed++;
+  return {
+    value: parsed ? parsed.value : undefined,
+    n: parsed ? idOf(parsed.value) : NaN,
+    length: line.next - start,
+    next: line.next,
+  };
+}
+
 /** The first line that starts at or after `offset`. */
 function lineStart(
   fd: number,
@@ -116,13 +140,10 @@ function idFrom(
 ): number | null {
   let p: number | null = start;
   for (let k = 0; k < 64 && p !== null; k++) {
-    const line = lineAt(fd, p, size, stats);
-    if (line === null) return null;
-    const parsed = parseLine(line.bytes);
-    stats.parsed++;
-    const n = parsed ? idOf(parsed.value) : NaN;
-    if (!Number.isNaN(n)) return n;
-    p = line.next;
+    const rec = recordAt(fd, p, size, stats);
+    if (rec === null) return null;
+    if (!Number.isNaN(rec.n)) return rec.n;
+    p = rec.next;
   }
   return null;
 }
@@ -152,20 +173,16 @@ export function locateIn(
   let p = lineStart(fd, Math.max(0, lo - CHUNK), size, stats);
   let past = 0;
   while (p !== null) {
-    const line = lineAt(fd, p, size, stats);
-    if (line === null) break;
-    const parsed = parseLine(line.bytes);
-    stats.parsed++;
-    const n = parsed ? idOf(parsed.value) : NaN;
+    const rec = recordAt(fd, p, size, stats);
+    if (rec === null) break;
+    const n = rec.n;
     if (n === target) {
-      return isVoid(parsed!.value)
-        ? undefined
-        : { value: parsed!.value, offset: p };
+      return isVoid(rec.value) ? undefined : { value: rec.value, offset: p };
     }
     if (n > target + DISORDER || (n > target && ++past > DISORDER * 4)) {
       break;
     }
-    p = line.next;
+    p = rec.next;
   }
   return undefined;
 }

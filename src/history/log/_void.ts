@@ -15,8 +15,8 @@ import {
   writeSync,
 } from "../../_runtime/fs.ts";
 import { idNumber } from "../ids.ts";
-import { idOf, isVoid, parseLine, voidLine } from "./_frames.ts";
-import { type LineAt, lineAt, locateIn, type ReadStats } from "./_offsets.ts";
+import { isVoid, voidLine } from "./_frames.ts";
+import { type LineAt, locateIn, type ReadStats, recordAt } from "./_offsets.ts";
 
 /**
  * Voids the record of `id` whose line starts at `start` in the log open
@@ -32,12 +32,11 @@ export function voidRecordAt(
   id: string,
   stats: ReadStats,
 ): boolean {
-  const line = lineAt(fd, start, fstatSync(fd).size, stats);
-  if (line === null) return false;
-  const parsed = parseLine(line.bytes);
-  if (!parsed || idOf(parsed.value) !== idNumber(id)) return false;
-  if (isVoid(parsed.value)) return false;
-  const bytes = voidLine(id, line.bytes.length + 1);
+  const rec = recordAt(fd, start, fstatSync(fd).size, stats);
+  if (rec === null || rec.n !== idNumber(id) || isVoid(rec.value)) {
+    return false;
+  }
+  const bytes = voidLine(id, rec.length);
   if (bytes === null) return false;
   let done = 0;
   while (done < bytes.length) {
