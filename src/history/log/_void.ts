@@ -8,12 +8,11 @@
  */
 import {
   closeSync,
-  constants,
   fstatSync,
   fsyncSync,
-  openSync,
   writeSync,
 } from "../../_runtime/fs.ts";
+import { openStateFile } from "../../fs/open_state.ts";
 import { idNumber } from "../ids.ts";
 import { isVoid, voidLine } from "./_frames.ts";
 import { type LineAt, locateIn, type ReadStats, recordAt } from "./_offsets.ts";
@@ -65,10 +64,7 @@ export function voidInLog(
   at: LineAt,
   stats: ReadStats,
 ): boolean {
-  const fd = openSync(
-    file,
-    constants.O_RDWR | constants.O_NOFOLLOW | constants.O_NONBLOCK,
-  );
+  const fd = openStateFile(file, true);
   try {
     const st = fstatSync(fd);
     if (!st.isFile() || st.nlink !== 1) return false;
