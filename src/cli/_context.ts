@@ -23,6 +23,22 @@ import type { CommandSpec } from "./_table.ts";
 export { EXIT_OK, EXIT_REFUSED, EXIT_USAGE } from "./_exit.ts";
 
 /**
+ * Prints a command's answer: `{ "ok": true, ...body }` on one line with
+ * `--json`, else `text` (docs/cli.md).
+ *
+ * @param ctx The command's context.
+ * @param body What the JSON answer holds besides `ok`.
+ * @param text The answer for a person.
+ */
+export async function printResult(
+  ctx: CliContext,
+  body: object,
+  text: string,
+): Promise<void> {
+  await ctx.out(ctx.json ? JSON.stringify({ ok: true, ...body }) : text);
+}
+
+/**
  * Where a run of the command line meets the outside world. Every part
  * defaults to the process's own; tests and embedders replace them.
  */

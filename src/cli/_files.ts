@@ -10,17 +10,18 @@
 import { isAbsolute, join, relative, sep } from "node:path";
 import { realpathSync } from "../_runtime/fs.ts";
 import { OutsideRootError } from "../errors.ts";
+import type { FileRead, PatchOptions, Workspace } from "../workspace/mod.ts";
 import {
-  type FileRead,
-  openWorkspace,
-  type PatchOptions,
-} from "../workspace/mod.ts";
-import { type CliContext, EXIT_OK, fail, pathBase } from "./_context.ts";
+  type CliContext,
+  EXIT_OK,
+  fail,
+  pathBase,
+  printResult,
+} from "./_context.ts";
+import { commandWorkspace } from "./_workspace.ts";
 import { intFlag } from "./_flags.ts";
 import { lazy } from "../_internal/lazy.ts";
 import type { Patch } from "../patch/types.ts";
-
-import type { CheckMode } from "../check/mod.ts";
 
 /**
  * The footer under a read: which lines were shown and where to go next.
@@ -59,13 +60,7 @@ function explainOutside(
  */
 export async function run(ctx: CliContext): Promise<number> {
   try {
-    const ws = openWorkspace(ctx.root, {
-      session: ctx.session,
-      stateDir: ctx.stateDir,
-      deny: ctx.deny,
-      check: ctx.values.check as CheckMode | undefined,
-      door: "cli",
-    });
+    const ws = commandWorkspace(ctx);
     switch (ctx.spec.name) {
       case "read":
         return await read(ctx, ws);
@@ -82,7 +77,7 @@ export async function run(ctx: CliContext): Promise<number> {
   }
 }
 
-type Ws = ReturnType<typeof openWorkspace>;
+type Ws = Workspace;
 
 // The parser (and zod with it) loads only for a patch sent from a subfolder,
 // so a read's start-up graph stays as small as before.
@@ -181,17 +176,14 @@ async function patch(ctx: CliContext, ws: Ws): Promise<number> {
     rebase: ctx.values.rebase === true,
   };
   const result = await ws.patch(await fromCaller(ctx, text), options);
-  if (ctx.json) {
-    await ctx.out(JSON.stringify({
-      ok: true,
-      dryRun: result.dryRun,
-      files: result.files,
-      summary: result.summary,
-      checks: result.checks,
-      ...(result.entry ? { entry: result.entry } : {}),
-      ...(result.dialect ? { dialect: result.dialect } : {}),
-    }));
-  } else await ctx.out(result.summary);
+  await printResult(ctx, {
+    dryRun: result.dryRun,
+    files: result.files,
+    summary: result.summary,
+    checks: result.checks,
+    ...(result.entry ? { entry: result.entry } : {}),
+    ...(result.dialect ? { dialect: result.dialect } : {}),
+  }, result.summary);
   return EXIT_OK;
 }
 
@@ -199,8 +191,7 @@ async function find(ctx: CliContext, ws: Ws): Promise<number> {
   const found = ctx.spec.name === "ls"
     ? await ws.list({ glob: ctx.args[0] })
     : await ws.search({ pattern: ctx.args[0], glob: ctx.args[1] });
-  if (ctx.json) await ctx.out(JSON.stringify({ ok: true, ...found }));
-  else await ctx.out(found.text);
+  await printResult(ctx, found, found.text);
   return EXIT_OK;
 }
 
@@ -223,7 +214,6 @@ async function write(ctx: CliContext, ws: Ws): Promise<number> {
   } catch (error) {
     throw explainOutside(ctx, typed, error);
   }
-  if (ctx.json) await ctx.out(JSON.stringify({ ok: true, ...result }));
-  else await ctx.out(result.summary);
+  await printResult(ctx, result, result.summary);
   return EXIT_OK;
 }

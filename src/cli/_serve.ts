@@ -10,9 +10,9 @@ import { AddressInUseError } from "../_runtime/serve.ts";
 import { loadOptional } from "../_internal/optional.ts";
 import type { EditFormat, ToolSetName } from "../tools/mod.ts";
 import { openFileStore } from "../store/file_store.ts";
-import { openWorkspace } from "../workspace/workspace.ts";
 import type { CheckMode } from "../check/mod.ts";
-import { type CliContext, EXIT_OK, fail } from "./_context.ts";
+import { type CliContext, EXIT_OK, fail, printResult } from "./_context.ts";
+import { commandWorkspace } from "./_workspace.ts";
 import { intFlag, stringFlag } from "./_flags.ts";
 
 function editFormat(ctx: CliContext): EditFormat {
@@ -47,14 +47,20 @@ export async function run(ctx: CliContext): Promise<number> {
     // its reads then live in memory only and end with the connection.
     const named = ctx.values.session !== undefined;
     // Opening the workspace first reports a missing root before anything is served.
-    const workspace = openWorkspace(ctx.root, {
-      stateDir: ctx.stateDir,
-      deny: ctx.deny,
-      session: ctx.session,
-      check: ctx.values.check as CheckMode | undefined,
-      door: ctx.spec.name === "mcp" ? "mcp" : "http",
-      persistSessions: ctx.spec.name !== "mcp" || named,
-    });
+    const workspace = commandWorkspace(
+      ctx,
+      ctx.spec.name === "mcp" ? "mcp" : "http",
+      ctx.spec.name !== "mcp" || named,
+    );
+    // What both servers take from the flags alike.
+    const served = {
+      editFormat: format,
+      tools,
+      // Named, every MCP call counts in it; else MCP sessions keep apart.
+      session: named ? ctx.session : undefined,
+      rebase: ctx.values.rebase === true,
+      anchors: ctx.values.lean === true ? "lean" as const : undefined,
+    };
     if (ctx.spec.name === "mcp") {
       const { runMcpStdio } = await loadOptional(
         "@modelcontextprotocol/server",
@@ -62,15 +68,7 @@ export async function run(ctx: CliContext): Promise<number> {
         () => import("../mcp/mod.ts"),
       );
       const store = openFileStore(ctx.stateDir);
-      const server = await runMcpStdio({
-        workspace,
-        store,
-        editFormat: format,
-        tools,
-        session: named ? ctx.session : undefined,
-        rebase: ctx.values.rebase === true,
-        anchors: ctx.values.lean === true ? "lean" : undefined,
-      });
+      const server = await runMcpStdio({ workspace, store, ...served });
       onShutdown(() => void server.close());
       await server.closed;
       await store.close();
@@ -94,20 +92,15 @@ export async function run(ctx: CliContext): Promise<number> {
       deny: ctx.deny,
       check: ctx.values.check as CheckMode | undefined,
       store,
-      editFormat: format,
-      tools,
-      // Named, every MCP call counts in it; else MCP sessions keep apart.
-      session: named ? ctx.session : undefined,
-      rebase: ctx.values.rebase === true,
-      anchors: ctx.values.lean === true ? "lean" : undefined,
+      ...served,
       allowedOrigins: stringFlag(ctx, "allow-origin")?.split(",").map((o) =>
         o.trim()
       ).filter((o) => o !== ""),
     });
     const stopped = new Promise<void>((resolve) => onShutdown(resolve));
-    if (ctx.json) {
-      await ctx.out(JSON.stringify({
-        ok: true,
+    await printResult(
+      ctx,
+      {
         url: server.url,
         host: server.host,
         port: server.port,
@@ -119,20 +112,17 @@ export async function run(ctx: CliContext): Promise<number> {
         review: loginKey
           ? `${server.url}/login?key=${loginKey}`
           : `${server.url}/`,
-      }));
-    } else {
-      await ctx.out(
-        `hashline listening on ${server.url}\nworkspace: ${workspace.root}\nstore: ${ctx.stateDir}\nMCP: ${server.url}/mcp\nsession: ${ctx.session} (${
-          named
-            ? "--session: every request without a Hashline-Session header"
-            : "the default session: requests without a Hashline-Session header or an MCP session"
-        })${token ? "\nbearer token required (except /health)" : ""}${
-          loginKey
-            ? `\nreview page (one-time login link): ${server.url}/login?key=${loginKey}`
-            : `\nreview page: ${server.url}/`
-        }`,
-      );
-    }
+      },
+      `hashline listening on ${server.url}\nworkspace: ${workspace.root}\nstore: ${ctx.stateDir}\nMCP: ${server.url}/mcp\nsession: ${ctx.session} (${
+        named
+          ? "--session: every request without a Hashline-Session header"
+          : "the default session: requests without a Hashline-Session header or an MCP session"
+      })${token ? "\nbearer token required (except /health)" : ""}${
+        loginKey
+          ? `\nreview page (one-time login link): ${server.url}/login?key=${loginKey}`
+          : `\nreview page: ${server.url}/`
+      }`,
+    );
     await stopped;
     await server.close();
     await store.close();

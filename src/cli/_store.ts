@@ -8,12 +8,12 @@ import { type CheckMode, describeCheck } from "../check/mod.ts";
 import { formatHashlines } from "../anchor/format.ts";
 import { openFileStore } from "../store/file_store.ts";
 import type { EditResult, RevisionStore } from "../store/types.ts";
-import { type CliContext, EXIT_OK, fail } from "./_context.ts";
+import { type CliContext, EXIT_OK, fail, printResult } from "./_context.ts";
+import { commandWorkspace } from "./_workspace.ts";
 import { intFlag, stringFlag } from "./_flags.ts";
 import { readInput } from "./_input.ts";
 import { join } from "node:path";
 import { exportToWorkspace } from "../tools/export.ts";
-import { openWorkspace } from "../workspace/mod.ts";
 
 type Sub = (ctx: CliContext, store: RevisionStore) => Promise<number>;
 
@@ -49,20 +49,12 @@ export async function run(ctx: CliContext): Promise<number> {
   }
 }
 
-async function print(
-  ctx: CliContext,
-  body: Record<string, unknown>,
-  text: string,
-): Promise<void> {
-  await ctx.out(ctx.json ? JSON.stringify({ ok: true, ...body }) : text);
-}
-
 async function put(ctx: CliContext, store: RevisionStore): Promise<number> {
   const [file] = ctx.args;
   const id = file === "-"
     ? await store.put(await readInput(ctx, "-", "the source"))
     : await store.importFrom(ctx.path(file));
-  await print(ctx, { ...id }, `${id.ref} ${id.handle}`);
+  await printResult(ctx, { ...id }, `${id.ref} ${id.handle}`);
   return EXIT_OK;
 }
 
@@ -181,7 +173,7 @@ async function history(ctx: CliContext, store: RevisionStore): Promise<number> {
       h.parentRef ? `  from ${h.parentRef}` : ""
     }`
   );
-  await print(ctx, { history: entries }, lines.join("\n"));
+  await printResult(ctx, { history: entries }, lines.join("\n"));
   return EXIT_OK;
 }
 
@@ -190,7 +182,7 @@ async function resolveCommand(
   store: RevisionStore,
 ): Promise<number> {
   const id = await store.resolve(ctx.args[0]);
-  await print(ctx, { ...id }, `${id.ref} ${id.handle}`);
+  await printResult(ctx, { ...id }, `${id.ref} ${id.handle}`);
   return EXIT_OK;
 }
 
@@ -202,13 +194,7 @@ async function exportTo(
 ): Promise<number> {
   // A new file of the workspace, as every other write: confined to the root,
   // `.git/`, `.hashline` and `--deny` refused, recorded in the history.
-  const ws = openWorkspace(ctx.root, {
-    session: ctx.session,
-    stateDir: ctx.stateDir,
-    deny: ctx.deny,
-    check: ctx.values.check as CheckMode | undefined,
-    door: "cli",
-  });
+  const ws = commandWorkspace(ctx);
   const done = await exportToWorkspace(
     ws,
     store,
@@ -217,7 +203,7 @@ async function exportTo(
     ctx.session,
   );
   const path = join(ctx.root, done.path);
-  await print(
+  await printResult(
     ctx,
     { path, ref: done.ref, bytes: done.bytes },
     `Wrote ${done.bytes} bytes of ${ref} to ${path}`,
@@ -230,5 +216,5 @@ async function printEdit(ctx: CliContext, r: EditResult): Promise<void> {
     `New revision ${r.handle} (${r.ref}) from ${r.parentRef}\n${r.diff}${
       r.diffTruncated ? "[diff cut at 8000 chars]" : ""
     }${r.check ? `\n\nWarning: ${describeCheck(r.check)}` : ""}`;
-  await print(ctx, { ...r }, text);
+  await printResult(ctx, { ...r }, text);
 }

@@ -24,7 +24,7 @@ import type { RootRef } from "./pin.ts";
 import { badPath, checkPathBounds, inside, PATH_MAX_BYTES } from "./paths.ts";
 import { compileGlobs, denyGlobs } from "../_internal/glob.ts";
 import { foldName, guardName, utf8Length } from "../_internal/names.ts";
-import { mapFsError } from "../_internal/errno.ts";
+import { errnoOf, mapFsError } from "../_internal/errno.ts";
 
 /** A path inside the root, checked. */
 export interface Target {
@@ -72,10 +72,6 @@ export { inside };
 /** `name` inside `dir`, without re-normalizing the whole path at each step. */
 function child(dir: string, name: string): string {
   return (dir.endsWith(sep) ? dir : dir + sep) + name;
-}
-
-function errCode(error: unknown): string | undefined {
-  return (error as { code?: string } | null)?.code;
 }
 
 /** Identity of a file from its stats (which carry the same fields and more): the mode keeps only its permission bits. */
@@ -291,7 +287,7 @@ export class Confinement {
       try {
         st = lstatSync(next);
       } catch (error) {
-        const code = errCode(error);
+        const code = errnoOf(error);
         if (code === "ENOENT") {
           const missing: string[] = [];
           let dir = cur;
@@ -339,7 +335,7 @@ export class Confinement {
         try {
           real = realpathSync(next);
         } catch (error) {
-          if (errCode(error) === "ELOOP" || errCode(error) === "ENAMETOOLONG") {
+          if (errnoOf(error) === "ELOOP" || errnoOf(error) === "ENAMETOOLONG") {
             throw badPath(
               `Cannot use "${input}": "${
                 shownAt(i)

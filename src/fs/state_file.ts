@@ -156,9 +156,50 @@ export function writeStateFile(
 ): void {
   const refused = stateFileRefusal(path, options.under);
   if (refused !== null) throw new StateFileSkipped(refused);
-  const bytes = typeof data === "string"
-    ? new TextEncoder().encode(data)
-    : data;
+  writeThroughTemp(
+    path,
+    typeof data === "string" ? new TextEncoder().encode(data) : data,
+    options,
+  );
+}
+
+/**
+ * Replaces the file at `path` with `bytes` through a temporary beside it:
+ * the temporary is created exclusively and never through a symlink, so
+ * nothing planted at its name is written into, and the rename replaces the
+ * name itself. Unlike {@link writeStateFile}, it does not look at what
+ * stands at `path` first: for a name nothing else may claim (a blob named
+ * by its content's sha-256).
+ *
+ * @param path The file (its folder must exist).
+ * @param bytes The whole new content.
+ * @param options `flush`: flush the temporary before the rename (the
+ *   folder is the caller's to flush); `temp`: the temporary's path, beside
+ *   `path` (default a hidden name with the process id and a random part);
+ *   `mode`: the new file's permission bits (default `0o644`).
+ * @throws The file system's error when the write fails; no temporary is left.
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
+ * import { writeThroughTemp } from "./state_file.ts";
+ *
+ * const dir = mkdtempSync(join(tmpdir(), "hashline-through-temp-"));
+ * writeThroughTemp(join(dir, "blob"), new TextEncoder().encode("text"), {
+ *   flush: true,
+ *   mode: 0o600,
+ * });
+ * assert.equal(readFileSync(join(dir, "blob"), "utf8"), "text");
+ * assert.deepEqual(readdirSync(dir), ["blob"]);
+ * ```
+ */
+export function writeThroughTemp(
+  path: string,
+  bytes: Uint8Array,
+  options: { flush?: boolean; temp?: string; mode?: number } = {},
+): void {
   const tmp = options.temp ??
     `${dirname(path)}/.${basename(path).slice(0, 120)}.${processId()}-${
       Math.random().toString(36).slice(2, 10)
@@ -167,7 +208,7 @@ export function writeStateFile(
     tmp,
     constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL |
       constants.O_NOFOLLOW,
-    0o644,
+    options.mode ?? 0o644,
   );
   try {
     try {

@@ -27,6 +27,18 @@ function seqLen(lead: number): number {
 }
 
 /**
+ * `h` with the `len` bytes packed in `pend` (first byte lowest) hashed one
+ * by one, each as the code point of its value: a sequence cut short by a
+ * byte that cannot go on it, or by the input's end.
+ */
+function cutShort(h: number, pend: number, len: number): number {
+  for (let k = 0; k < len; k++) {
+    h = Math.imul(h ^ ((pend >>> (k << 3)) & 0xff), PRIME);
+  }
+  return h;
+}
+
+/**
  * A {@link LineScanner} in plain TypeScript.
  *
  * @example
@@ -133,11 +145,7 @@ export class TsLineScanner extends ScannerBase {
           }
           if (invalidAt < 0) invalidAt = pendAt;
           open = true;
-          if (hashing) {
-            for (let k = 0; k < pendLen; k++) {
-              h = Math.imul(h ^ ((pend >>> (k << 3)) & 0xff), PRIME);
-            }
-          }
+          if (hashing) h = cutShort(h, pend, pendLen);
           pendLen = 0;
         }
         if (cr) {
@@ -198,11 +206,7 @@ export class TsLineScanner extends ScannerBase {
         if (pendLen !== 0) {
           if (invalidAt < 0) invalidAt = pendAt;
           open = true;
-          if (hashing) {
-            for (let k = 0; k < pendLen; k++) {
-              h = Math.imul(h ^ ((pend >>> (k << 3)) & 0xff), PRIME);
-            }
-          }
+          if (hashing) h = cutShort(h, pend, pendLen);
           pendLen = 0;
         }
         if (cr) {

@@ -9,22 +9,19 @@
 import { join } from "node:path";
 import {
   closeSync,
-  constants,
   fstatSync,
-  fsyncSync,
   lstatSync,
   mkdirSync,
-  openSync,
   readdirSync,
   readSync,
-  renameSync,
   statSync,
   unlinkSync,
-  writeAllSync,
 } from "../_runtime/fs.ts";
 import { touchHandle } from "../_runtime/host.ts";
 import { processId } from "../_runtime/process.ts";
 import { errnoOf } from "../_internal/errno.ts";
+import { openStateFile } from "../fs/open_state.ts";
+import { writeThroughTemp } from "../fs/state_file.ts";
 import { syncFolder } from "../fs/sync_folder.ts";
 import { HashlineError } from "../errors.ts";
 import { sha256Hex } from "./record.ts";
@@ -174,10 +171,7 @@ export class Blobs {
       this.made = true;
     }
     try {
-      const fd = openSync(
-        file,
-        constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
-      );
+      const fd = openStateFile(file);
       try {
         if (fstatSync(fd).isFile() && fstatSync(fd).size === size) {
           touchHandle(fd);
@@ -194,29 +188,13 @@ export class Blobs {
     }
     // Named by a blob that is gone (pruned meanwhile): written again.
     bytes ??= encoder.encode(text);
-    const tmp = `${file}.${processId()}-${
-      Math.random().toString(16).slice(2, 10)
-    }.tmp`;
-    const fd = openSync(
-      tmp,
-      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL |
-        constants.O_NOFOLLOW,
-      0o600,
-    );
-    try {
-      writeAllSync(fd, bytes);
-      fsyncSync(fd);
-    } catch (error) {
-      closeSync(fd);
-      try {
-        unlinkSync(tmp);
-      } catch {
-        // The write's own error is the one to report.
-      }
-      throw error;
-    }
-    closeSync(fd);
-    renameSync(tmp, file);
+    writeThroughTemp(file, bytes, {
+      flush: true,
+      mode: 0o600,
+      temp: `${file}.${processId()}-${
+        Math.random().toString(16).slice(2, 10)
+      }.tmp`,
+    });
     syncFolder(this.dir);
     this.note(sha, lstatSync(file));
     return { sha, added: bytes.length, size };
@@ -232,10 +210,7 @@ export class Blobs {
     const file = this.path(sha);
     let fd: number;
     try {
-      fd = openSync(
-        file,
-        constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
-      );
+      fd = openStateFile(file);
     } catch (error) {
       throw fail(
         file,

@@ -12,20 +12,13 @@
  * is framed (`_frames.ts`), where records are found by offset
  * (`_offsets.ts`), the counts and the counter file (`_counts.ts`), writer
  * files (`_writers.ts`), the shared flush (`_group_flush.ts`), retention
- * (`_retention.ts`), listing (`_listing.ts`) and opening history state
- * (`_state_files.ts`).
+ * (`_retention.ts`), listing (`_listing.ts`), voiding a record in place
+ * (`_void.ts`) and opening history state (`_state_files.ts`).
  *
  * @module
  */
 import { join } from "node:path";
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  fsyncSync,
-  openSync,
-  statSync,
-} from "../_runtime/fs.ts";
+import { closeSync, fstatSync, fsyncSync, statSync } from "../_runtime/fs.ts";
 import { HashlineError } from "../errors.ts";
 import { folderRefusal } from "../fs/state_file.ts";
 import type {
@@ -39,12 +32,8 @@ import { recordProblem } from "./check.ts";
 import { Blobs, externalize, internalize } from "./blobs.ts";
 import { idNumber } from "./ids.ts";
 import { framed, frameRecord, parseLog, readFull } from "./log/_frames.ts";
-import {
-  type LineAt,
-  locateIn,
-  type ReadStats,
-  voidRecordAt,
-} from "./log/_offsets.ts";
+import { type LineAt, locateIn, type ReadStats } from "./log/_offsets.ts";
+import { voidInLog } from "./log/_void.ts";
 import { KnownCounts, type LogState } from "./log/_counts.ts";
 import {
   commitMark,
@@ -388,25 +377,7 @@ export class HistoryLog {
 
   private async voidAt(at: LineAt): Promise<void> {
     await this.underLock(this.file, () => {
-      const fd = openSync(
-        this.file,
-        constants.O_RDWR | constants.O_NOFOLLOW | constants.O_NONBLOCK,
-      );
-      try {
-        const st = fstatSync(fd);
-        // Written in place only while it is the log alone (see openLogFile).
-        if (!st.isFile() || st.nlink !== 1) return;
-        let start = at.offset;
-        if (st.ino !== at.ino || start < 0) {
-          const found = this.locate(at.id);
-          if (found === undefined) return;
-          start = found.offset;
-        }
-        if (!voidRecordAt(fd, start, at.id, this.stats)) return;
-        this.counts.voided();
-      } finally {
-        closeSync(fd);
-      }
+      if (voidInLog(this.file, at, this.stats)) this.counts.voided();
     });
   }
 

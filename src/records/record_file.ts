@@ -6,13 +6,9 @@
  *
  * @module
  */
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  openSync,
-  readSync,
-} from "../_runtime/fs.ts";
+import { closeSync, fstatSync, readSync } from "../_runtime/fs.ts";
+import { errnoOf } from "../_internal/errno.ts";
+import { openStateFile } from "../fs/open_state.ts";
 import { LineMemory } from "../patch/memory.ts";
 import { FileViews } from "../patch/views.ts";
 
@@ -201,12 +197,9 @@ export function generationOf(file: string): string | null | undefined {
   let fd: number;
   try {
     // Never waits on a FIFO planted at the name (docs/workspace.md "State folder").
-    fd = openSync(
-      file,
-      constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
-    );
+    fd = openStateFile(file);
   } catch (error) {
-    const code = (error as { code?: string }).code;
+    const code = errnoOf(error);
     // A symlink at the name is no record: the session did not read the file.
     return code === "ENOENT" || code === "ELOOP" ? null : undefined;
   }

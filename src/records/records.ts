@@ -22,6 +22,7 @@ import {
   unlink,
 } from "../_runtime/fs.ts";
 import { processId } from "../_runtime/process.ts";
+import { errnoOf } from "../_internal/errno.ts";
 import { lazy } from "../_internal/lazy.ts";
 import { toHex } from "../_internal/bytes.ts";
 import { sha256 } from "../_internal/sha256.ts";
@@ -197,7 +198,7 @@ export class SessionRecords {
     try {
       writeStateFile(file, bytes, { temp: tmp, under: this.dir! });
     } catch (error) {
-      if ((error as { code?: string }).code !== "ENOENT") throw error;
+      if (errnoOf(error) !== "ENOENT") throw error;
       mkdirSync(dir, { recursive: true });
       writeStateFile(file, bytes, { temp: tmp, under: this.dir! });
     }
@@ -211,18 +212,13 @@ export class SessionRecords {
     for (const [session, files] of this.sessions) {
       if (session !== keep) files.delete(real);
     }
-    if (this.dir === null) return;
-    let sessions: string[];
-    try {
-      sessions = readdirSync(this.dir);
-    } catch {
-      return;
-    }
+    const sessions = this.sessionFolders();
+    if (sessions.length === 0) return;
     const file = await this.fileOf("", real);
     const name = file.slice(file.lastIndexOf("/") + 1);
     for (const s of sessions) {
       if (s === keep) continue;
-      await unlink(join(this.dir, s, name)).catch(() => {});
+      await unlink(join(this.dir!, s, name)).catch(() => {});
     }
   }
 
@@ -237,29 +233,35 @@ export class SessionRecords {
 
   /** Removes temporary record files that processes which died mid-save left behind. */
   async cleanTemps(): Promise<void> {
-    if (this.dir === null) return;
-    // Listed synchronously: this runs once, at the first use of a
-    // workspace, where an async listing costs a CLI read about a
-    // millisecond each under Deno.
-    let sessions: string[];
-    try {
-      sessions = readdirSync(this.dir);
-    } catch {
-      return;
-    }
-    for (const s of sessions) {
+    for (const s of this.sessionFolders()) {
       let names: string[];
       try {
-        names = readdirSync(join(this.dir, s));
+        names = readdirSync(join(this.dir!, s));
       } catch {
         continue;
       }
       for (const name of names) {
         const m = /\.rec\.(\d+)\.([a-z0-9]+)\.tmp$/.exec(name);
         if (m && (await loadHolder()).tempOwnerGone(Number(m[1]), m[2])) {
-          await rm(join(this.dir, s, name), { force: true });
+          await rm(join(this.dir!, s, name), { force: true });
         }
       }
+    }
+  }
+
+  /**
+   * The names in the records folder (one folder per session, and their
+   * `.json` files), none when records stay in memory or there is no folder
+   * yet. Listed synchronously: {@link cleanTemps} runs once, at the first
+   * use of a workspace, where an async listing costs a CLI read about a
+   * millisecond each under Deno.
+   */
+  private sessionFolders(): string[] {
+    if (this.dir === null) return [];
+    try {
+      return readdirSync(this.dir);
+    } catch {
+      return [];
     }
   }
 

@@ -9,8 +9,8 @@ import {
   lineAt,
   locateIn,
   scanBack,
-  voidRecordAt,
 } from "../../src/history/log/_offsets.ts";
+import { voidRecordAt } from "../../src/history/log/_void.ts";
 import { recordOf, tempDir } from "./_log_helpers.ts";
 
 /** A log of `n` records `h_1`…`h_n`, padded so it spans several chunks. */

@@ -8,13 +8,8 @@
  *
  * @module
  */
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  lstatSync,
-  openSync,
-} from "../../_runtime/fs.ts";
+import { closeSync, fstatSync, lstatSync } from "../../_runtime/fs.ts";
+import { openStateFile } from "../../fs/open_state.ts";
 import { StateFileSkipped, writeStateFile } from "../../fs/state_file.ts";
 import { recordProblem } from "../check.ts";
 import { idOf, isVoid, parseLine, readFull } from "./_frames.ts";
@@ -69,10 +64,7 @@ export class CounterFile {
 
   #load(): Counter | null {
     try {
-      const fd = openSync(
-        this.path,
-        constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
-      );
+      const fd = openStateFile(this.path);
       let bytes: Uint8Array;
       try {
         // Anything but a small regular file is rebuilt from the log.

@@ -6,7 +6,8 @@
  *
  * @module
  */
-import { closeSync, constants, fsync, openSync } from "../../_runtime/fs.ts";
+import { closeSync, fsync } from "../../_runtime/fs.ts";
+import { openStateFile } from "../../fs/open_state.ts";
 
 /** Flushes of one log file, shared by the appends that wait for them. */
 export class GroupFlush {
@@ -72,10 +73,7 @@ export class GroupFlush {
       const upTo = this.#appended;
       let failure: unknown = null;
       try {
-        const fd = openSync(
-          this.#file,
-          constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
-        );
+        const fd = openStateFile(this.#file);
         try {
           await new Promise<void>((resolve, reject) =>
             fsync(fd, (error) => error ? reject(error) : resolve())

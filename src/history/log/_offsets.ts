@@ -3,12 +3,13 @@
  * reads"): a listing reads backwards from the end until it has what it
  * asked for, and one entry is found by a binary search over offsets, as
  * records are appended in id order give or take the writers in flight.
+ * Voiding a record in place is `_void.ts`.
  *
  * @module
  */
-import { fstatSync, fsyncSync, writeSync } from "../../_runtime/fs.ts";
+import { fstatSync } from "../../_runtime/fs.ts";
 import { idNumber } from "../ids.ts";
-import { idOf, isVoid, parseLine, readFull, voidLine } from "./_frames.ts";
+import { idOf, isVoid, parseLine, readFull } from "./_frames.ts";
 
 /** What reads have cost (bytes read from the log, lines parsed). */
 export interface ReadStats {
@@ -94,6 +95,30 @@ export function lineAt(
   }
 }
 
+/**
+ * The record on the line starting at `start`: its value and id number
+ * (NaN when the line holds none: torn, damaged or not a record), its
+ * length in bytes with the newline, and where the next line starts; null
+ * at the end or a torn last line.
+ */
+export function recordAt(
+  fd: number,
+  start: number,
+  size: number,
+  stats: ReadStats,
+): { value: unknown; n: number; length: number; next: number } | null {
+  const line = lineAt(fd, start, size, stats);
+  if (line === null) return null;
+  const parsed = parseLine(line.bytes);
+  stats.parsed++;
+  return {
+    value: parsed ? parsed.value : undefined,
+    n: parsed ? idOf(parsed.value) : NaN,
+    length: line.next - start,
+    next: line.next,
+  };
+}
+
 /** The first line that starts at or after `offset`. */
 function lineStart(
   fd: number,
@@ -115,13 +140,10 @@ function idFrom(
 ): number | null {
   let p: number | null = start;
   for (let k = 0; k < 64 && p !== null; k++) {
-    const line = lineAt(fd, p, size, stats);
-    if (line === null) return null;
-    const parsed = parseLine(line.bytes);
-    stats.parsed++;
-    const n = parsed ? idOf(parsed.value) : NaN;
-    if (!Number.isNaN(n)) return n;
-    p = line.next;
+    const rec = recordAt(fd, p, size, stats);
+    if (rec === null) return null;
+    if (!Number.isNaN(rec.n)) return rec.n;
+    p = rec.next;
   }
   return null;
 }
@@ -151,49 +173,16 @@ export function locateIn(
   let p = lineStart(fd, Math.max(0, lo - CHUNK), size, stats);
   let past = 0;
   while (p !== null) {
-    const line = lineAt(fd, p, size, stats);
-    if (line === null) break;
-    const parsed = parseLine(line.bytes);
-    stats.parsed++;
-    const n = parsed ? idOf(parsed.value) : NaN;
+    const rec = recordAt(fd, p, size, stats);
+    if (rec === null) break;
+    const n = rec.n;
     if (n === target) {
-      return isVoid(parsed!.value)
-        ? undefined
-        : { value: parsed!.value, offset: p };
+      return isVoid(rec.value) ? undefined : { value: rec.value, offset: p };
     }
     if (n > target + DISORDER || (n > target && ++past > DISORDER * 4)) {
       break;
     }
-    p = line.next;
+    p = rec.next;
   }
   return undefined;
-}
-
-/**
- * Voids the record of `id` whose line starts at `start` in the log open
- * for writing at `fd`, in place: the line keeps its length and its id, and
- * readers pass over it. Flushed.
- *
- * @returns Whether a record was voided (false: the line there is not that
- * record, or it is voided already).
- */
-export function voidRecordAt(
-  fd: number,
-  start: number,
-  id: string,
-  stats: ReadStats,
-): boolean {
-  const line = lineAt(fd, start, fstatSync(fd).size, stats);
-  if (line === null) return false;
-  const parsed = parseLine(line.bytes);
-  if (!parsed || idOf(parsed.value) !== idNumber(id)) return false;
-  if (isVoid(parsed.value)) return false;
-  const bytes = voidLine(id, line.bytes.length + 1);
-  if (bytes === null) return false;
-  let done = 0;
-  while (done < bytes.length) {
-    done += writeSync(fd, bytes, done, bytes.length - done, start + done);
-  }
-  fsyncSync(fd);
-  return true;
 }
