@@ -65,7 +65,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["cli", "http", "mcp", "adapters"],
   ["tools"],
   ["workspace", "store"],
-  ["check", "history", "records"],
+  ["check", "history", "records", "result"],
   ["block"],
   ["patch"],
   ["commit"],

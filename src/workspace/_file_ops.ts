@@ -46,7 +46,7 @@ import { resolveTarget } from "./_resolve.ts";
 import { refuseTwoSpellings } from "./_spellings.ts";
 import { type Loaded, moveBlocks, opBlocks } from "./_op_blocks.ts";
 import { actsOnName, linkHead, splitLinks } from "./_links.ts";
-import { patchAnswer, resultShare } from "./_result_notes.ts";
+import { patchAnswer, resultShare } from "../result/notes.ts";
 import type { FileEdit, PatchResult } from "./types.ts";
 import { pushAll } from "../_internal/arrays.ts";
 

@@ -19,7 +19,7 @@ import { loadWhole } from "./_load.ts";
 import { start } from "./_locking.ts";
 import { recordRuns } from "./_record.ts";
 import { resolveTarget } from "./_resolve.ts";
-import { withWarnings } from "./_result_notes.ts";
+import { withWarnings } from "../result/notes.ts";
 import { globMatcher, walkFiles } from "./_walk.ts";
 import type {
   FileList,

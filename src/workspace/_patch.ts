@@ -33,7 +33,7 @@ import {
   linkNote,
   patchAnswer,
   resultShare,
-} from "./_result_notes.ts";
+} from "../result/notes.ts";
 import type { FileEdit, PatchOptions, PatchResult } from "./types.ts";
 import { pushAll } from "../_internal/arrays.ts";
 

@@ -20,7 +20,7 @@ import type { Target } from "../fs/confine.ts";
 import { contentStamp, identityStamp } from "../records/stamp.ts";
 import { anchorForm, leanLines } from "../anchor/lean.ts";
 import { resolveTarget } from "./_resolve.ts";
-import { withWarnings } from "./_result_notes.ts";
+import { withWarnings } from "../result/notes.ts";
 import type {
   FileRead,
   PathInfo,

@@ -18,7 +18,7 @@ import type { PlannedEdit } from "../patch/types.ts";
 import type { Context } from "./_context.ts";
 import type { Prepared } from "./_plan.ts";
 import type { Group } from "./_resolve.ts";
-import { recordWarning } from "./_result_notes.ts";
+import { recordWarning } from "../result/notes.ts";
 import { pushAll } from "../_internal/arrays.ts";
 
 /**

@@ -29,7 +29,7 @@ import { loadEditing } from "./_plan.ts";
 import { stat } from "./_read.ts";
 import { recordWhole } from "./_record.ts";
 import { resolveTarget } from "./_resolve.ts";
-import { linkNote, MAX_RESULT_BYTES } from "./_result_notes.ts";
+import { linkNote, MAX_RESULT_BYTES } from "../result/notes.ts";
 import { firstStaleLine } from "./_stream_patch.ts";
 import type { WriteOptions, WriteResult } from "./types.ts";
 
