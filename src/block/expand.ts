@@ -53,6 +53,22 @@ export function hasBlockAnchors(ops: readonly PatchOp[]): boolean {
 }
 
 /**
+ * The field of an op that may hold a block anchor: `start` of a replace
+ * or delete, `anchor` of an insert_after (docs/patch-format.md "Block
+ * anchors"); other ops take none.
+ *
+ * @param op One op.
+ * @returns The field's name, or null.
+ */
+export function blockField(op: PatchOp): "start" | "anchor" | null {
+  return op.op === "replace" || op.op === "delete"
+    ? "start"
+    : op.op === "insert_after"
+    ? "anchor"
+    : null;
+}
+
+/**
  * The `NOT_A_BLOCK` problem of a file read by streaming, too large to parse.
  *
  * @param path The file, as shown to the model.
@@ -152,11 +168,7 @@ export function expandBlocks(
       );
       return op;
     }
-    const field = op.op === "replace" || op.op === "delete"
-      ? "start"
-      : op.op === "insert_after"
-      ? "anchor"
-      : null;
+    const field = blockField(op);
     if (field === null) return op;
     const text = (op as unknown as Record<string, string>)[field];
     if (!isBlockAnchor(text)) return op;

@@ -44,7 +44,7 @@ import { type MovedNote, noteMoved } from "../patch/resolve_views.ts";
 import { throughViews } from "./_views.ts";
 import { resolveTarget } from "./_resolve.ts";
 import { refuseTwoSpellings } from "./_spellings.ts";
-import { type Loaded, moveBlocks, opBlocks } from "./_op_blocks.ts";
+import { type Loaded, moveBlocks, opBlocks } from "../block/op_blocks.ts";
 import { actsOnName, linkHead, splitLinks } from "./_links.ts";
 import { patchAnswer, resultShare } from "../result/notes.ts";
 import type { FileEdit, PatchResult } from "./types.ts";

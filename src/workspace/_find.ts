@@ -20,7 +20,7 @@ import { start } from "./_locking.ts";
 import { recordRuns } from "./_record.ts";
 import { resolveTarget } from "./_resolve.ts";
 import { withWarnings } from "../result/notes.ts";
-import { globMatcher, walkFiles } from "./_walk.ts";
+import { globMatcher, walkFiles } from "../fs/walk.ts";
 import type {
   FileList,
   ListOptions,
