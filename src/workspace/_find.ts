@@ -15,10 +15,10 @@ import { BinaryContentError } from "../errors.ts";
 import { foldHash, lineHash32 } from "../hash/fnv.ts";
 import { contentStamp } from "../records/stamp.ts";
 import type { Context } from "./_context.ts";
-import { loadWhole } from "./_load.ts";
+import { loadWhole } from "../fs/load.ts";
 import { start } from "./_locking.ts";
-import { recordRuns } from "./_record.ts";
-import { resolveTarget } from "./_resolve.ts";
+import { recordRuns } from "../records/update.ts";
+import { resolveTarget } from "../fs/resolve.ts";
 import { withWarnings } from "../result/notes.ts";
 import { globMatcher, walkFiles } from "../fs/walk.ts";
 import type {

@@ -21,7 +21,7 @@ import {
 } from "../history/mod.ts";
 import { type CommitRecord, commitsFlushed } from "./_commit.ts";
 import type { Context } from "./_context.ts";
-import { loadWhole } from "./_load.ts";
+import { loadWhole } from "../fs/load.ts";
 import { start } from "./_locking.ts";
 
 /**

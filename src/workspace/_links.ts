@@ -17,7 +17,7 @@ import type { FilePatch, Patch } from "../patch/types.ts";
 import type { EntryFile, RecordFile } from "../history/types.ts";
 import type { StageEntry } from "../commit/stage.ts";
 import type { Context } from "./_context.ts";
-import { resolveTarget } from "./_resolve.ts";
+import { resolveTarget } from "../fs/resolve.ts";
 
 /** A delete or rename of a symlink, judged. */
 export interface LinkAction {

@@ -26,8 +26,9 @@ import type { Context } from "./_context.ts";
 import { lockTargets, start } from "./_locking.ts";
 import { loadEditing, prepare, type Prepared } from "./_plan.ts";
 import { recordOf, settleThenRelease } from "./_history.ts";
-import { recordCommit, recordRefusal } from "./_record.ts";
-import { type Group, groupsOf, resolveTarget } from "./_resolve.ts";
+import { recordCommit, recordRefusal } from "../records/update.ts";
+import { type Group, groupsOf } from "./_resolve.ts";
+import { resolveTarget } from "../fs/resolve.ts";
 import {
   editHead,
   linkNote,

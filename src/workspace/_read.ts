@@ -13,13 +13,13 @@ import { NotFoundError, PatchRefusedError } from "../errors.ts";
 import { foldHash, lineHash32 } from "../hash/fnv.ts";
 import type { Context } from "./_context.ts";
 import { statTarget } from "../fs/io.ts";
-import { loadWhole } from "./_load.ts";
+import { loadWhole } from "../fs/load.ts";
 import { start } from "./_locking.ts";
-import { recordRead, recordRuns, recordWhole } from "./_record.ts";
+import { recordRead, recordRuns, recordWhole } from "../records/update.ts";
 import type { Target } from "../fs/confine.ts";
 import { contentStamp, identityStamp } from "../records/stamp.ts";
 import { anchorForm, leanLines } from "../anchor/lean.ts";
-import { resolveTarget } from "./_resolve.ts";
+import { resolveTarget } from "../fs/resolve.ts";
 import { withWarnings } from "../result/notes.ts";
 import type {
   FileRead,

@@ -25,8 +25,8 @@ import type { Patch } from "../patch/types.ts";
 import { Context } from "./_context.ts";
 import { recover } from "./_locking.ts";
 import { readFile, readText, stat } from "./_read.ts";
-import { resolveTarget } from "./_resolve.ts";
-import { loadWhole } from "./_load.ts";
+import { resolveTarget } from "../fs/resolve.ts";
+import { loadWhole } from "../fs/load.ts";
 import type {
   EntryDetail,
   HistoryList,

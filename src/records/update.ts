@@ -12,21 +12,42 @@ import { FileViews, type ViewRun } from "../patch/views.ts";
 import { settledBy } from "../patch/resolve_views.ts";
 import { carryDrift } from "../patch/carry.ts";
 import { lookupFromLines } from "../patch/lookup.ts";
-import { contentStamp } from "../records/stamp.ts";
+import { contentStamp } from "./stamp.ts";
+import type { SessionRecords } from "./records.ts";
 import type { Problem, Shown } from "../patch/problems.ts";
 import type { PlannedEdit } from "../patch/types.ts";
-import type { Context } from "./_context.ts";
-import type { Prepared } from "./_plan.ts";
-import type { Group } from "./_resolve.ts";
+import type { Target } from "../fs/confine.ts";
 import { recordWarning } from "../result/notes.ts";
 import { pushAll } from "../_internal/arrays.ts";
+
+/** What recording needs of a workspace: the sessions' read records. */
+export interface RecordScope {
+  /** The read records, per session and real path. */
+  readonly records: SessionRecords;
+}
+
+/** A file as a commit planned it: what its record is moved by. */
+export interface CommittedFile {
+  /** The file. */
+  target: Target;
+  /** The sorted edits. */
+  plan: PlannedEdit[];
+  /** Lines the file had. */
+  oldCount: number;
+  /** Old line n, where it was loaded. */
+  oldLine(n: number): string | undefined;
+  /** The file was not as the session last knew it, judged while planning. */
+  drifted?: boolean;
+  /** The whole new content, when held in memory. */
+  bytes?: Uint8Array;
+}
 
 /**
  * Saves a read record; a failure after a commit or a read (`done` says
  * which) is a warning, never an error.
  */
 export async function remember(
-  ctx: Context,
+  ctx: RecordScope,
   session: string,
   real: string,
   mem: LineMemory,
@@ -46,7 +67,7 @@ export async function remember(
  * `totalLines` lines; a record that cannot be saved is a warning.
  */
 export async function recordRead(
-  ctx: Context,
+  ctx: RecordScope,
   session: string,
   real: string,
   start: number,
@@ -99,7 +120,7 @@ function stampCovers(
 
 /** Records the lines an outline showed: runs of lines, each from its start. */
 export async function recordRuns(
-  ctx: Context,
+  ctx: RecordScope,
   session: string,
   real: string,
   runs: readonly { start: number; hashes: number[] }[],
@@ -122,7 +143,7 @@ export async function recordRuns(
 
 /** Records a file seen whole (a whole read, or a whole write) as these lines. */
 export async function recordWhole(
-  ctx: Context,
+  ctx: RecordScope,
   session: string,
   real: string,
   lines: readonly string[],
@@ -147,9 +168,9 @@ export async function recordWhole(
  * one are kept (to catch an anchor from the read before this commit).
  */
 export async function recordCommit(
-  ctx: Context,
+  ctx: RecordScope,
   session: string,
-  prepared: readonly Prepared[],
+  prepared: readonly CommittedFile[],
   shown: readonly Shown[][],
   warnings: string[],
   entry?: string,
@@ -206,9 +227,9 @@ export function noteOwnCommit(
  * passes; what the session read before is kept beside them.
  */
 export async function recordRefusal(
-  ctx: Context,
+  ctx: RecordScope,
   session: string,
-  groups: readonly Group[],
+  groups: readonly { target: Target }[],
   problems: Problem[],
 ): Promise<void> {
   const byDisplay = new Map(groups.map((g) => [g.target.display, g.target]));

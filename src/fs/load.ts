@@ -5,9 +5,9 @@
  *
  * @module
  */
-import type { FileIdentity, Target } from "../fs/confine.ts";
-import { readWhole } from "../fs/io.ts";
-import { fileText } from "../fs/text.ts";
+import type { FileIdentity, Target } from "./confine.ts";
+import { readWhole } from "./io.ts";
+import { fileText } from "./text.ts";
 
 /** A file loaded whole. */
 export interface Loaded {
