@@ -16,7 +16,7 @@ import { foldHash, lineHash32 } from "../hash/fnv.ts";
 import { contentStamp } from "../records/stamp.ts";
 import type { Context } from "./_context.ts";
 import { loadWhole } from "../fs/load.ts";
-import { start } from "./_locking.ts";
+import { start } from "../history/settle.ts";
 import { recordRuns } from "../records/update.ts";
 import { resolveTarget } from "../fs/resolve.ts";
 import { withWarnings } from "../result/notes.ts";

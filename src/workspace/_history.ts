@@ -22,7 +22,7 @@ import {
 import { type CommitRecord, commitsFlushed } from "./_commit.ts";
 import type { Context } from "./_context.ts";
 import { loadWhole } from "../fs/load.ts";
-import { start } from "./_locking.ts";
+import { start } from "../history/settle.ts";
 
 /**
  * The entry that commits with the files (none with history off): its id is

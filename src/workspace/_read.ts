@@ -14,7 +14,7 @@ import { foldHash, lineHash32 } from "../hash/fnv.ts";
 import type { Context } from "./_context.ts";
 import { statTarget } from "../fs/io.ts";
 import { loadWhole } from "../fs/load.ts";
-import { start } from "./_locking.ts";
+import { start } from "../history/settle.ts";
 import { recordRead, recordRuns, recordWhole } from "../records/update.ts";
 import type { Target } from "../fs/confine.ts";
 import { contentStamp, identityStamp } from "../records/stamp.ts";

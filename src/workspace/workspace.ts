@@ -23,7 +23,7 @@ import { checkSession } from "../_internal/session.ts";
 import { lazy } from "../_internal/lazy.ts";
 import type { Patch } from "../patch/types.ts";
 import { Context } from "./_context.ts";
-import { recover } from "./_locking.ts";
+import { recover } from "../history/settle.ts";
 import { readFile, readText, stat } from "./_read.ts";
 import { resolveTarget } from "../fs/resolve.ts";
 import { loadWhole } from "../fs/load.ts";
