@@ -65,6 +65,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["cli", "http", "mcp", "adapters"],
   ["tools"],
   ["workspace", "store"],
+  ["read"],
   ["check", "history", "records", "result"],
   ["block"],
   ["patch"],

@@ -27,7 +27,7 @@ import { loadWhole } from "../fs/load.ts";
 import { lockTargets } from "./_locking.ts";
 import { start } from "../history/settle.ts";
 import { loadEditing } from "./_plan.ts";
-import { stat } from "./_read.ts";
+import { stat } from "../read/read.ts";
 import { recordWhole } from "../records/update.ts";
 import { resolveTarget } from "../fs/resolve.ts";
 import { linkNote, MAX_RESULT_BYTES } from "../result/notes.ts";

@@ -24,7 +24,7 @@ import { lazy } from "../_internal/lazy.ts";
 import type { Patch } from "../patch/types.ts";
 import { Context } from "./_context.ts";
 import { recover } from "../history/settle.ts";
-import { readFile, readText, stat } from "./_read.ts";
+import { readFile, readText, stat } from "../read/read.ts";
 import { resolveTarget } from "../fs/resolve.ts";
 import { loadWhole } from "../fs/load.ts";
 import type {
@@ -80,9 +80,9 @@ const loadUndo = lazy<typeof import("./_undo.ts")>(
   "./_undo.ts",
 );
 // Listings and searches walk the tree with their own steps.
-const loadFind = lazy<typeof import("./_find.ts")>(
+const loadFind = lazy<typeof import("../read/find.ts")>(
   import.meta.url,
-  "./_find.ts",
+  "../read/find.ts",
 );
 let historySteps: Promise<History> | undefined;
 function loadHistory(): Promise<History> {
