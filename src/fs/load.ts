@@ -1,7 +1,7 @@
 /**
  * Loading (docs/workspace.md): a file read whole and decoded as text, with
  * the identity it had. Files past the streaming threshold are loaded
- * by one scanning pass instead (`_stream_patch.ts`).
+ * by one scanning pass instead (`src/stream/patch.ts`).
  *
  * @module
  */

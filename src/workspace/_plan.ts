@@ -16,7 +16,7 @@ import type { PatchOp, PlannedEdit } from "../patch/types.ts";
 import type { Context } from "./_context.ts";
 import type { Target } from "../fs/confine.ts";
 import { loadWhole } from "../fs/load.ts";
-import { rewrite, scanForPatch } from "./_stream_patch.ts";
+import { rewrite, scanForPatch } from "../stream/patch.ts";
 import * as editing from "./_editing.ts";
 import {
   expandBlocks,

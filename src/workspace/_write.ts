@@ -31,7 +31,7 @@ import { stat } from "../read/read.ts";
 import { recordWhole } from "../records/update.ts";
 import { resolveTarget } from "../fs/resolve.ts";
 import { linkNote, MAX_RESULT_BYTES } from "../result/notes.ts";
-import { firstStaleLine } from "./_stream_patch.ts";
+import { firstStaleLine } from "../stream/patch.ts";
 import type { WriteOptions, WriteResult } from "./types.ts";
 
 const encoder = new TextEncoder();
