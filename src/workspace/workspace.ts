@@ -70,10 +70,12 @@ function loadWriting(): Promise<Writing> {
   return writing ??= Promise.all([loadPatch(), loadWrite()])
     .then(([p, w]) => ({ ...p, ...w }));
 }
-type History = typeof import("./_history.ts") & typeof import("./_undo.ts");
-const loadHistorySteps = lazy<typeof import("./_history.ts")>(
+type History =
+  & typeof import("../history/entries.ts")
+  & typeof import("./_undo.ts");
+const loadHistorySteps = lazy<typeof import("../history/entries.ts")>(
   import.meta.url,
-  "./_history.ts",
+  "../history/entries.ts",
 );
 const loadUndo = lazy<typeof import("./_undo.ts")>(
   import.meta.url,
