@@ -43,7 +43,7 @@ import { lockTargets } from "./_locking.ts";
 import { start } from "../history/settle.ts";
 import { noteOwnCommit, remember } from "../records/update.ts";
 import { resolveTarget } from "../fs/resolve.ts";
-import { type LinkUndo, planLinkUndo } from "./_links.ts";
+import { type LinkUndo, planLinkUndo } from "../history/links.ts";
 import { pushAll } from "../_internal/arrays.ts";
 import { renamedSince } from "../history/renamed.ts";
 
