@@ -12,6 +12,7 @@ import { lazy } from "../_internal/lazy.ts";
 import type { EntryRecord } from "./types.ts";
 import type { HistoryLog } from "./log.ts";
 import type { LeaseHooks, LockSpec } from "../lock/lock.ts";
+import { lockSpecAt } from "../lock/spec.ts";
 import { partsUnder, type RootRef } from "../fs/pin.ts";
 import type { RecoveryReport } from "../commit/recover.ts";
 import { pushAll } from "../_internal/arrays.ts";
@@ -136,12 +137,9 @@ export async function lockReals(
       ) {
         have--;
       }
-      specs.push({
-        root: ctx.conf.rootRef,
-        parts: parts.slice(0, have),
-        rest: [...parts.slice(have), basename(real)].join("/"),
-        display: real,
-      });
+      specs.push(
+        lockSpecAt(ctx.conf.rootRef, parts, have, basename(real), real),
+      );
     } catch {
       // Not under this root: recovery skips such entries anyway.
     }

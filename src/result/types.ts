@@ -1,6 +1,7 @@
 /**
- * What a patch answers (docs/patch-format.md "Results"): one
- * entry per file edited, and the result that gathers them.
+ * What a patch answers (docs/patch-format.md "Results"): one entry per
+ * file edited, and the result that gathers them; and what a whole-file
+ * write answers.
  *
  * @module
  */
@@ -43,4 +44,28 @@ export interface PatchResult {
   entry?: string;
   /** The dialect the patch was written in, when not hashline's own (docs/patch-format.md#other-dialects). */
   dialect?: DialectName;
+}
+
+/** The result of writing a whole file. */
+export interface WriteResult {
+  /** Root-relative path with `/` separators. */
+  path: string;
+  /** The file did not exist before. */
+  created: boolean;
+  /** Lines added, as the diff counts them. */
+  added: number;
+  /** Lines removed, as the diff counts them. */
+  removed: number;
+  /** Lines in the new content. */
+  totalLines: number;
+  /** Unified diff against the old content. */
+  diff: string;
+  /** `Created PATH (N lines)` or `Wrote PATH (+a -r)`, then the diff. */
+  summary: string;
+  /** Things that did not stop the write but that the caller should know. */
+  warnings: string[];
+  /** Syntax check of the new content (none with `check: "off"` or without a grammar). */
+  checks: SyntaxCheck[];
+  /** The history entry of this change (absent with history off). */
+  entry?: string;
 }

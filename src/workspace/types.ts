@@ -8,7 +8,7 @@ import type { CheckMode, SyntaxCheck } from "../check/mod.ts";
 import type { Patch } from "../patch/types.ts";
 import type { CommitHooks } from "./_commit.ts";
 import type { RecoveryReport } from "../commit/recover.ts";
-import type { PatchResult } from "../result/types.ts";
+import type { PatchResult, WriteResult } from "../result/types.ts";
 import type {
   FileList,
   FileRead,
@@ -30,7 +30,7 @@ import type {
 
 export type { CommitHooks } from "./_commit.ts";
 export type { RecoveryReport } from "../commit/recover.ts";
-export type { FileEdit, PatchResult } from "../result/types.ts";
+export type { FileEdit, PatchResult, WriteResult } from "../result/types.ts";
 export type {
   FileList,
   FileRead,
@@ -121,30 +121,6 @@ export interface WriteOptions {
   session?: string;
   /** Syntax check of this write (default: the workspace's `check` option). */
   check?: CheckMode;
-}
-
-/** The result of writing a whole file. */
-export interface WriteResult {
-  /** Root-relative path with `/` separators. */
-  path: string;
-  /** The file did not exist before. */
-  created: boolean;
-  /** Lines added, as the diff counts them. */
-  added: number;
-  /** Lines removed, as the diff counts them. */
-  removed: number;
-  /** Lines in the new content. */
-  totalLines: number;
-  /** Unified diff against the old content. */
-  diff: string;
-  /** `Created PATH (N lines)` or `Wrote PATH (+a -r)`, then the diff. */
-  summary: string;
-  /** Things that did not stop the write but that the caller should know. */
-  warnings: string[];
-  /** Syntax check of the new content (none with `check: "off"` or without a grammar). */
-  checks: SyntaxCheck[];
-  /** The history entry of this change (absent with history off). */
-  entry?: string;
 }
 
 /** Files under one root, with sessions, confinement and all-or-nothing commits. */
