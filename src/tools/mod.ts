@@ -42,9 +42,14 @@ export {
   type ToolSetName,
   type ToolSuccess,
 } from "./types.ts";
-export type { Workspace } from "../workspace/mod.ts";
-// The syntax check's option and answer, which the options and results name.
-export type { CheckMode, SyntaxCheck, SyntaxIssue } from "../check/mod.ts";
+// The workspace a tool context holds, and the syntax check's option and
+// answer its results name, as the workspace's own surface exports them.
+export type {
+  CheckMode,
+  SyntaxCheck,
+  SyntaxIssue,
+  Workspace,
+} from "../workspace/mod.ts";
 export {
   MAX_STR_REPLACE_BYTES,
   strReplaceInWorkspace,

@@ -21,9 +21,9 @@ import { refusal } from "../patch/problems.ts";
 import type { Patch } from "../patch/types.ts";
 import type { Target } from "../fs/confine.ts";
 import type { Context } from "./_context.ts";
-import { loadWhole } from "./_load.ts";
-import { recordRefusal } from "./_record.ts";
-import { resolveTarget } from "./_resolve.ts";
+import { loadWhole } from "../fs/load.ts";
+import { recordRefusal } from "../records/update.ts";
+import { resolveTarget } from "../fs/resolve.ts";
 import type { PatchOptions, PatchResult } from "./types.ts";
 
 /**

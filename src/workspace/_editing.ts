@@ -6,4 +6,4 @@
  */
 export { editIndexed } from "../patch/apply.ts";
 export { parsePatch } from "../patch/parse.ts";
-export { summarizeEdit } from "./_result.ts";
+export { summarizeEdit } from "../result/edit.ts";

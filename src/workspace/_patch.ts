@@ -23,17 +23,19 @@ import { commitFiles } from "../commit/commit.ts";
 import { patchDialect } from "./_dialect.ts";
 import { hasFileOps, patchFileOps } from "./_file_ops.ts";
 import type { Context } from "./_context.ts";
-import { lockTargets, start } from "./_locking.ts";
+import { lockTargets } from "./_locking.ts";
+import { start } from "../history/settle.ts";
 import { loadEditing, prepare, type Prepared } from "./_plan.ts";
 import { recordOf, settleThenRelease } from "./_history.ts";
-import { recordCommit, recordRefusal } from "./_record.ts";
-import { type Group, groupsOf, resolveTarget } from "./_resolve.ts";
+import { recordCommit, recordRefusal } from "../records/update.ts";
+import { type Group, groupsOf } from "./_resolve.ts";
+import { resolveTarget } from "../fs/resolve.ts";
 import {
   editHead,
   linkNote,
   patchAnswer,
   resultShare,
-} from "./_result_notes.ts";
+} from "../result/notes.ts";
 import type { FileEdit, PatchOptions, PatchResult } from "./types.ts";
 import { pushAll } from "../_internal/arrays.ts";
 

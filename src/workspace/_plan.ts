@@ -15,8 +15,8 @@ import type { Problem } from "../patch/problems.ts";
 import type { PatchOp, PlannedEdit } from "../patch/types.ts";
 import type { Context } from "./_context.ts";
 import type { Target } from "../fs/confine.ts";
-import { loadWhole } from "./_load.ts";
-import { rewrite, scanForPatch } from "./_stream_patch.ts";
+import { loadWhole } from "../fs/load.ts";
+import { rewrite, scanForPatch } from "../stream/patch.ts";
 import * as editing from "./_editing.ts";
 import {
   expandBlocks,
@@ -29,7 +29,7 @@ import { noteMoved, resolveThroughViews } from "../patch/resolve_views.ts";
 import { lookupFromLines } from "../patch/lookup.ts";
 import { namesNoLine } from "../patch/ops.ts";
 import type { LineLookup } from "../patch/types.ts";
-import type { Loaded } from "./_load.ts";
+import type { Loaded } from "../fs/load.ts";
 import { pushAll } from "../_internal/arrays.ts";
 
 /**

@@ -1,16 +1,14 @@
 /**
- * Resolving (docs/workspace.md "Confinement"): a caller's path checked
- * against the root and the rules of reads or writes; a patch's files
- * grouped by the real file they name.
+ * A patch's files grouped by the real file they name, each path resolved
+ * and checked for a write (`src/fs/resolve.ts`, docs/workspace.md
+ * "Confinement").
  *
  * @module
  */
-import { errnoOf } from "../_internal/errno.ts";
-import { PermissionError } from "../errors.ts";
-import { changedError } from "../patch/problems.ts";
 import type { Patch, PatchOp } from "../patch/types.ts";
 import type { Context } from "./_context.ts";
-import type { ResolveOptions, Target } from "../fs/confine.ts";
+import type { Target } from "../fs/confine.ts";
+import { resolveTarget } from "../fs/resolve.ts";
 import { pushAll } from "../_internal/arrays.ts";
 
 /** One file of a patch: its checked target and every op that names it. */
@@ -19,34 +17,6 @@ export interface Group {
   target: Target;
   /** Its ops, in patch order (from every entry naming the same real file). */
   ops: PatchOp[];
-}
-
-/**
- * Resolves a path and checks it for a read or a write.
- *
- * @throws {PatchRefusedError} `CHANGED` when a folder on the path changed while it was checked.
- * @throws {PermissionError} A write to a read-only file (it is not replaced behind its mode).
- * @throws {OutsideRootError} {@link DeniedError} {@link NotAFileError} … as the confinement rules say.
- */
-export async function resolveTarget(
-  ctx: Context,
-  path: unknown,
-  mode: "read" | "write",
-  options: ResolveOptions = {},
-): Promise<Target> {
-  let target: Target;
-  try {
-    target = await ctx.conf.resolve(path, options);
-  } catch (error) {
-    const code = errnoOf(error);
-    if (code === "ENOENT" || code === "ENOTDIR" || code === "ELOOP") {
-      throw changedError(typeof path === "string" ? path : undefined);
-    }
-    throw error;
-  }
-  ctx.conf.check(target, mode);
-  if (mode === "write") refuseReadOnly(target);
-  return target;
 }
 
 /** The ops of a patch grouped by real file, in the order files first appear. */
@@ -72,15 +42,4 @@ export async function groupsOf(
     }
   }
   return groups;
-}
-
-/** Refuses to replace a read-only file behind its mode. */
-function refuseReadOnly(target: Target): void {
-  if (target.stat && (target.stat.mode & 0o222) === 0) {
-    throw new PermissionError(
-      `Cannot edit "${target.display}": the file is read-only (mode ${
-        target.stat.mode.toString(8)
-      }), and it is not replaced behind that. Make it writable first if it should change.`,
-    );
-  }
 }

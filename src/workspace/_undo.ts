@@ -36,14 +36,16 @@ import { commitFiles, type StageEntry } from "../commit/commit.ts";
 import { join } from "node:path";
 import type { Target } from "../fs/confine.ts";
 import type { Context } from "./_context.ts";
-import { logged, recordOf, settleThenRelease } from "./_history.ts";
-import { loadWhole } from "./_load.ts";
-import { lockTargets, start } from "./_locking.ts";
-import { noteOwnCommit, remember } from "./_record.ts";
-import { resolveTarget } from "./_resolve.ts";
-import { type LinkUndo, planLinkUndo } from "./_links.ts";
+import { recordOf, settleThenRelease } from "./_history.ts";
+import { logged } from "../history/entries.ts";
+import { loadWhole } from "../fs/load.ts";
+import { lockTargets } from "./_locking.ts";
+import { start } from "../history/settle.ts";
+import { noteOwnCommit, remember } from "../records/update.ts";
+import { resolveTarget } from "../fs/resolve.ts";
+import { type LinkUndo, planLinkUndo } from "../history/links.ts";
 import { pushAll } from "../_internal/arrays.ts";
-import { renamedSince } from "./_undo_renamed.ts";
+import { renamedSince } from "../history/renamed.ts";
 
 /** Most UTF-8 bytes of diff an undo's result shows, shared by its files. */
 const UNDO_DIFF_BYTES = 1024;

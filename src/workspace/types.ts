@@ -4,11 +4,21 @@
  *
  * @module
  */
-import type { CheckMode, SyntaxCheck } from "../check/mod.ts";
+import type { CheckMode } from "../check/mod.ts";
 import type { Patch } from "../patch/types.ts";
-import type { DialectName } from "../patch/dialects/types.ts";
 import type { CommitHooks } from "../commit/commit.ts";
 import type { RecoveryReport } from "../commit/recover.ts";
+import type { PatchResult, WriteResult } from "../result/types.ts";
+import type {
+  FileList,
+  FileRead,
+  ListOptions,
+  PathInfo,
+  ReadOptions,
+  SearchOptions,
+  SearchResult,
+  TextRead,
+} from "../read/types.ts";
 import type {
   Door,
   EntryDetail,
@@ -20,6 +30,18 @@ import type {
 
 export type { CommitHooks } from "../commit/commit.ts";
 export type { RecoveryReport } from "../commit/recover.ts";
+export type { FileEdit, PatchResult, WriteResult } from "../result/types.ts";
+export type {
+  FileList,
+  FileRead,
+  ListOptions,
+  PathInfo,
+  ReadOptions,
+  SearchFile,
+  SearchOptions,
+  SearchResult,
+  TextRead,
+} from "../read/types.ts";
 
 /** Options of {@link openWorkspace}. */
 export interface WorkspaceOptions {
@@ -77,51 +99,6 @@ export interface WorkspaceOptions {
   door?: Door;
 }
 
-/** A read window. */
-export interface ReadOptions {
-  /** First line, 1-based (default 1). */
-  offset?: number;
-  /** Most lines (default 2000). */
-  limit?: number;
-  /** Session the read counts for (default the workspace's). */
-  session?: string;
-  /**
-   * Show only the first line of each top-level declaration and of each
-   * member of a top-level class, interface, enum, module or object (every
-   * heading in Markdown); each hidden run becomes one `…13–40` line.
-   * Only the lines shown count as read.
-   */
-  outline?: boolean;
-  /**
-   * How lines are shown: `"hash"` (`LINE:HH|content`, the default) or
-   * `"lean"` (`LINE|content`; ops may then name lines by number alone,
-   * checked against the session's record; docs/reads.md#lean-reads).
-   */
-  anchors?: "hash" | "lean";
-}
-
-/** One window of an anchored read of a file. */
-export interface FileRead {
-  /** Root-relative path with `/` separators. */
-  path: string;
-  /** `LINE:HH|content` lines (`LINE|content` in the lean form) joined with `\n`. */
-  text: string;
-  /** Lines in the whole file. */
-  totalLines: number;
-  /** First line shown. */
-  startLine: number;
-  /** Last line shown (`startLine - 1` when none). */
-  endLine: number;
-  /** Where the next window starts, or null at the end. */
-  nextOffset: number | null;
-  /** Present when something went wrong beside the read (its record could not be saved). */
-  warnings?: string[];
-  /** Present on an outline read: `true` when the view is an outline. */
-  outline?: boolean;
-  /** Why an outline read fell back to the plain read (no grammar, too large, parse failed). */
-  note?: string;
-}
-
 /** Options of {@link Workspace.patch}. */
 export interface PatchOptions {
   /** Validate and show the diff without writing anything. */
@@ -138,156 +115,12 @@ export interface PatchOptions {
   check?: CheckMode;
 }
 
-/** What a patch did to one file. */
-export interface FileEdit {
-  /** Root-relative path with `/` separators. */
-  path: string;
-  /** Lines written (new or replacing). */
-  added: number;
-  /** Lines removed (deleted or replaced). */
-  removed: number;
-  /** The patch created the file. */
-  created: boolean;
-  /** Fresh anchors of each changed region, ±2 lines (`LINE:HH|content`). */
-  anchors: string;
-  /** Unified diff (`""` when nothing changed). */
-  diff: string;
-}
-
-/** The result of a patch. */
-export interface PatchResult {
-  /** Nothing was written. */
-  dryRun: boolean;
-  /** One entry per file, in patch order. */
-  files: FileEdit[];
-  /** What a model reads: `Edited PATH (+a -r)`, the fresh anchors and the diff, per file. */
-  summary: string;
-  /** Ops applied where their lines moved to (`op 2: lines 40–42 → 43–45`), with rebase on. */
-  rebased: string[];
-  /** One note per block anchor (`LINE:HH*`) resolved: `src/a.ts op 1: block 12–40`. */
-  blocks?: string[];
-  /** Things that did not stop the commit but that the caller should know (a read record not saved). */
-  warnings: string[];
-  /** Syntax checks of the edited files (none with `check: "off"` or for files without a grammar). */
-  checks: SyntaxCheck[];
-  /** The history entry of this change (absent on a dry run, with history off, or when nothing changed). */
-  entry?: string;
-  /** The dialect the patch was written in, when not hashline's own (docs/patch-format.md#other-dialects). */
-  dialect?: DialectName;
-}
-
-/** Whether a path names a file, and how big it is (see {@link Workspace.stat}). */
-export interface PathInfo {
-  /** Root-relative path with `/` separators. */
-  path: string;
-  /** A regular file is there. */
-  exists: boolean;
-  /** Its size in bytes, or null when it does not exist. */
-  size: number | null;
-}
-
-/** The whole text of a file (see {@link Workspace.readText}). */
-export interface TextRead {
-  /** Root-relative path with `/` separators. */
-  path: string;
-  /** The decoded text, BOM included when the file has one. */
-  text: string;
-  /** Lines in the file. */
-  totalLines: number;
-  /** Present when its read record could not be saved. */
-  warnings?: string[];
-}
-
 /** Options of {@link Workspace.write}. */
 export interface WriteOptions {
   /** Session whose reads count (default the workspace's). */
   session?: string;
   /** Syntax check of this write (default: the workspace's `check` option). */
   check?: CheckMode;
-}
-
-/** The result of writing a whole file. */
-export interface WriteResult {
-  /** Root-relative path with `/` separators. */
-  path: string;
-  /** The file did not exist before. */
-  created: boolean;
-  /** Lines added, as the diff counts them. */
-  added: number;
-  /** Lines removed, as the diff counts them. */
-  removed: number;
-  /** Lines in the new content. */
-  totalLines: number;
-  /** Unified diff against the old content. */
-  diff: string;
-  /** `Created PATH (N lines)` or `Wrote PATH (+a -r)`, then the diff. */
-  summary: string;
-  /** Things that did not stop the write but that the caller should know. */
-  warnings: string[];
-  /** Syntax check of the new content (none with `check: "off"` or without a grammar). */
-  checks: SyntaxCheck[];
-  /** The history entry of this change (absent with history off). */
-  entry?: string;
-}
-
-/** Options of {@link Workspace.list}. */
-export interface ListOptions {
-  /**
-   * Which paths (default: every file): a glob with no `/`
-   * matches a name at any depth (`*.ts`), and one that matches a folder
-   * lists everything under it (`src`).
-   */
-  glob?: string;
-}
-
-/** Files under the root (see {@link Workspace.list}). */
-export interface FileList {
-  /** Root-relative paths with `/` separators, in name order, at most 1,000. */
-  paths: string[];
-  /** Files that matched, shown or not. */
-  total: number;
-  /** What a model reads: one path a line, and a note naming how many more there are. */
-  text: string;
-}
-
-/** Options of {@link Workspace.search}. */
-export interface SearchOptions {
-  /** A regular expression (JavaScript syntax) tested on each line. */
-  pattern: string;
-  /** Which files, as {@link ListOptions.glob} (default every file). */
-  glob?: string;
-  /** Session the lines shown count as read for (default the workspace's). */
-  session?: string;
-}
-
-/** The lines of one file a search showed. */
-export interface SearchFile {
-  /** Root-relative path with `/` separators. */
-  path: string;
-  /** Line numbers shown, ascending. */
-  lines: number[];
-}
-
-/** The result of {@link Workspace.search}. */
-export interface SearchResult {
-  /** Files with lines shown, in name order. */
-  files: SearchFile[];
-  /** Matching lines shown (at most 200). */
-  shown: number;
-  /** Matching lines past the limit, not shown. */
-  more: number;
-  /** Files left out because they are not UTF-8 text. */
-  binary: number;
-  /** Files left out because they are over the search's size limit (1 MiB). */
-  tooLarge: number;
-  /**
-   * What a model reads: each file's path, then its matching lines as
-   * `LINE:HH|content` (`LINE|content` when the session last read that file
-   * lean), and notes naming what was left out.
-   */
-  text: string;
-  /** Present when a read record could not be saved. */
-  warnings?: string[];
 }
 
 /** Files under one root, with sessions, confinement and all-or-nothing commits. */

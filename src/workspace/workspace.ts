@@ -23,10 +23,10 @@ import { checkSession } from "../_internal/session.ts";
 import { lazy } from "../_internal/lazy.ts";
 import type { Patch } from "../patch/types.ts";
 import { Context } from "./_context.ts";
-import { recover } from "./_locking.ts";
-import { readFile, readText, stat } from "./_read.ts";
-import { resolveTarget } from "./_resolve.ts";
-import { loadWhole } from "./_load.ts";
+import { recover } from "../history/settle.ts";
+import { readFile, readText, stat } from "../read/read.ts";
+import { resolveTarget } from "../fs/resolve.ts";
+import { loadWhole } from "../fs/load.ts";
 import type {
   EntryDetail,
   HistoryList,
@@ -70,19 +70,21 @@ function loadWriting(): Promise<Writing> {
   return writing ??= Promise.all([loadPatch(), loadWrite()])
     .then(([p, w]) => ({ ...p, ...w }));
 }
-type History = typeof import("./_history.ts") & typeof import("./_undo.ts");
-const loadHistorySteps = lazy<typeof import("./_history.ts")>(
+type History =
+  & typeof import("../history/entries.ts")
+  & typeof import("./_undo.ts");
+const loadHistorySteps = lazy<typeof import("../history/entries.ts")>(
   import.meta.url,
-  "./_history.ts",
+  "../history/entries.ts",
 );
 const loadUndo = lazy<typeof import("./_undo.ts")>(
   import.meta.url,
   "./_undo.ts",
 );
 // Listings and searches walk the tree with their own steps.
-const loadFind = lazy<typeof import("./_find.ts")>(
+const loadFind = lazy<typeof import("../read/find.ts")>(
   import.meta.url,
-  "./_find.ts",
+  "../read/find.ts",
 );
 let historySteps: Promise<History> | undefined;
 function loadHistory(): Promise<History> {

@@ -50,7 +50,7 @@ describe("hashline start-up: each command family loads only its own modules", ()
     },
     () => {
       const built = builtBy(edges(), "src/cli/_files.ts");
-      assert.ok(built.has("src/workspace/_read.ts"), "the walk found the read");
+      assert.ok(built.has("src/read/read.ts"), "the walk found the read");
       const later = [
         "src/workspace/_patch.ts",
         "src/workspace/_write.ts",

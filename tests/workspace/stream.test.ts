@@ -12,7 +12,7 @@ import type { PatchOp } from "../../src/patch/types.ts";
 import { memoryFromHashes } from "../../src/patch/memory.ts";
 import { planOps, planPatch } from "../../src/patch/plan.ts";
 import { Confinement } from "../../src/fs/confine.ts";
-import { rewrite, scanForPatch } from "../../src/workspace/_stream_patch.ts";
+import { rewrite, scanForPatch } from "../../src/stream/patch.ts";
 import { streamRead } from "../../src/stream/read.ts";
 import { anchorOf, makeTree, type Tree } from "./_helpers.ts";
 

@@ -2,25 +2,23 @@
  * Finding files (docs/workspace.md "Finding files"): a bounded listing of
  * the files under the root, and a search whose lines come back anchored in
  * the session's read form and count as read, recorded by the same step an
- * outline read uses (`recordRuns` in `_record.ts`), so a patch can name a
+ * outline read uses (`recordRuns` in `src/records/update.ts`), so a patch can name a
  * line a search showed without another read.
  *
  * @module
  */
 import { checkSession } from "../_internal/session.ts";
-import { formatLine } from "../anchor/format.ts";
-import { leanLines } from "../anchor/lean.ts";
 import { splitLines } from "../anchor/split.ts";
 import { BinaryContentError } from "../errors.ts";
-import { foldHash, lineHash32 } from "../hash/fnv.ts";
+import { showLine, type ShownRun } from "./_shown.ts";
 import { contentStamp } from "../records/stamp.ts";
-import type { Context } from "./_context.ts";
-import { loadWhole } from "./_load.ts";
-import { start } from "./_locking.ts";
-import { recordRuns } from "./_record.ts";
-import { resolveTarget } from "./_resolve.ts";
-import { withWarnings } from "./_result_notes.ts";
-import { globMatcher, walkFiles } from "./_walk.ts";
+import type { ReadScope } from "./scope.ts";
+import { loadWhole } from "../fs/load.ts";
+import { start } from "../history/settle.ts";
+import { recordRuns } from "../records/update.ts";
+import { resolveTarget } from "../fs/resolve.ts";
+import { withWarnings } from "../result/notes.ts";
+import { globMatcher, walkFiles } from "../fs/walk.ts";
 import type {
   FileList,
   ListOptions,
@@ -60,7 +58,7 @@ function note(cut: boolean): string {
 
 /** Lists the files under the root. */
 export async function listFiles(
-  ctx: Context,
+  ctx: ReadScope,
   options: ListOptions = {},
 ): Promise<FileList> {
   await start(ctx);
@@ -105,7 +103,7 @@ function patternOf(pattern: unknown): RegExp {
  * read for the session, in the form it last read each file.
  */
 export async function searchFiles(
-  ctx: Context,
+  ctx: ReadScope,
   options: SearchOptions,
 ): Promise<SearchResult> {
   await start(ctx);
@@ -153,15 +151,10 @@ export async function searchFiles(
     shown += show.length;
     const prior = await ctx.records.get(session, target.real);
     const form = prior?.form === "lean" ? "lean" : "hash";
-    const runs: { start: number; hashes: number[] }[] = [];
+    const runs: ShownRun[] = [];
     const out: string[] = [file.path];
     for (const n of show) {
-      const h = lineHash32(lines[n - 1]);
-      const line = formatLine(n, lines[n - 1], ctx.maxLineChars, foldHash(h));
-      out.push(form === "lean" ? leanLines(line) : line);
-      const last = runs[runs.length - 1];
-      if (last && last.start + last.hashes.length === n) last.hashes.push(h);
-      else runs.push({ start: n, hashes: [h] });
+      out.push(showLine(lines, n, ctx.maxLineChars, form, runs));
     }
     await recordRuns(
       ctx,

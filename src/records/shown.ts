@@ -1,7 +1,7 @@
 /**
  * Recording what a read showed (docs/reads.md): the lines of a window, an
  * outline or a whole file, kept in the session's read record. Apart from
- * the recording of commits and refusals (`_record.ts`), so a read does not
+ * the recording of commits and refusals (`update.ts`), so a read does not
  * load the drift alignment and the view resolution those need
  * (tests/cli/read_loads.test.ts).
  *
@@ -10,15 +10,21 @@
 import { lineHash32 } from "../hash/fnv.ts";
 import { LineMemory } from "../patch/memory.ts";
 import { FileViews, type ViewRun } from "../patch/views.ts";
-import type { Context } from "./_context.ts";
-import { recordWarning } from "./_result_notes.ts";
+import type { SessionRecords } from "./records.ts";
+import { recordWarning } from "../result/notes.ts";
+
+/** What recording needs of a workspace: the sessions' read records. */
+export interface RecordScope {
+  /** The read records, per session and real path. */
+  readonly records: SessionRecords;
+}
 
 /**
  * Saves a read record; a failure after a commit or a read (`done` says
  * which) is a warning, never an error.
  */
 export async function remember(
-  ctx: Context,
+  ctx: RecordScope,
   session: string,
   real: string,
   mem: LineMemory,
@@ -38,7 +44,7 @@ export async function remember(
  * `totalLines` lines; a record that cannot be saved is a warning.
  */
 export async function recordRead(
-  ctx: Context,
+  ctx: RecordScope,
   session: string,
   real: string,
   start: number,
@@ -91,7 +97,7 @@ function stampCovers(
 
 /** Records the lines an outline showed: runs of lines, each from its start. */
 export async function recordRuns(
-  ctx: Context,
+  ctx: RecordScope,
   session: string,
   real: string,
   runs: readonly { start: number; hashes: number[] }[],
@@ -114,7 +120,7 @@ export async function recordRuns(
 
 /** Records a file seen whole (a whole read, or a whole write) as these lines. */
 export async function recordWhole(
-  ctx: Context,
+  ctx: RecordScope,
   session: string,
   real: string,
   lines: readonly string[],

@@ -11,23 +11,18 @@ import { formatLine, readWindow } from "../anchor/format.ts";
 import { splitLines } from "../anchor/split.ts";
 import { NotFoundError, PatchRefusedError } from "../errors.ts";
 import { foldHash, lineHash32 } from "../hash/fnv.ts";
-import type { Context } from "./_context.ts";
+import type { ReadScope } from "./scope.ts";
 import { statTarget } from "../fs/io.ts";
-import { loadWhole } from "./_load.ts";
-import { start } from "./_locking.ts";
-import { recordRead, recordRuns, recordWhole } from "./_record_read.ts";
+import { loadWhole } from "../fs/load.ts";
+import { start } from "../history/settle.ts";
+import { recordRead, recordRuns, recordWhole } from "../records/shown.ts";
 import type { Target } from "../fs/confine.ts";
 import { contentStamp, identityStamp } from "../records/stamp.ts";
 import { anchorForm, leanLines } from "../anchor/lean.ts";
-import { resolveTarget } from "./_resolve.ts";
-import { withWarnings } from "./_result_notes.ts";
-import type {
-  FileRead,
-  PathInfo,
-  ReadOptions,
-  TextRead,
-  WriteOptions,
-} from "./types.ts";
+import { resolveTarget } from "../fs/resolve.ts";
+import { withWarnings } from "../result/notes.ts";
+import { showLine, type ShownRun } from "./_shown.ts";
+import type { FileRead, PathInfo, ReadOptions, TextRead } from "./types.ts";
 
 // The streamed path (files past 1 MiB) and its scanners, the Wasm one
 // included, load with the first such read.
@@ -47,7 +42,7 @@ const loadOutline = lazy<typeof import("../block/outline.ts")>(
  * commit renamed a new version over it) is read again, as it now is.
  */
 export async function readFile(
-  ctx: Context,
+  ctx: ReadScope,
   path: string,
   window: ReadOptions = {},
 ): Promise<FileRead> {
@@ -64,7 +59,7 @@ export async function readFile(
 }
 
 async function readOnce(
-  ctx: Context,
+  ctx: ReadScope,
   path: string,
   window: ReadOptions,
 ): Promise<FileRead> {
@@ -151,7 +146,7 @@ const OUTLINE_BYTES = 2 * 1024 * 1024;
  * gets its plain read instead.
  */
 async function outlineRead(
-  ctx: Context,
+  ctx: ReadScope,
   session: string,
   target: Target,
   options: { offset?: number; limit?: number; maxLineChars?: number },
@@ -176,7 +171,7 @@ async function outlineRead(
   const win = readWindow(lines.length, options);
   const shown = new Set(outlineLines(source.root, lines));
   const out: string[] = [];
-  const runs: { start: number; hashes: number[] }[] = [];
+  const runs: ShownRun[] = [];
   let hidden = 0;
   for (let n = win.startLine; n <= win.endLine; n++) {
     if (!shown.has(n)) {
@@ -185,17 +180,7 @@ async function outlineRead(
     }
     if (hidden > 0) out.push(outlineMarker(hidden, n - 1));
     hidden = 0;
-    const h = lineHash32(lines[n - 1]);
-    const shownLine = formatLine(
-      n,
-      lines[n - 1],
-      win.maxLineChars,
-      foldHash(h),
-    );
-    out.push(form === "lean" ? leanLines(shownLine) : shownLine);
-    const last = runs[runs.length - 1];
-    if (last && last.start + last.hashes.length === n) last.hashes.push(h);
-    else runs.push({ start: n, hashes: [h] });
+    out.push(showLine(lines, n, win.maxLineChars, form, runs));
   }
   if (hidden > 0) out.push(outlineMarker(hidden, win.endLine));
   const warnings: string[] = [];
@@ -224,9 +209,9 @@ async function outlineRead(
 
 /** Reads a whole file as text and records every line for the session. */
 export async function readText(
-  ctx: Context,
+  ctx: ReadScope,
   path: string,
-  options: WriteOptions = {},
+  options: { session?: string } = {},
 ): Promise<TextRead> {
   await start(ctx);
   const session = checkSession(options.session ?? ctx.session);
@@ -256,7 +241,7 @@ export async function readText(
 
 /** Checks a path against the root and says whether a regular file is there. */
 export async function stat(
-  ctx: Context,
+  ctx: ReadScope,
   path: string,
 ): Promise<PathInfo> {
   await start(ctx);

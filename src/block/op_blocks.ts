@@ -9,14 +9,30 @@
 import { pushAll } from "../_internal/arrays.ts";
 import { foldHash, hex2 } from "../hash/fnv.ts";
 import { parseBareAnchor } from "../anchor/lean.ts";
-import { expandBlocks, isBlockAnchor } from "../block/expand.ts";
+import {
+  type BlockSource,
+  expandBlocks,
+  hasBlockAnchors,
+  isBlockAnchor,
+} from "./expand.ts";
 import { splitLines } from "../anchor/split.ts";
 import type { LineMemory } from "../patch/memory.ts";
 import { opLabel, type Problem } from "../patch/problems.ts";
-import { anchorsOf, blockFieldOf } from "../patch/ops.ts";
+import { blockFieldOf } from "../patch/ops.ts";
 import type { MoveOp, Patch, PatchOp } from "../patch/types.ts";
 import type { Target } from "../fs/confine.ts";
-import type { Context } from "./_context.ts";
+
+/** What parses a file's content into the structure its blocks are resolved on. */
+export interface StructureSource {
+  /** The file's structure, or why it has none (its path picks the grammar). */
+  structure(path: string, text: string): Promise<BlockSource>;
+}
+
+/** The part of a workspace that block expansion reads: its parser. */
+export interface BlockScope {
+  /** Parses files for their blocks. */
+  readonly syntax: StructureSource;
+}
 
 /** A file of the patch as loaded under its lock (text null: it does not exist, or is a symlink kept as itself). */
 export interface Loaded {
@@ -36,7 +52,7 @@ export interface Loaded {
  * session never read is left to the read rule, which refuses it whole.
  */
 export async function opBlocks(
-  ctx: Context,
+  ctx: BlockScope,
   patch: Patch,
   loaded: Map<string, Loaded>,
   problems: Problem[],
@@ -46,7 +62,7 @@ export async function opBlocks(
   const files = [];
   for (const f of patch.files) {
     const l = loaded.get(f.path);
-    if (!l || l.text === null || !l.memory || !hasBlockOps(f.ops)) {
+    if (!l || l.text === null || !l.memory || !hasBlockAnchors(f.ops)) {
       files.push(f);
       continue;
     }
@@ -90,11 +106,6 @@ export async function opBlocks(
   return { ...patch, files };
 }
 
-/** Whether any op names a block (`L:HH*` or `N*`). */
-function hasBlockOps(ops: readonly PatchOp[]): boolean {
-  return ops.some((op) => anchorsOf(op).some(isBlockAnchor));
-}
-
 /**
  * A move or copy whose source is a block (`start: "L:HH*"`) or whose target
  * is after one (`after: "C*"`) takes the block's lines, resolved on the file
@@ -103,7 +114,7 @@ function hasBlockOps(ops: readonly PatchOp[]): boolean {
  * last line.
  */
 export async function moveBlocks(
-  ctx: Context,
+  ctx: BlockScope,
   patch: Patch,
   loaded: Map<string, Loaded>,
   problems: Problem[],

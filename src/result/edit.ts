@@ -21,14 +21,14 @@ import {
 import type { Shown } from "../patch/problems.ts";
 import { pushAll } from "../_internal/arrays.ts";
 import { utf8Length } from "../_internal/names.ts";
-import { MAX_RESULT_BYTES } from "./_result_notes.ts";
+import { MAX_RESULT_BYTES } from "./notes.ts";
 import {
   type Cluster,
   DIFF_CONTEXT,
   type DiffLines,
   diffOf,
   type EditInput,
-} from "./_result_diff.ts";
+} from "./diff.ts";
 import type { ChangedRegion, LineLookup, PlannedEdit } from "../patch/types.ts";
 
 export { MAX_RESULT_BYTES };

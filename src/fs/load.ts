@@ -1,13 +1,13 @@
 /**
  * Loading (docs/workspace.md): a file read whole and decoded as text, with
  * the identity it had. Files past the streaming threshold are loaded
- * by one scanning pass instead (`_stream_patch.ts`).
+ * by one scanning pass instead (`src/stream/patch.ts`).
  *
  * @module
  */
-import type { FileIdentity, Target } from "../fs/confine.ts";
-import { readWhole } from "../fs/io.ts";
-import { fileText } from "../fs/text.ts";
+import type { FileIdentity, Target } from "./confine.ts";
+import { readWhole } from "./io.ts";
+import { fileText } from "./text.ts";
 
 /** A file loaded whole. */
 export interface Loaded {

@@ -17,13 +17,23 @@ import {
   type IgnoreRule,
   parseGitignore,
 } from "../_internal/gitignore.ts";
-import type { Context } from "./_context.ts";
+import type { Confinement } from "./confine.ts";
 
 /** Most folder entries one walk looks at, so a huge tree answers in bounded time. */
 export const MAX_WALK_ENTRIES = 200_000;
 
 /** A `.gitignore` larger than this is not read (no real one comes close). */
 const MAX_IGNORE_BYTES = 1024 * 1024;
+
+/** What a walk needs of a workspace: its root, its state folder and its rules. */
+export interface WalkScope {
+  /** The root folder walked. */
+  readonly root: string;
+  /** The state folder, left out of the walk. */
+  readonly stateDir: string;
+  /** The root's rules; a path `deny` refuses is left out. */
+  readonly conf: Pick<Confinement, "deniedBy">;
+}
 
 /** One file the walk found. */
 export interface WalkedFile {
@@ -87,12 +97,12 @@ function hidden(name: string): boolean {
 /**
  * Walks the root for files whose root-relative path `matches` accepts.
  *
- * @param ctx The workspace.
+ * @param ctx The workspace walked.
  * @param matches The glob's predicate.
  * @returns The files, in name order, and whether the walk was cut short.
  */
 export async function walkFiles(
-  ctx: Context,
+  ctx: WalkScope,
   matches: (path: string) => boolean,
 ): Promise<Walked> {
   const files: WalkedFile[] = [];

@@ -12,21 +12,36 @@ import { FileViews } from "../patch/views.ts";
 import { settledBy } from "../patch/resolve_views.ts";
 import { carryDrift } from "../patch/carry.ts";
 import { lookupFromLines } from "../patch/lookup.ts";
-import { contentStamp } from "../records/stamp.ts";
+import { contentStamp } from "./stamp.ts";
 import type { Problem, Shown } from "../patch/problems.ts";
 import type { PlannedEdit } from "../patch/types.ts";
-import type { Context } from "./_context.ts";
-import type { Prepared } from "./_plan.ts";
-import type { Group } from "./_resolve.ts";
+import type { Target } from "../fs/confine.ts";
 import { pushAll } from "../_internal/arrays.ts";
-import { remember } from "./_record_read.ts";
+import { type RecordScope, remember } from "./shown.ts";
 
 export {
   recordRead,
   recordRuns,
+  type RecordScope,
   recordWhole,
   remember,
-} from "./_record_read.ts";
+} from "./shown.ts";
+
+/** A file as a commit planned it: what its record is moved by. */
+export interface CommittedFile {
+  /** The file. */
+  target: Target;
+  /** The sorted edits. */
+  plan: PlannedEdit[];
+  /** Lines the file had. */
+  oldCount: number;
+  /** Old line n, where it was loaded. */
+  oldLine(n: number): string | undefined;
+  /** The file was not as the session last knew it, judged while planning. */
+  drifted?: boolean;
+  /** The whole new content, when held in memory. */
+  bytes?: Uint8Array;
+}
 
 /**
  * Records a commit: every remembered line moves to where it now stands,
@@ -34,9 +49,9 @@ export {
  * one are kept (to catch an anchor from the read before this commit).
  */
 export async function recordCommit(
-  ctx: Context,
+  ctx: RecordScope,
   session: string,
-  prepared: readonly Prepared[],
+  prepared: readonly CommittedFile[],
   shown: readonly Shown[][],
   warnings: string[],
   entry?: string,
@@ -93,9 +108,9 @@ export function noteOwnCommit(
  * passes; what the session read before is kept beside them.
  */
 export async function recordRefusal(
-  ctx: Context,
+  ctx: RecordScope,
   session: string,
-  groups: readonly Group[],
+  groups: readonly { target: Target }[],
   problems: Problem[],
 ): Promise<void> {
   const byDisplay = new Map(groups.map((g) => [g.target.display, g.target]));

@@ -29,8 +29,8 @@ import {
   readRange,
   returnBuffer,
 } from "../fs/io.ts";
-import type { Engine } from "../stream/read.ts";
-import { TailWriter } from "../stream/tail_writer.ts";
+import type { Engine } from "./read.ts";
+import { TailWriter } from "./tail_writer.ts";
 import { checkNul, notText, NUL_WINDOW, windowLines } from "../fs/text.ts";
 
 /** Most lines whose hashes are kept for the drift alignment (4 bytes each). */

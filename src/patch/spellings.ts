@@ -8,8 +8,8 @@
  * @module
  */
 import type { Target } from "../fs/confine.ts";
-import { type Problem, refusal } from "../patch/problems.ts";
-import type { Patch } from "../patch/types.ts";
+import { type Problem, refusal } from "./problems.ts";
+import type { Patch } from "./types.ts";
 
 /**
  * Refuses two spellings of one file among the paths a patch names.

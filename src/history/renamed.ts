@@ -5,8 +5,7 @@
  *
  * @module
  */
-import type { Context } from "./_context.ts";
-import { history } from "./_history.ts";
+import { type EntriesScope, history } from "./entries.ts";
 
 /** Entries a look for renames goes back through. */
 const LOOK_BACK = 1000;
@@ -16,7 +15,7 @@ const LOOK_BACK = 1000;
  * chain of renames, and the first entry that renamed it; or null.
  */
 export async function renamedSince(
-  ctx: Context,
+  ctx: EntriesScope,
   id: string,
   path: string,
 ): Promise<{ path: string; by: string } | null> {

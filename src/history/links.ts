@@ -14,10 +14,9 @@ import { inside } from "../fs/paths.ts";
 import type { FileAction } from "../patch/file_ops.ts";
 import type { Problem } from "../patch/problems.ts";
 import type { FilePatch, Patch } from "../patch/types.ts";
-import type { EntryFile, RecordFile } from "../history/types.ts";
+import type { EntryFile, RecordFile } from "./types.ts";
 import type { StageEntry } from "../commit/stage.ts";
-import type { Context } from "./_context.ts";
-import { resolveTarget } from "./_resolve.ts";
+import { type ResolveScope, resolveTarget } from "../fs/resolve.ts";
 
 /** A delete or rename of a symlink, judged. */
 export interface LinkAction {
@@ -167,7 +166,7 @@ export interface LinkUndo {
  * @param problems Gathers what stands in the way.
  */
 export async function planLinkUndo(
-  ctx: Context,
+  ctx: ResolveScope,
   id: string,
   f: RecordFile,
   problems: Problem[],

@@ -6,7 +6,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { describe, it } from "node:test";
 import { lineHash } from "../../src/hash/fnv.ts";
-import { makeTree, type Tree } from "./_helpers.ts";
+import { makeTree, type Tree } from "../workspace/_helpers.ts";
 
 const anchor = (n: number, line: string) => `${n}:${lineHash(line)}`;
 
