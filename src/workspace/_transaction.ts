@@ -1,0 +1,219 @@
+/**
+ * The one write transaction (docs/workspace.md "Writing"): every change to
+ * disk — a line patch, a patch with file operations, a whole-file write or
+ * create, an undo — walks these steps, in this order, here and nowhere
+ * else:
+ *
+ * 1. the call's options and session checked;
+ * 2. resolve: the planner confines every path it touches (`_resolve.ts`);
+ * 3. lock: those files' locks taken in one global order (`_locking.ts`;
+ *    none for a dry run, which changes nothing), released on every path;
+ * 4. load and plan: the planner loads the files and turns them into a plan
+ *    or problems (`patch/`, `history/undo.ts`);
+ * 5. refusal: problems are recorded (the lines they show count as read)
+ *    and thrown, nothing written;
+ * 6. syntax gate (docs/syntax-checks.md): a check that may refuse runs
+ *    before anything is written; one that cannot runs beside the commit's
+ *    flushes;
+ * 7. commit with its history entry (`_commit.ts`, `_history.ts`);
+ * 8. record: what the session now knows (`_record.ts`), then the answer.
+ *
+ * A kind of write adds a {@link Planner}, never a second pipeline.
+ *
+ * @module
+ */
+import { checkSession } from "../_internal/session.ts";
+import type { CheckInput, CheckMode, GateOutcome } from "../check/mod.ts";
+import type { SyntaxCheck } from "../check/mod.ts";
+import type { Target } from "../fs/confine.ts";
+import type { Door, RecordFile } from "../history/types.ts";
+import { type Problem, refusal } from "../patch/problems.ts";
+import { commitFiles, type StageEntry } from "./_commit.ts";
+import type { Context } from "./_context.ts";
+import { recordOf, settleThenRelease } from "./_history.ts";
+import { lockTargets, start } from "./_locking.ts";
+import { recordRefusal } from "./_record.ts";
+
+/** What every write is called with, once checked. */
+export interface WriteCall {
+  /** The session the write is judged for and recorded to. */
+  session: string;
+  /** Plan and answer, writing nothing and changing no state. */
+  dryRun: boolean;
+  /** This call's syntax check mode (default: the workspace's). */
+  check?: CheckMode;
+}
+
+/** A plan refused: nothing is written. */
+export interface Refused {
+  /** Every problem found, across every file. */
+  problems: Problem[];
+  /** The files whose lines the problems show; those lines count as read. */
+  shown: readonly Target[];
+}
+
+/** The history entry a plan commits with its files. */
+export interface EntryPlan {
+  /** The entry's summary: the result's first line. */
+  summary: string;
+  /** Each file it changes. */
+  files: RecordFile[];
+  /** The entry an undo reverts. */
+  undoOf?: string;
+  /** The door it came through (default: the workspace's). */
+  door?: Door;
+}
+
+/** What the rest of the transaction fills in for a plan's answer. */
+export interface Outcome {
+  /** The syntax check's warnings, the workspace's notices, the plan's own notes, record failures. */
+  warnings: string[];
+  /** The syntax checks of the files written. */
+  checks: SyntaxCheck[];
+  /** The committed entry's id (none on a dry run, with history off, or when nothing changed). */
+  entry?: string;
+}
+
+/** A plan ready to commit, and how to record and answer it. */
+export interface Ready<R> {
+  /** The files before and after, for the syntax gate. */
+  checks: CheckInput[];
+  /** The files to commit, all or none (empty: nothing changes). */
+  stage: StageEntry[];
+  /** Builds the history entry committed with `stage` (only when it commits). */
+  entry?(): EntryPlan | Promise<EntryPlan>;
+  /** Folders to remove when empty once the commit landed. */
+  tidy?: string[];
+  /** Notes for the result after the check's and the workspace's warnings. */
+  notes?: string[];
+  /** Records what the session now knows (not on a dry run); a failure is a warning in `warnings`. */
+  record(warnings: string[], entry?: string): Promise<void>;
+  /** The call's result. */
+  answer(out: Outcome): R;
+}
+
+/** One kind of write: which files it touches, and how loaded files become a plan. */
+export interface Planner<R> {
+  /**
+   * Resolves every path the write touches (before any lock) and returns
+   * the files to lock.
+   */
+  resolve(call: WriteCall): Promise<readonly Target[]>;
+  /**
+   * With the locks held, loads the files and plans the write: problems
+   * (returned, or thrown as a `PatchRefusedError` when none of them shows
+   * lines) or a plan.
+   */
+  plan(call: WriteCall): Promise<Refused | Ready<R>>;
+}
+
+/** How each kind of write names itself in an options error. */
+const EXAMPLES: Record<string, string> = {
+  patch: " such as { dryRun: true }",
+  undo: " such as { dryRun: true }",
+  write: ' such as { check: "warn" }',
+};
+
+/**
+ * Checks a write's options and session.
+ *
+ * @param what The verb of the error messages (`patch`, `write`, `undo`).
+ * @throws {TypeError} When the options are not an object, or the session or check mode is malformed.
+ */
+export function writeCall(
+  ctx: Context,
+  what: string,
+  options: unknown,
+): WriteCall {
+  if (options === null || typeof options !== "object") {
+    throw new TypeError(
+      `Cannot ${what}: options must be an object${EXAMPLES[what] ?? ""}.`,
+    );
+  }
+  const o = options as { session?: unknown; dryRun?: unknown; check?: unknown };
+  const session = checkSession(o.session ?? ctx.session);
+  // A malformed mode is refused before any lock is taken.
+  ctx.syntax.mayRefuse(o.check);
+  return {
+    session,
+    dryRun: o.dryRun === true,
+    ...(o.check !== undefined ? { check: o.check as CheckMode } : {}),
+  };
+}
+
+/**
+ * Runs one write through the transaction: resolve → lock → plan → refusal
+ * or check → commit with its entry → record → answer, releasing the locks
+ * on every path.
+ *
+ * @throws {PatchRefusedError} Listing every problem; nothing written.
+ */
+export async function runWrite<R>(
+  ctx: Context,
+  what: string,
+  options: unknown,
+  planner: Planner<R>,
+): Promise<R> {
+  await start(ctx);
+  const call = writeCall(ctx, what, options);
+  const targets = await planner.resolve(call);
+  const release = call.dryRun ? () => {} : await lockTargets(ctx, targets);
+  let tidied = () => {};
+  try {
+    const planned = await planner.plan(call);
+    if ("problems" in planned) {
+      // A dry run changes no state at all, not even the read record.
+      if (!call.dryRun) {
+        await recordRefusal(
+          ctx,
+          call.session,
+          planned.shown.map((target) => ({ target, ops: [] })),
+          planned.problems,
+        );
+      }
+      throw refusal(planned.problems);
+    }
+    const commits = !call.dryRun && planned.stage.length > 0;
+    let syntax: GateOutcome = { checks: [], warnings: [] };
+    const gate = async () => {
+      syntax = await ctx.syntax.run(planned.checks, call.check);
+    };
+    // A check that cannot refuse runs while the commit's writes flush.
+    const beside = commits && !ctx.syntax.mayRefuse(call.check);
+    if (!beside) await gate();
+    let entry: string | undefined;
+    if (commits) {
+      const e = await planned.entry?.();
+      const record = e
+        ? await recordOf(
+          ctx,
+          call.session,
+          e.summary,
+          e.files,
+          e.undoOf,
+          e.door ?? ctx.door,
+        )
+        : undefined;
+      tidied = await commitFiles(
+        ctx.stateDir,
+        ctx.conf,
+        planned.stage,
+        ctx.hooks,
+        record,
+        beside ? gate : undefined,
+        planned.tidy,
+      );
+      entry = record?.id;
+    }
+    const warnings = [
+      ...syntax.warnings,
+      ...ctx.takeNotices(),
+      ...(planned.notes ?? []),
+    ];
+    if (!call.dryRun) await planned.record(warnings, entry);
+    return planned.answer({ warnings, checks: syntax.checks, entry });
+  } finally {
+    await settleThenRelease(ctx, release, !call.dryRun);
+    tidied();
+  }
+}
