@@ -274,17 +274,9 @@ async function locked(
   const note = (found: Problem[]) => {
     for (const [path, notes] of moved) noteMoved(found, notes, path);
   };
+  const args = [ctx, session, patch, loaded, dryRun, rebase, rebased] as const;
   try {
-    const out = await lockedResolved(
-      ctx,
-      session,
-      patch,
-      loaded,
-      dryRun,
-      rebase,
-      problems,
-      rebased,
-    );
+    const out = await lockedResolved(...args);
     if ("problems" in out) note(out.problems);
     return out;
   } catch (error) {
@@ -300,9 +292,9 @@ async function lockedResolved(
   loaded: Map<string, Loaded>,
   dryRun: boolean,
   rebase: boolean,
-  problems: Problem[],
   rebased: string[],
 ): Promise<Refused | Ready<PatchResult>> {
+  const problems: Problem[] = [];
   patch = bareMoves(patch, loaded, problems);
   if (problems.length > 0) throw refusal(problems);
   patch = await moveBlocks(ctx, patch, loaded, problems, rebase);

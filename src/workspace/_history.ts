@@ -1,7 +1,8 @@
 /**
  * Edit history (docs/history.md): the entry each commit carries — built here,
  * written into the commit's journal and appended after the renames
- * (`_commit.ts`) — and the log's entries listed and shown.
+ * (`_commit.ts`, from `_transaction.ts`) — and the log's entries listed and
+ * shown.
  *
  * @module
  */
@@ -19,7 +20,7 @@ import {
   type RecordFile,
   toDetail,
 } from "../history/mod.ts";
-import { type CommitRecord, commitsFlushed } from "./_commit.ts";
+import type { CommitRecord } from "./_commit.ts";
 import type { Context } from "./_context.ts";
 import { loadWhole } from "./_load.ts";
 import { start } from "./_locking.ts";
@@ -57,38 +58,6 @@ export async function recordOf(
     },
   };
   return out;
-}
-
-/**
- * Waits until a flush of the log covers every entry appended so far (the
- * commits of several files append them without waiting, after the
- * renames) and the folders of the commits made so far are flushed; call it
- * before releasing the files' locks (a lock file removed while a flush runs
- * waits behind it), and before answering. It takes no lock itself.
- */
-async function historySettled(ctx: Context): Promise<void> {
-  const log = await ctx.log();
-  await Promise.all([log?.settled(), commitsFlushed()]);
-}
-
-/**
- * Ends a write that holds the files' locks: waits for
- * {@link historySettled} (its entry's and its folders' flushes, started at
- * the renames and run beside the session's record), then releases the
- * locks, also when the wait fails.
- *
- * @param settle False for a dry run, which wrote nothing to wait for.
- */
-export async function settleThenRelease(
-  ctx: Context,
-  release: () => void,
-  settle = true,
-): Promise<void> {
-  try {
-    if (settle) await historySettled(ctx);
-  } finally {
-    release();
-  }
 }
 
 /**

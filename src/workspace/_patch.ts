@@ -15,7 +15,6 @@ import { recordFile } from "../history/record.ts";
 import { patchDialect } from "./_dialect.ts";
 import { fileOpsPlanner, hasFileOps } from "./_file_ops.ts";
 import type { Context } from "./_context.ts";
-import { start } from "./_locking.ts";
 import { loadEditing, prepare, type Prepared } from "./_plan.ts";
 import { recordCommit } from "./_record.ts";
 import { type Group, groupsOf, resolveTarget } from "./_resolve.ts";
@@ -29,6 +28,7 @@ import {
   type Planner,
   type Ready,
   runWrite,
+  type WriteCall,
   writeCall,
 } from "./_transaction.ts";
 import type { FileEdit, PatchOptions, PatchResult } from "./types.ts";
@@ -46,7 +46,6 @@ export async function patchFiles(
   options: PatchOptions = {},
   numbersNow = false,
 ): Promise<PatchResult> {
-  await start(ctx);
   writeCall(ctx, "patch", options);
   const rebase = options.rebase ?? ctx.rebaseDefault;
   const { parsePatch } = await loadEditing();
@@ -124,11 +123,7 @@ function linePlanner(
       if (problems.length > 0) {
         return { problems, shown: groups.map((g) => g.target) };
       }
-      return await linesReady(ctx, call.session, call.dryRun, {
-        prepared,
-        known,
-        rebased,
-      });
+      return await linesReady(ctx, call, prepared, known, rebased);
     },
   };
 }
@@ -136,15 +131,11 @@ function linePlanner(
 /** A line patch that passed: its files summarized, staged and recorded. */
 async function linesReady(
   ctx: Context,
-  session: string,
-  dryRun: boolean,
-  p: {
-    prepared: Prepared[];
-    known: Map<string, LineMemory | undefined>;
-    rebased: string[];
-  },
+  { session, dryRun }: WriteCall,
+  prepared: Prepared[],
+  known: Map<string, LineMemory | undefined>,
+  rebased: string[],
 ): Promise<Ready<PatchResult>> {
-  const { prepared, known, rebased } = p;
   const { summarizeEdit } = await loadEditing();
   const files: FileEdit[] = [];
   const shown: Shown[][] = [];
@@ -200,7 +191,7 @@ async function linesReady(
       }),
     }),
     notes,
-    record: (warnings: string[], entry?: string) =>
+    record: (warnings, entry) =>
       recordCommit(ctx, session, prepared, shown, warnings, entry),
     answer: (out) =>
       patchAnswer({

@@ -17,7 +17,7 @@ import type { Problem, Shown } from "../patch/problems.ts";
 import type { PlannedEdit } from "../patch/types.ts";
 import type { Context } from "./_context.ts";
 import type { Prepared } from "./_plan.ts";
-import type { Group } from "./_resolve.ts";
+import type { Target } from "../fs/confine.ts";
 import { recordWarning } from "./_result_notes.ts";
 import { pushAll } from "../_internal/arrays.ts";
 
@@ -208,10 +208,10 @@ export function noteOwnCommit(
 export async function recordRefusal(
   ctx: Context,
   session: string,
-  groups: readonly Group[],
+  targets: readonly Target[],
   problems: Problem[],
 ): Promise<void> {
-  const byDisplay = new Map(groups.map((g) => [g.target.display, g.target]));
+  const byDisplay = new Map(targets.map((t) => [t.display, t]));
   const seen = new Map<string, { start: number; hashes: number[] }[]>();
   const settled = new Map<string, { start: number; hashes: number[] }[]>();
   for (const p of problems) {

@@ -28,9 +28,9 @@ import type { SyntaxCheck } from "../check/mod.ts";
 import type { Target } from "../fs/confine.ts";
 import type { Door, RecordFile } from "../history/types.ts";
 import { type Problem, refusal } from "../patch/problems.ts";
-import { commitFiles, type StageEntry } from "./_commit.ts";
+import { commitFiles, commitsFlushed, type StageEntry } from "./_commit.ts";
 import type { Context } from "./_context.ts";
-import { recordOf, settleThenRelease } from "./_history.ts";
+import { recordOf } from "./_history.ts";
 import { lockTargets, start } from "./_locking.ts";
 import { recordRefusal } from "./_record.ts";
 
@@ -107,13 +107,6 @@ export interface Planner<R> {
   plan(call: WriteCall): Promise<Refused | Ready<R>>;
 }
 
-/** How each kind of write names itself in an options error. */
-const EXAMPLES: Record<string, string> = {
-  patch: " such as { dryRun: true }",
-  undo: " such as { dryRun: true }",
-  write: ' such as { check: "warn" }',
-};
-
 /**
  * Checks a write's options and session.
  *
@@ -127,7 +120,7 @@ export function writeCall(
 ): WriteCall {
   if (options === null || typeof options !== "object") {
     throw new TypeError(
-      `Cannot ${what}: options must be an object${EXAMPLES[what] ?? ""}.`,
+      `Cannot ${what}: options must be an object such as { session: "s1" }.`,
     );
   }
   const o = options as { session?: unknown; dryRun?: unknown; check?: unknown };
@@ -164,12 +157,7 @@ export async function runWrite<R>(
     if ("problems" in planned) {
       // A dry run changes no state at all, not even the read record.
       if (!call.dryRun) {
-        await recordRefusal(
-          ctx,
-          call.session,
-          planned.shown.map((target) => ({ target, ops: [] })),
-          planned.problems,
-        );
+        await recordRefusal(ctx, call.session, planned.shown, planned.problems);
       }
       throw refusal(planned.problems);
     }
@@ -213,7 +201,16 @@ export async function runWrite<R>(
     if (!call.dryRun) await planned.record(warnings, entry);
     return planned.answer({ warnings, checks: syntax.checks, entry });
   } finally {
-    await settleThenRelease(ctx, release, !call.dryRun);
+    try {
+      // The entry's and the folders' flushes, started at the renames, end
+      // before the locks go: a lock file removed during a flush waits
+      // behind it (docs/workspace.md "Writing").
+      if (!call.dryRun) {
+        await Promise.all([(await ctx.log())?.settled(), commitsFlushed()]);
+      }
+    } finally {
+      release();
+    }
     tidied();
   }
 }

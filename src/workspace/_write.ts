@@ -20,6 +20,7 @@ import {
 } from "../patch/whole_write.ts";
 import { recordFile, sha256Hex } from "../history/record.ts";
 import type { Target } from "../fs/confine.ts";
+import { sameBytes } from "../fs/io.ts";
 import type { Context } from "./_context.ts";
 import { loadWhole } from "./_load.ts";
 import { loadEditing } from "./_plan.ts";
@@ -32,12 +33,6 @@ import { type Planner, runWrite } from "./_transaction.ts";
 import type { WriteOptions, WriteResult } from "./types.ts";
 
 const encoder = new TextEncoder();
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
 
 /** Refuses content no read could show back: an unpaired surrogate or a NUL. */
 function checkText(content: string): void {
