@@ -25,6 +25,18 @@ import type { Context } from "./_context.ts";
 import { loadWhole } from "./_load.ts";
 import { start } from "./_locking.ts";
 
+/** The history entry a write commits with its files. */
+export interface EntryPlan {
+  /** The entry's summary: the result's first line. */
+  summary: string;
+  /** Each file it changes. */
+  files: RecordFile[];
+  /** The entry an undo reverts. */
+  undoOf?: string;
+  /** The door it came through (default: the workspace's). */
+  door?: Door;
+}
+
 /**
  * The entry that commits with the files (none with history off): its id is
  * taken when the commit takes it (`id` is set from then on).
@@ -32,15 +44,12 @@ import { start } from "./_locking.ts";
 export async function recordOf(
   ctx: Context,
   session: string,
-  summary: string,
-  files: RecordFile[],
-  undoOf?: string,
-  door: Door = ctx.door,
+  plan: EntryPlan,
 ): Promise<CommitRecord | undefined> {
   const log = await ctx.log();
   if (!log) return undefined;
   const build = (id: string) =>
-    makeRecord({ id, session, door, summary, files, undoOf });
+    makeRecord({ ...plan, id, session, door: plan.door ?? ctx.door });
   const out: CommitRecord = {
     take: async () => {
       const record = await log.begin(build);

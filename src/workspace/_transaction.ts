@@ -26,11 +26,10 @@ import { checkSession } from "../_internal/session.ts";
 import type { CheckInput, CheckMode, GateOutcome } from "../check/mod.ts";
 import type { SyntaxCheck } from "../check/mod.ts";
 import type { Target } from "../fs/confine.ts";
-import type { Door, RecordFile } from "../history/types.ts";
 import { type Problem, refusal } from "../patch/problems.ts";
 import { commitFiles, commitsFlushed, type StageEntry } from "./_commit.ts";
 import type { Context } from "./_context.ts";
-import { recordOf } from "./_history.ts";
+import { type EntryPlan, recordOf } from "./_history.ts";
 import { lockTargets, start } from "./_locking.ts";
 import { recordRefusal } from "./_record.ts";
 
@@ -50,18 +49,6 @@ export interface Refused {
   problems: Problem[];
   /** The files whose lines the problems show; those lines count as read. */
   shown: readonly Target[];
-}
-
-/** The history entry a plan commits with its files. */
-export interface EntryPlan {
-  /** The entry's summary: the result's first line. */
-  summary: string;
-  /** Each file it changes. */
-  files: RecordFile[];
-  /** The entry an undo reverts. */
-  undoOf?: string;
-  /** The door it came through (default: the workspace's). */
-  door?: Door;
 }
 
 /** What the rest of the transaction fills in for a plan's answer. */
@@ -172,16 +159,7 @@ export async function runWrite<R>(
     let entry: string | undefined;
     if (commits) {
       const e = await planned.entry?.();
-      const record = e
-        ? await recordOf(
-          ctx,
-          call.session,
-          e.summary,
-          e.files,
-          e.undoOf,
-          e.door ?? ctx.door,
-        )
-        : undefined;
+      const record = e && await recordOf(ctx, call.session, e);
       tidied = await commitFiles(
         ctx.stateDir,
         ctx.conf,

@@ -1,11 +1,12 @@
 /**
  * Undo (docs/history.md): one history entry reverted as one all-or-nothing
- * commit, itself an entry. Resolve → lock → load each file → plan the
- * revert (`history/undo.ts`: every line the entry wrote must still stand as
- * written, else `MOVED_ON`) → through an agent's door, check that the
- * session read the lines the undo changes (else `NOT_READ`) → commit with
- * its entry → record the lines it wrote as read. An entry that touched a
- * file the workspace denies is refused (`DENIED`).
+ * commit, itself an entry, as a planner of the one write transaction
+ * (`_transaction.ts`): each file loaded, the revert planned
+ * (`history/undo.ts`: every line the entry wrote must still stand as
+ * written, else `MOVED_ON`), and through an agent's door the session must
+ * have read the lines the undo changes (else `NOT_READ`); the lines it
+ * wrote are recorded as read. An entry that touched a file the workspace
+ * denies is refused (`DENIED`).
  *
  * @module
  */
@@ -93,14 +94,14 @@ export function undo(
       return first;
     },
     plan: (call) =>
-      undoLocked(ctx, call.session, entry.id, entry.files, call.dryRun, {
+      planRevert(ctx, call.session, entry.id, entry.files, call.dryRun, {
         door,
         requireRead: options.requireRead === true,
       }),
   });
 }
 
-async function undoLocked(
+async function planRevert(
   ctx: Context,
   session: string,
   id: string,
