@@ -26,22 +26,15 @@ import type { FileEdit } from "./types.ts";
 
 const encoder = new TextEncoder();
 
-/** One file's outcome, ready to stage and report. */
+/** One file's outcome, ready to stage and report (`to`: a rename's target; `ops`: as applied, after any rebase). */
 export interface Done {
-  /** What the patch does to it. */
   action: FileAction;
-  /** The file as loaded. */
   from: Loaded;
-  /** The rename target. */
   to?: Target;
-  /** Its line edits. */
   plan: PlannedEdit[];
-  /** The ops as applied (rebase may have moved them from where they were read). */
   ops?: PatchOp[];
-  /** Its text before and after. */
   oldText: string;
   newText: string;
-  /** Lines it had. */
   oldCount: number;
 }
 
@@ -52,13 +45,17 @@ export type FileOpEdit = FileEdit & {
   link?: string;
 };
 
-/** The files to commit, in `order` (removals first). */
-export function stageOf(
+/**
+ * The files to commit, in `order` (removals first), and the history
+ * entry's files.
+ */
+export function commitOf(
+  ctx: Context,
   order: readonly Done[],
   fileOf: (d: Done) => FileOpEdit,
-): StageEntry[] {
+): { stage: StageEntry[]; records: RecordFile[] } {
   const stage: StageEntry[] = [];
-  for (const d of order) {
+  const records = order.map((d) => {
     const kind = d.action.action;
     const f = fileOf(d);
     const mode = d.from.target.stat?.mode;
@@ -84,20 +81,6 @@ export function stageOf(
         ...(d.from.bytes ? { old: d.from.bytes } : {}),
       });
     }
-  }
-  return stage;
-}
-
-/** The history entry's files, in `order`. */
-export function entryFiles(
-  ctx: Context,
-  order: readonly Done[],
-  fileOf: (d: Done) => FileOpEdit,
-): RecordFile[] {
-  return order.map((d) => {
-    const kind = d.action.action;
-    const f = fileOf(d);
-    const mode = d.from.target.stat?.mode;
     const r = recordFile({
       path: f.path,
       added: f.added,
@@ -122,6 +105,7 @@ export function entryFiles(
     }
     return r;
   });
+  return { stage, records };
 }
 
 /**

@@ -39,10 +39,9 @@ import { actsOnName, linkHead, splitLinks } from "./_links.ts";
 import { patchAnswer, resultShare } from "./_result_notes.ts";
 import {
   carryRecords,
+  commitOf,
   type Done,
-  entryFiles,
   type FileOpEdit,
-  stageOf,
 } from "./_file_op_commit.ts";
 import type { Planner, Ready, Refused } from "./_transaction.ts";
 import type { PatchResult } from "./types.ts";
@@ -524,7 +523,10 @@ async function lockedResolved(
       d.action.action !== "delete" && d.action.action !== "rename"
     ),
   ];
-  const fileOf = (d: Done) => files[done.indexOf(d)];
+  // A dry run stages nothing.
+  const commit = dryRun
+    ? { stage: [], records: [] }
+    : commitOf(ctx, order, (d: Done) => files[done.indexOf(d)]);
   return {
     checks: done.filter((d) =>
       d.action.action !== "delete" && d.from.target.link === undefined
@@ -533,11 +535,8 @@ async function lockedResolved(
       before: beforeRename(d.action.path, d.action.to, d.from.text),
       after: d.newText,
     })),
-    stage: dryRun ? [] : stageOf(order, fileOf),
-    entry: () => ({
-      summary: heads[0],
-      files: entryFiles(ctx, order, fileOf),
-    }),
+    stage: commit.stage,
+    entry: () => ({ summary: heads[0], files: commit.records }),
     record: async (warnings, entry) => {
       if (changedDone.length === 0) return;
       await carryRecords(ctx, session, done, shown, warnings, entry);

@@ -1,23 +1,13 @@
 /**
  * The one write transaction (docs/workspace.md "Writing"): every change to
  * disk — a line patch, a patch with file operations, a whole-file write or
- * create, an undo — walks these steps, in this order, here and nowhere
- * else:
- *
- * 1. the call's options and session checked;
- * 2. resolve: the planner confines every path it touches (`_resolve.ts`);
- * 3. lock: those files' locks taken in one global order (`_locking.ts`;
- *    none for a dry run, which changes nothing), released on every path;
- * 4. load and plan: the planner loads the files and turns them into a plan
- *    or problems (`patch/`, `history/undo.ts`);
- * 5. refusal: problems are recorded (the lines they show count as read)
- *    and thrown, nothing written;
- * 6. syntax gate (docs/syntax-checks.md): a check that may refuse runs
- *    before anything is written; one that cannot runs beside the commit's
- *    flushes;
- * 7. commit with its history entry (`_commit.ts`, `_history.ts`);
- * 8. record: what the session now knows (`_record.ts`), then the answer.
- *
+ * create, an undo — walks its steps here and nowhere else, in this order:
+ * options and session checked → the planner resolves (confines) the paths
+ * it touches → their locks taken (none for a dry run), released on every
+ * path → the planner loads and plans → problems recorded and thrown, or
+ * the syntax gate (docs/syntax-checks.md: under `refuse` before anything
+ * is staged, else beside the commit's flushes) → commit with its history
+ * entry (`_commit.ts`) → what the session now knows recorded → the answer.
  * A kind of write adds a {@link Planner}, never a second pipeline.
  *
  * @module
@@ -51,13 +41,10 @@ export interface Refused {
   shown: readonly Target[];
 }
 
-/** What the rest of the transaction fills in for a plan's answer. */
+/** What the transaction hands a plan's answer: the warnings (the check's, the workspace's notices, the plan's notes, record failures), the checks and the entry's id. */
 export interface Outcome {
-  /** The syntax check's warnings, the workspace's notices, the plan's own notes, record failures. */
   warnings: string[];
-  /** The syntax checks of the files written. */
   checks: SyntaxCheck[];
-  /** The committed entry's id (none on a dry run, with history off, or when nothing changed). */
   entry?: string;
 }
 

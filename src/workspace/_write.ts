@@ -29,7 +29,7 @@ import { recordWhole } from "./_record.ts";
 import { resolveTarget } from "./_resolve.ts";
 import { linkNote, MAX_RESULT_BYTES } from "./_result_notes.ts";
 import { firstStaleLine } from "./_stream_patch.ts";
-import { type Planner, runWrite } from "./_transaction.ts";
+import { runWrite } from "./_transaction.ts";
 import type { WriteOptions, WriteResult } from "./types.ts";
 
 const encoder = new TextEncoder();
@@ -85,7 +85,10 @@ async function judgeOld(
   return { lines, target: read, old: bytes, text };
 }
 
-/** Creates a file, or replaces one the session has read whole, with exactly this content. */
+/**
+ * Creates a file, or replaces one the session has read whole, with exactly
+ * this content: the old file judged whole, through the one transaction.
+ */
 export function writeFile(
   ctx: Context,
   path: string,
@@ -93,26 +96,11 @@ export function writeFile(
   options: WriteOptions,
   createOnly: boolean,
 ): Promise<WriteResult> {
-  return runWrite(
-    ctx,
-    "write",
-    options,
-    writePlanner(ctx, path, content, createOnly),
-  );
-}
-
-/** A whole-file write: the old file judged whole, replaced by `content`. */
-function writePlanner(
-  ctx: Context,
-  path: string,
-  content: string,
-  createOnly: boolean,
-): Planner<WriteResult> {
   let first: Target;
   let known: LineMemory | undefined;
   let bytes: Uint8Array;
   let next: string[];
-  return {
+  return runWrite<WriteResult>(ctx, "write", options, {
     async resolve(call) {
       if (typeof content !== "string") {
         throw new TypeError(
@@ -219,7 +207,7 @@ function writePlanner(
         }),
       };
     },
-  };
+  });
 }
 
 /** Creates a file that must not exist yet (never overwrites, even under a race). */
