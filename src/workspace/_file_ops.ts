@@ -11,10 +11,8 @@
  */
 import { NotAFileError, PatchRefusedError, TooLargeError } from "../errors.ts";
 import { beforeRename } from "../check/rename.ts";
-import { foldHash, hex2 } from "../hash/fnv.ts";
-import { leanLines, parseBareAnchor } from "../anchor/lean.ts";
+import { leanLines } from "../anchor/lean.ts";
 import { ContentIndex } from "../patch/_content.ts";
-import { splitLines } from "../anchor/split.ts";
 import { landedAt, type PathState, planFileOps } from "../patch/file_ops.ts";
 import type { LineMemory } from "../patch/memory.ts";
 import { stillStamped } from "../records/stamp.ts";
@@ -25,7 +23,7 @@ import {
   refusal,
   type Shown,
 } from "../patch/problems.ts";
-import type { MoveOp, Patch } from "../patch/types.ts";
+import type { Patch } from "../patch/types.ts";
 import { sameIdentity, type Target } from "../fs/confine.ts";
 import type { Context } from "./_context.ts";
 import { loadWhole } from "./_load.ts";
@@ -34,7 +32,7 @@ import { type MovedNote, noteMoved } from "../patch/resolve_views.ts";
 import { throughViews } from "./_views.ts";
 import { resolveTarget } from "./_resolve.ts";
 import { refuseTwoSpellings } from "./_spellings.ts";
-import { type Loaded, moveBlocks, opBlocks } from "./_op_blocks.ts";
+import { bareMoves, type Loaded, moveBlocks, opBlocks } from "./_op_blocks.ts";
 import { actsOnName, linkHead, splitLinks } from "./_links.ts";
 import { patchAnswer, resultShare } from "./_result_notes.ts";
 import {
@@ -147,76 +145,6 @@ export function fileOpsPlanner(
     plan: (call) =>
       locked(ctx, call.session, canonical, targets, known, call.dryRun, rebase),
   };
-}
-
-/**
- * Bare line numbers in moves and copies (`12`, `12*`, after a lean read)
- * become the anchors the session's record holds for those lines: the source
- * span against the source file's record, the target gap against the target
- * file's. A line the record does not hold is `NOT_READ` (`OUT_OF_RANGE`
- * past the end of the file); a file with no
- * record at all is left to the move rules, which ask for a read of it.
- */
-function bareMoves(
-  patch: Patch,
-  loaded: Map<string, Loaded>,
-  problems: Problem[],
-): Patch {
-  const anchorOf = (
-    text: string | undefined,
-    path: string,
-    label: string,
-  ): string | undefined => {
-    const bare = parseBareAnchor(text);
-    const memory = loaded.get(path)?.memory;
-    if (!bare || !memory) return text;
-    const h = memory.hash32(bare.line);
-    const now = loaded.get(path)?.text;
-    const count = h === undefined && now != null
-      ? splitLines(now).lines.length
-      : undefined;
-    if (count !== undefined && bare.line > count) {
-      problems.push({
-        code: "OUT_OF_RANGE",
-        path,
-        line: bare.line,
-        message:
-          `${label}: line ${bare.line} is out of range: the file has ${count} ${
-            count === 1 ? "line" : "lines"
-          }; name a line from 1 to ${count}, then resend.`,
-      });
-      return text;
-    }
-    if (h === undefined) {
-      problems.push({
-        code: "NOT_READ",
-        path,
-        line: bare.line,
-        message:
-          `${label}: line ${bare.line} was never shown to this session: read it first (offset ${bare.line}), then resend.`,
-      });
-      return text;
-    }
-    return `${bare.line}:${hex2(foldHash(h))}${bare.block ? "*" : ""}`;
-  };
-  const files = patch.files.map((f) => {
-    if (!f.moves?.length) return f;
-    const moves = f.moves.map((m): MoveOp => {
-      const label = `${m.op} ${m.start}${
-        m.end !== undefined ? `..${m.end}` : ""
-      }`;
-      const target = m.to ?? f.path;
-      const next: MoveOp = { ...m, start: anchorOf(m.start, f.path, label)! };
-      if (m.end !== undefined) next.end = anchorOf(m.end, f.path, label);
-      if (m.after !== undefined) next.after = anchorOf(m.after, target, label);
-      if (m.before !== undefined) {
-        next.before = anchorOf(m.before, target, label);
-      }
-      return next;
-    });
-    return { ...f, moves };
-  });
-  return { ...patch, files };
 }
 
 async function locked(
