@@ -1,8 +1,9 @@
 /**
- * Block anchors in a patch with file operations, moves or copies
- * (docs/patch-format.md "Block anchors"): the line ops' blocks and the
- * moves' source and target blocks, each resolved on its file as validated
- * into a plain range.
+ * Block anchors and bare line numbers in a patch with file operations,
+ * moves or copies (docs/patch-format.md "Block anchors"): the line ops'
+ * blocks and the moves' source and target blocks, each resolved on its file
+ * as validated into a plain range; a move's bare numbers (after a lean
+ * read) into the anchors the session's record holds.
  *
  * @module
  */
@@ -183,5 +184,75 @@ export async function moveBlocks(
     }
     files.push({ ...f, moves });
   }
+  return { ...patch, files };
+}
+
+/**
+ * Bare line numbers in moves and copies (`12`, `12*`, after a lean read)
+ * become the anchors the session's record holds for those lines: the source
+ * span against the source file's record, the target gap against the target
+ * file's. A line the record does not hold is `NOT_READ` (`OUT_OF_RANGE`
+ * past the end of the file); a file with no
+ * record at all is left to the move rules, which ask for a read of it.
+ */
+export function bareMoves(
+  patch: Patch,
+  loaded: Map<string, Loaded>,
+  problems: Problem[],
+): Patch {
+  const anchorOf = (
+    text: string | undefined,
+    path: string,
+    label: string,
+  ): string | undefined => {
+    const bare = parseBareAnchor(text);
+    const memory = loaded.get(path)?.memory;
+    if (!bare || !memory) return text;
+    const h = memory.hash32(bare.line);
+    const now = loaded.get(path)?.text;
+    const count = h === undefined && now != null
+      ? splitLines(now).lines.length
+      : undefined;
+    if (count !== undefined && bare.line > count) {
+      problems.push({
+        code: "OUT_OF_RANGE",
+        path,
+        line: bare.line,
+        message:
+          `${label}: line ${bare.line} is out of range: the file has ${count} ${
+            count === 1 ? "line" : "lines"
+          }; name a line from 1 to ${count}, then resend.`,
+      });
+      return text;
+    }
+    if (h === undefined) {
+      problems.push({
+        code: "NOT_READ",
+        path,
+        line: bare.line,
+        message:
+          `${label}: line ${bare.line} was never shown to this session: read it first (offset ${bare.line}), then resend.`,
+      });
+      return text;
+    }
+    return `${bare.line}:${hex2(foldHash(h))}${bare.block ? "*" : ""}`;
+  };
+  const files = patch.files.map((f) => {
+    if (!f.moves?.length) return f;
+    const moves = f.moves.map((m): MoveOp => {
+      const label = `${m.op} ${m.start}${
+        m.end !== undefined ? `..${m.end}` : ""
+      }`;
+      const target = m.to ?? f.path;
+      const next: MoveOp = { ...m, start: anchorOf(m.start, f.path, label)! };
+      if (m.end !== undefined) next.end = anchorOf(m.end, f.path, label);
+      if (m.after !== undefined) next.after = anchorOf(m.after, target, label);
+      if (m.before !== undefined) {
+        next.before = anchorOf(m.before, target, label);
+      }
+      return next;
+    });
+    return { ...f, moves };
+  });
   return { ...patch, files };
 }

@@ -110,10 +110,10 @@ export function noteOwnCommit(
 export async function recordRefusal(
   ctx: RecordScope,
   session: string,
-  groups: readonly { target: Target }[],
+  targets: readonly Target[],
   problems: Problem[],
 ): Promise<void> {
-  const byDisplay = new Map(groups.map((g) => [g.target.display, g.target]));
+  const byDisplay = new Map(targets.map((t) => [t.display, t]));
   const seen = new Map<string, { start: number; hashes: number[] }[]>();
   const settled = new Map<string, { start: number; hashes: number[] }[]>();
   for (const p of problems) {

@@ -88,11 +88,8 @@ export async function patchDialect(
     for (const t of targets.values()) t.now = await nowOf(ctx, t.target);
     compiled = compileDialect(dialect, (path) => targets.get(path)!);
     if (options.dryRun !== true) {
-      const groups = [...targets.values()].map((t) => ({
-        target: t.target,
-        ops: [],
-      }));
-      await recordRefusal(ctx, session, groups, compiled.problems);
+      const shown = [...targets.values()].map((t) => t.target);
+      await recordRefusal(ctx, session, shown, compiled.problems);
     }
     throw refusal(compiled.problems);
   }

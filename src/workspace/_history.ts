@@ -1,20 +1,41 @@
 /**
  * Edit history in the write (docs/history.md): the entry each commit
  * carries — built here, written into the commit's journal and appended
- * after the renames (`src/commit/commit.ts`) — and the wait for its flush before
- * the locks are released. The log's entries are listed and shown by
- * `src/history/entries.ts`.
+ * after the renames (`src/commit/commit.ts`, from `_transaction.ts`). The
+ * log's entries are listed and shown by `src/history/entries.ts`.
  *
  * @module
  */
+import { NotFoundError } from "../errors.ts";
+import { ENTRY_ID } from "../history/ids.ts";
 import {
+  checkQuery,
   type Door,
+  type EntryDetail,
   type EntryRecord,
+  type HistoryList,
+  type HistoryQuery,
+  listEntries,
   makeRecord,
   type RecordFile,
+  toDetail,
 } from "../history/mod.ts";
-import { type CommitRecord, commitsFlushed } from "../commit/commit.ts";
+import type { CommitRecord } from "../commit/commit.ts";
 import type { Context } from "./_context.ts";
+import { loadWhole } from "../fs/load.ts";
+import { start } from "../history/settle.ts";
+
+/** The history entry a write commits with its files. */
+export interface EntryPlan {
+  /** The entry's summary: the result's first line. */
+  summary: string;
+  /** Each file it changes. */
+  files: RecordFile[];
+  /** The entry an undo reverts. */
+  undoOf?: string;
+  /** The door it came through (default: the workspace's). */
+  door?: Door;
+}
 
 /**
  * The entry that commits with the files (none with history off): its id is
@@ -23,15 +44,12 @@ import type { Context } from "./_context.ts";
 export async function recordOf(
   ctx: Context,
   session: string,
-  summary: string,
-  files: RecordFile[],
-  undoOf?: string,
-  door: Door = ctx.door,
+  plan: EntryPlan,
 ): Promise<CommitRecord | undefined> {
   const log = await ctx.log();
   if (!log) return undefined;
   const build = (id: string) =>
-    makeRecord({ id, session, door, summary, files, undoOf });
+    makeRecord({ ...plan, id, session, door: plan.door ?? ctx.door });
   const out: CommitRecord = {
     take: async () => {
       const record = await log.begin(build);
@@ -49,36 +67,4 @@ export async function recordOf(
     },
   };
   return out;
-}
-
-/**
- * Waits until a flush of the log covers every entry appended so far (the
- * commits of several files append them without waiting, after the
- * renames) and the folders of the commits made so far are flushed; call it
- * before releasing the files' locks (a lock file removed while a flush runs
- * waits behind it), and before answering. It takes no lock itself.
- */
-async function historySettled(ctx: Context): Promise<void> {
-  const log = await ctx.log();
-  await Promise.all([log?.settled(), commitsFlushed()]);
-}
-
-/**
- * Ends a write that holds the files' locks: waits for
- * {@link historySettled} (its entry's and its folders' flushes, started at
- * the renames and run beside the session's record), then releases the
- * locks, also when the wait fails.
- *
- * @param settle False for a dry run, which wrote nothing to wait for.
- */
-export async function settleThenRelease(
-  ctx: Context,
-  release: () => void,
-  settle = true,
-): Promise<void> {
-  try {
-    if (settle) await historySettled(ctx);
-  } finally {
-    release();
-  }
 }

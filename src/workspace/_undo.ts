@@ -1,15 +1,15 @@
 /**
  * Undo (docs/history.md): one history entry reverted as one all-or-nothing
- * commit, itself an entry. Resolve → lock → load each file → plan the
- * revert (`history/undo.ts`: every line the entry wrote must still stand as
- * written, else `MOVED_ON`) → through an agent's door, check that the
- * session read the lines the undo changes (else `NOT_READ`) → commit with
- * its entry → record the lines it wrote as read. An entry that touched a
- * file the workspace denies is refused (`DENIED`).
+ * commit, itself an entry, as a planner of the one write transaction
+ * (`_transaction.ts`): each file loaded, the revert planned
+ * (`history/undo.ts`: every line the entry wrote must still stand as
+ * written, else `MOVED_ON`), and through an agent's door the session must
+ * have read the lines the undo changes (else `NOT_READ`); the lines it
+ * wrote are recorded as read. An entry that touched a file the workspace
+ * denies is refused (`DENIED`).
  *
  * @module
  */
-import { checkSession } from "../_internal/session.ts";
 import { DeniedError, TooLargeError } from "../errors.ts";
 import { lineHash32 } from "../hash/fnv.ts";
 import {
@@ -19,6 +19,7 @@ import {
   type Door,
   DOORS,
   type EntryDetail,
+  type EntryRecord,
   type Hunk,
   lineCount,
   lineHashes,
@@ -31,21 +32,19 @@ import {
   type UndoStep,
 } from "../history/mod.ts";
 import { LineMemory } from "../patch/memory.ts";
-import { type Problem, problem, refusal } from "../patch/problems.ts";
-import { commitFiles, type StageEntry } from "../commit/commit.ts";
+import { type Problem, problem } from "../patch/problems.ts";
+import type { StageEntry } from "../commit/commit.ts";
 import { join } from "node:path";
 import type { Target } from "../fs/confine.ts";
 import type { Context } from "./_context.ts";
-import { recordOf, settleThenRelease } from "./_history.ts";
 import { logged } from "../history/entries.ts";
 import { loadWhole } from "../fs/load.ts";
-import { lockTargets } from "./_locking.ts";
-import { start } from "../history/settle.ts";
 import { noteOwnCommit, remember } from "../records/update.ts";
 import { resolveTarget } from "../fs/resolve.ts";
 import { type LinkUndo, planLinkUndo } from "../history/links.ts";
 import { pushAll } from "../_internal/arrays.ts";
 import { renamedSince } from "../history/renamed.ts";
+import { type Ready, type Refused, runWrite } from "./_transaction.ts";
 
 /** Most UTF-8 bytes of diff an undo's result shows, shared by its files. */
 const UNDO_DIFF_BYTES = 1024;
@@ -58,67 +57,58 @@ const encoder = new TextEncoder();
  * @throws {PatchRefusedError} `MOVED_ON` naming each file and line that moved on; nothing is written.
  * @throws {NotFoundError} When the log holds no such entry.
  */
-export async function undo(
+export function undo(
   ctx: Context,
   id: string,
   options: UndoOptions = {},
 ): Promise<UndoResult> {
-  await start(ctx);
-  if (options === null || typeof options !== "object") {
-    throw new TypeError(
-      "Cannot undo: options must be an object such as { dryRun: true }.",
-    );
-  }
-  const session = checkSession(options.session ?? ctx.session);
-  const dryRun = options.dryRun === true;
-  const door = options.door ?? ctx.door;
-  if (!DOORS.includes(door)) {
-    throw new TypeError(
-      `Cannot undo: door must be one of ${DOORS.join(", ")}.`,
-    );
-  }
-  const entry = await logged(ctx, "undo", id);
-  for (const f of entry.files) {
-    const rules = ctx.conf.deniedBy(f.path);
-    if (rules !== undefined) {
-      throw new DeniedError(
-        `Cannot undo ${entry.id}: it changed "${f.path}", which the workspace denies (deny: ${rules}).`,
-      );
-    }
-  }
-  const first: Target[] = [];
-  for (const f of entry.files) {
-    const keepLink = f.link !== undefined;
-    first.push(await resolveTarget(ctx, f.path, "write", { keepLink }));
-    if (f.renamedFrom !== undefined) {
-      first.push(
-        await resolveTarget(ctx, f.renamedFrom, "write", { keepLink }),
-      );
-    }
-  }
-  // A dry run takes no lock: it changes nothing.
-  const release = dryRun ? () => {} : await lockTargets(ctx, first);
-  const tidy: { done?: () => void } = {};
-  try {
-    return await undoLocked(ctx, session, entry.id, entry.files, dryRun, {
-      door,
-      requireRead: options.requireRead === true,
-    }, tidy);
-  } finally {
-    await settleThenRelease(ctx, release, !dryRun);
-    tidy.done?.();
-  }
+  let entry: EntryRecord;
+  let door: Door;
+  return runWrite(ctx, "undo", options, {
+    async resolve() {
+      door = options.door ?? ctx.door;
+      if (!DOORS.includes(door)) {
+        throw new TypeError(
+          `Cannot undo: door must be one of ${DOORS.join(", ")}.`,
+        );
+      }
+      entry = await logged(ctx, "undo", id);
+      for (const f of entry.files) {
+        const rules = ctx.conf.deniedBy(f.path);
+        if (rules !== undefined) {
+          throw new DeniedError(
+            `Cannot undo ${entry.id}: it changed "${f.path}", which the workspace denies (deny: ${rules}).`,
+          );
+        }
+      }
+      const first: Target[] = [];
+      for (const f of entry.files) {
+        const keepLink = f.link !== undefined;
+        first.push(await resolveTarget(ctx, f.path, "write", { keepLink }));
+        if (f.renamedFrom !== undefined) {
+          first.push(
+            await resolveTarget(ctx, f.renamedFrom, "write", { keepLink }),
+          );
+        }
+      }
+      return first;
+    },
+    plan: (call) =>
+      planRevert(ctx, call.session, entry.id, entry.files, call.dryRun, {
+        door,
+        requireRead: options.requireRead === true,
+      }),
+  });
 }
 
-async function undoLocked(
+async function planRevert(
   ctx: Context,
   session: string,
   id: string,
-  entryFiles: Awaited<ReturnType<typeof logged>>["files"],
+  entryFiles: EntryRecord["files"],
   dryRun: boolean,
   how: { door: Door; requireRead: boolean },
-  tidy: { done?: () => void },
-): Promise<UndoResult> {
+): Promise<Refused | Ready<UndoResult>> {
   const problems: Problem[] = [];
   const steps: {
     target: Target;
@@ -192,7 +182,7 @@ async function undoLocked(
       });
     }
   }
-  if (problems.length > 0) throw refusal(problems);
+  if (problems.length > 0) return { problems, shown: [] };
   if (how.requireRead) {
     for (const { target, step, back } of steps) {
       const mem = await ctx.records.get(session, target.real);
@@ -206,7 +196,7 @@ async function undoLocked(
       const unread = unreadLines(step.hunks, mem);
       if (unread) problems.push(notReadForUndo(id, target.display, unread));
     }
-    if (problems.length > 0) throw refusal(problems);
+    if (problems.length > 0) return { problems, shown: [] };
   }
   // An undo's diff is cut short (docs/history.md "Undo"): the entry it
   // reverts shows the whole change, so restoring a deleted file does not
@@ -248,7 +238,6 @@ async function undoLocked(
   })`;
   const summary = [head, ...files.map((f) => f.diff)].filter((x) => x)
     .join("\n");
-  if (dryRun) return { id: null, undoOf: id, dryRun, files, summary };
   const stage: StageEntry[] = [
     ...links.flatMap((l) => l.stage),
     ...steps.flatMap(
@@ -269,62 +258,59 @@ async function undoLocked(
           }],
     ),
   ];
-  const record = await recordOf(
-    ctx,
-    session,
-    head,
-    files.map((f, i) => ({
-      path: f.path,
-      added: f.added,
-      removed: f.removed,
-      ...(f.created ? { created: true } : {}),
-      ...(f.deleted ? { deleted: true } : {}),
-      ...(f.renamedFrom !== undefined ? { renamedFrom: f.renamedFrom } : {}),
-      ...(f.link !== undefined ? { link: f.link } : {}),
-      ...(steps[i]?.mode !== undefined &&
-          (f.deleted || f.renamedFrom !== undefined)
-        ? { mode: steps[i].mode! & 0o7777 }
-        : {}),
-      hunks: steps[i]?.step.hunks ?? [],
-    })),
-    id,
-    how.door,
-  );
-  // Folders the entry made for a file this undo removes go too, when empty,
-  // once the locks, which may lie in them, are released; the commit's
-  // journal names them until then, so recovery after a crash does the same.
-  const made = entryFiles.flatMap((f) =>
-    f.dirs && (f.created || f.renamedFrom !== undefined)
-      ? f.dirs.map((d) => join(ctx.conf.rootRef.real, d))
-      : []
-  );
-  tidy.done = await commitFiles(
-    ctx.stateDir,
-    ctx.conf,
-    stage,
-    ctx.hooks,
-    record,
-    undefined,
-    made,
-  );
-  const warnings = ctx.takeNotices();
-  for (const [i, { target, step }] of steps.entries()) {
-    await recordUndo(
-      ctx,
-      session,
-      target.real,
-      step,
-      shown[i],
-      warnings,
-      record?.id,
-    );
-  }
   return {
-    id: record?.id ?? null,
-    undoOf: id,
-    dryRun,
-    files,
-    summary: [summary, ...warnings.map((w) => `Warning: ${w}`)].join("\n"),
+    // An undo puts back what the entry replaced: it is not checked.
+    checks: [],
+    stage: dryRun ? [] : stage,
+    entry: () => ({
+      summary: head,
+      files: files.map((f, i) => ({
+        path: f.path,
+        added: f.added,
+        removed: f.removed,
+        ...(f.created ? { created: true } : {}),
+        ...(f.deleted ? { deleted: true } : {}),
+        ...(f.renamedFrom !== undefined ? { renamedFrom: f.renamedFrom } : {}),
+        ...(f.link !== undefined ? { link: f.link } : {}),
+        ...(steps[i]?.mode !== undefined &&
+            (f.deleted || f.renamedFrom !== undefined)
+          ? { mode: steps[i].mode! & 0o7777 }
+          : {}),
+        hunks: steps[i]?.step.hunks ?? [],
+      })),
+      undoOf: id,
+      door: how.door,
+    }),
+    // Folders the entry made for a file this undo removes go too, when
+    // empty, once the locks, which may lie in them, are released; the
+    // commit's journal names them until then, so recovery after a crash
+    // does the same.
+    tidy: entryFiles.flatMap((f) =>
+      f.dirs && (f.created || f.renamedFrom !== undefined)
+        ? f.dirs.map((d) => join(ctx.conf.rootRef.real, d))
+        : []
+    ),
+    record: async (warnings, entry) => {
+      for (const [i, { target, step }] of steps.entries()) {
+        await recordUndo(
+          ctx,
+          session,
+          target.real,
+          step,
+          shown[i],
+          warnings,
+          entry,
+        );
+      }
+    },
+    answer: ({ warnings, entry }) =>
+      dryRun ? { id: null, undoOf: id, dryRun, files, summary } : {
+        id: entry ?? null,
+        undoOf: id,
+        dryRun,
+        files,
+        summary: [summary, ...warnings.map((w) => `Warning: ${w}`)].join("\n"),
+      },
   };
 }
 

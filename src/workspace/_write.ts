@@ -1,11 +1,11 @@
 /**
- * Whole-file writes (docs/patch-format.md "Whole-file writes"): resolve →
- * lock → load the old file and judge the write through `patch/` (the
- * session must have seen every line, none changed) → commit → record.
+ * Whole-file writes (docs/patch-format.md "Whole-file writes"): the planner
+ * of the one write transaction (`_transaction.ts`) that loads the old file
+ * and judges the write through `patch/` (the session must have seen every
+ * line, none changed).
  *
  * @module
  */
-import { checkSession } from "../_internal/session.ts";
 import { splitLines } from "../anchor/split.ts";
 import {
   EditRefusedError,
@@ -19,28 +19,20 @@ import {
   judgeWholeWrite,
 } from "../patch/whole_write.ts";
 import { recordFile, sha256Hex } from "../history/record.ts";
-import { commitFiles } from "../commit/commit.ts";
 import type { Target } from "../fs/confine.ts";
+import { sameBytes } from "../fs/io.ts";
 import type { Context } from "./_context.ts";
-import { recordOf, settleThenRelease } from "./_history.ts";
 import { loadWhole } from "../fs/load.ts";
-import { lockTargets } from "./_locking.ts";
-import { start } from "../history/settle.ts";
 import { loadEditing } from "./_plan.ts";
 import { stat } from "../read/read.ts";
 import { recordWhole } from "../records/update.ts";
 import { resolveTarget } from "../fs/resolve.ts";
 import { linkNote, MAX_RESULT_BYTES } from "../result/notes.ts";
 import { firstStaleLine } from "../stream/patch.ts";
+import { runWrite } from "./_transaction.ts";
 import type { WriteOptions, WriteResult } from "./types.ts";
 
 const encoder = new TextEncoder();
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
 
 /** Refuses content no read could show back: an unpaired surrogate or a NUL. */
 function checkText(content: string): void {
@@ -93,147 +85,129 @@ async function judgeOld(
   return { lines, target: read, old: bytes, text };
 }
 
-/** Creates a file, or replaces one the session has read whole, with exactly this content. */
-export async function writeFile(
+/**
+ * Creates a file, or replaces one the session has read whole, with exactly
+ * this content: the old file judged whole, through the one transaction.
+ */
+export function writeFile(
   ctx: Context,
   path: string,
   content: string,
   options: WriteOptions,
   createOnly: boolean,
 ): Promise<WriteResult> {
-  await start(ctx);
-  if (options === null || typeof options !== "object") {
-    throw new TypeError("Cannot write: options must be an object.");
-  }
-  const session = checkSession(options.session ?? ctx.session);
-  if (typeof content !== "string") {
-    throw new TypeError(
-      `Cannot write: content must be a string, got ${typeof content}.`,
-    );
-  }
-  checkText(content);
-  const first = await resolveTarget(ctx, path, "write");
-  const bytes = encoder.encode(content);
-  if (bytes.length > ctx.conf.maxFileBytes) {
-    throw new TooLargeError(
-      `Cannot write "${first.display}": the content is ${bytes.length} bytes, over the workspace limit of ${ctx.conf.maxFileBytes} bytes.`,
-    );
-  }
-  const next = splitLines(content).lines;
-  const known = first.exists
-    ? (await ctx.records.get(session, first.real))?.clone()
-    : undefined;
-  const release = await lockTargets(ctx, [first]);
-  try {
-    const target = await resolveTarget(ctx, path, "write");
-    const display = target.display;
-    if (target.real !== first.real || (createOnly && target.exists)) {
-      throw changedError(display);
-    }
-    const old = target.exists
-      ? await judgeOld(
-        ctx,
-        target,
-        known ?? await ctx.records.get(session, target.real),
-      )
-      : { lines: [], target, text: "" };
-    const oldLines = old.lines;
-    let diff = "";
-    let added = 0;
-    let removed = 0;
-    const { summarizeEdit } = await loadEditing();
-    if (oldLines) {
-      // The counts are the whole diff's, also when the diff shown is cut
-      // (tests/workspace/result_bounds.test.ts).
-      const s = summarizeEdit({
-        display,
-        oldCount: oldLines.length,
-        oldLine: (n) => oldLines[n - 1],
-        plan: [{ at: 1, deleteCount: oldLines.length, lines: next }],
-        maxLineChars: ctx.maxLineChars ?? 2000,
-        created: !target.exists,
-        // No anchors: the diff keeps the share it had beside them.
-        anchors: false,
-        maxResultBytes: MAX_RESULT_BYTES / 2,
-      });
-      diff = s.diff;
-      added = s.diffCounts.added;
-      removed = s.diffCounts.removed;
-    }
-    if (!oldLines) {
-      added = next.length;
-      diff =
-        `(diff not shown: the old file is over ${ctx.streamThreshold} bytes)`;
-    }
-    // --- syntax check (src/check): before the history entry and anything staged ---
-    const syntax = await ctx.syntax.run(
-      [{
-        path: display,
-        before: target.exists ? old.text ?? null : null,
-        after: content,
-      }],
-      options.check,
-    );
-    // --- end syntax check ---
-    // Content equal to the file's bytes changes nothing: no commit, no entry
-    // (as a patch whose result equals the file).
-    const same = old.old !== undefined && sameBytes(old.old, bytes);
-    const record = same ? undefined : await recordOf(
-      ctx,
-      session,
-      target.exists
+  let first: Target;
+  let known: LineMemory | undefined;
+  let bytes: Uint8Array;
+  let next: string[];
+  return runWrite<WriteResult>(ctx, "write", options, {
+    async resolve(call) {
+      if (typeof content !== "string") {
+        throw new TypeError(
+          `Cannot write: content must be a string, got ${typeof content}.`,
+        );
+      }
+      checkText(content);
+      first = await resolveTarget(ctx, path, "write");
+      bytes = encoder.encode(content);
+      if (bytes.length > ctx.conf.maxFileBytes) {
+        throw new TooLargeError(
+          `Cannot write "${first.display}": the content is ${bytes.length} bytes, over the workspace limit of ${ctx.conf.maxFileBytes} bytes.`,
+        );
+      }
+      next = splitLines(content).lines;
+      known = first.exists
+        ? (await ctx.records.get(call.session, first.real))?.clone()
+        : undefined;
+      return [first];
+    },
+    async plan(call) {
+      const target = await resolveTarget(ctx, path, "write");
+      const display = target.display;
+      if (target.real !== first.real || (createOnly && target.exists)) {
+        throw changedError(display);
+      }
+      const old = target.exists
+        ? await judgeOld(
+          ctx,
+          target,
+          known ?? await ctx.records.get(call.session, target.real),
+        )
+        : { lines: [], target, text: "" };
+      const oldLines = old.lines;
+      let diff = "";
+      let added = 0;
+      let removed = 0;
+      const { summarizeEdit } = await loadEditing();
+      if (oldLines) {
+        // The counts are the whole diff's, also when the diff shown is cut
+        // (tests/workspace/result_bounds.test.ts).
+        const s = summarizeEdit({
+          display,
+          oldCount: oldLines.length,
+          oldLine: (n) => oldLines[n - 1],
+          plan: [{ at: 1, deleteCount: oldLines.length, lines: next }],
+          maxLineChars: ctx.maxLineChars ?? 2000,
+          created: !target.exists,
+          // No anchors: the diff keeps the share it had beside them.
+          anchors: false,
+          maxResultBytes: MAX_RESULT_BYTES / 2,
+        });
+        diff = s.diff;
+        added = s.diffCounts.added;
+        removed = s.diffCounts.removed;
+      } else {
+        added = next.length;
+        diff =
+          `(diff not shown: the old file is over ${ctx.streamThreshold} bytes)`;
+      }
+      const head = target.exists
         ? `Wrote ${display} (+${added} -${removed})`
         : `Created ${display} (${next.length} ${
           next.length === 1 ? "line" : "lines"
-        })`,
-      [recordFile({
-        path: display,
-        added,
-        removed: target.exists ? removed : 0,
-        created: !target.exists,
-        oldText: oldLines ? old.text : undefined,
-        newText: content,
-        whole: target.exists ? await sha256Hex(bytes) : undefined,
-      })],
-    );
-    if (!same) {
-      await commitFiles(
-        ctx.stateDir,
-        ctx.conf,
-        [{
-          target: old.target,
-          bytes,
-          old: old.old,
+        })`;
+      // Content equal to the file's bytes changes nothing: no commit, no entry
+      // (as a patch whose result equals the file).
+      const same = old.old !== undefined && sameBytes(old.old, bytes);
+      const note = same ? null : linkNote(display, old.target.stat);
+      return {
+        checks: [{
+          path: display,
+          before: target.exists ? old.text ?? null : null,
+          after: content,
         }],
-        ctx.hooks,
-        record,
-      );
-    }
-    const warnings = [...syntax.warnings, ...ctx.takeNotices()];
-    const note = same ? null : linkNote(display, old.target.stat);
-    if (note) warnings.push(note);
-    await recordWhole(ctx, session, target.real, next, warnings);
-    const head = target.exists
-      ? `Wrote ${display} (+${added} -${removed})`
-      : `Created ${display} (${next.length} ${
-        next.length === 1 ? "line" : "lines"
-      })`;
-    const tail = warnings.map((w) => `\nWarning: ${w}`).join("");
-    return {
-      path: display,
-      created: !target.exists,
-      added,
-      removed,
-      totalLines: next.length,
-      diff,
-      summary: (diff ? `${head}\n${diff}` : head) + tail,
-      warnings,
-      checks: syntax.checks,
-      ...(record ? { entry: record.id } : {}),
-    };
-  } finally {
-    await settleThenRelease(ctx, release);
-  }
+        stage: same ? [] : [{ target: old.target, bytes, old: old.old }],
+        entry: async () => ({
+          summary: head,
+          files: [recordFile({
+            path: display,
+            added,
+            removed: target.exists ? removed : 0,
+            created: !target.exists,
+            oldText: oldLines ? old.text : undefined,
+            newText: content,
+            whole: target.exists ? await sha256Hex(bytes) : undefined,
+          })],
+        }),
+        notes: note ? [note] : [],
+        record: (warnings) =>
+          recordWhole(ctx, call.session, target.real, next, warnings),
+        answer: ({ warnings, checks, entry }) => ({
+          path: display,
+          created: !target.exists,
+          added,
+          removed,
+          totalLines: next.length,
+          diff,
+          summary: (diff ? `${head}\n${diff}` : head) +
+            warnings.map((w) => `\nWarning: ${w}`).join(""),
+          warnings,
+          checks,
+          ...(entry ? { entry } : {}),
+        }),
+      };
+    },
+  });
 }
 
 /** Creates a file that must not exist yet (never overwrites, even under a race). */

@@ -3,12 +3,14 @@
  * session remembers, and patches validated against the live files and
  * committed all-or-nothing.
  *
- * Each operation is a pipeline whose steps live in files named for them:
- * resolve (`_resolve.ts`) → lock (`_locking.ts`) → load (`_load.ts`) →
- * plan through `patch/` (`_plan.ts`) → commit (`src/commit/commit.ts`, the history
- * entry in the same journal) → record (`_record.ts`). History is listed
- * in `_history.ts` and undone in `_undo.ts`. This file holds the public
- * type and the wiring.
+ * Every write — a patch, a whole-file write, an undo — runs the one write
+ * transaction of `_transaction.ts`: resolve (`src/fs/resolve.ts`) → lock
+ * (`_locking.ts`) → load (`src/fs/load.ts`) → plan through `patch/`
+ * (`_plan.ts`) → check → commit (`src/commit/commit.ts`, the history entry
+ * in the same journal) → record (`src/records/update.ts`); each kind of
+ * write adds only its planner. History is listed in
+ * `src/history/entries.ts`. This
+ * file holds the public type and the wiring.
  *
  * The steps stand on the layers below them, each in its own folder:
  * `fs/` (confinement inside the root, pinned folders, race-proof opens
