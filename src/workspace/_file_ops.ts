@@ -28,7 +28,8 @@ import type { Patch } from "../patch/types.ts";
 import { sameIdentity, type Target } from "../fs/confine.ts";
 import type { Context } from "./_context.ts";
 import { loadWhole } from "../fs/load.ts";
-import { loadEditing } from "./_plan.ts";
+import { editIndexed } from "../patch/apply.ts";
+import { summarizeEdit } from "../result/edit.ts";
 import { type MovedNote, noteMoved } from "../patch/resolve_views.ts";
 import { throughViews } from "../records/views.ts";
 import { resolveTarget } from "../fs/resolve.ts";
@@ -287,7 +288,6 @@ async function lockedResolved(
     }
   }
   pushAll(problems, rules.problems);
-  const { editIndexed, summarizeEdit } = await loadEditing();
   const done: Done[] = [];
   for (const action of rules.files) {
     const from = loaded.get(action.path)!;

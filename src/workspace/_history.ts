@@ -6,24 +6,14 @@
  *
  * @module
  */
-import { NotFoundError } from "../errors.ts";
-import { ENTRY_ID } from "../history/ids.ts";
 import {
-  checkQuery,
   type Door,
-  type EntryDetail,
   type EntryRecord,
-  type HistoryList,
-  type HistoryQuery,
-  listEntries,
   makeRecord,
   type RecordFile,
-  toDetail,
 } from "../history/mod.ts";
 import type { CommitRecord } from "../commit/commit.ts";
 import type { Context } from "./_context.ts";
-import { loadWhole } from "../fs/load.ts";
-import { start } from "../history/settle.ts";
 
 /** The history entry a write commits with its files. */
 export interface EntryPlan {

@@ -15,7 +15,9 @@ import { recordFile } from "../history/record.ts";
 import { patchDialect } from "./_dialect.ts";
 import { fileOpsPlanner, hasFileOps } from "./_file_ops.ts";
 import type { Context } from "./_context.ts";
-import { loadEditing, prepare, type Prepared } from "./_plan.ts";
+import { prepare, type Prepared } from "./_plan.ts";
+import { parsePatch } from "../patch/parse.ts";
+import { summarizeEdit } from "../result/edit.ts";
 import { recordCommit } from "../records/update.ts";
 import { type Group, groupsOf } from "./_resolve.ts";
 import { resolveTarget } from "../fs/resolve.ts";
@@ -49,7 +51,6 @@ export async function patchFiles(
 ): Promise<PatchResult> {
   writeCall(ctx, "patch", options);
   const rebase = options.rebase ?? ctx.rebaseDefault;
-  const { parsePatch } = await loadEditing();
   const parsed = parsePatch(input);
   if (parsed.dialect) {
     return await patchDialect(
@@ -124,20 +125,19 @@ function linePlanner(
       if (problems.length > 0) {
         return { problems, shown: groups.map((g) => g.target) };
       }
-      return await linesReady(ctx, call, prepared, known, rebased);
+      return linesReady(ctx, call, prepared, known, rebased);
     },
   };
 }
 
 /** A line patch that passed: its files summarized, staged and recorded. */
-async function linesReady(
+function linesReady(
   ctx: Context,
   { session, dryRun }: WriteCall,
   prepared: Prepared[],
   known: Map<string, LineMemory | undefined>,
   rebased: string[],
-): Promise<Ready<PatchResult>> {
-  const { summarizeEdit } = await loadEditing();
+): Ready<PatchResult> {
   const files: FileEdit[] = [];
   const shown: Shown[][] = [];
   for (const p of prepared) {

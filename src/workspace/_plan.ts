@@ -17,7 +17,7 @@ import type { Context } from "./_context.ts";
 import type { Target } from "../fs/confine.ts";
 import { loadWhole } from "../fs/load.ts";
 import { rewrite, scanForPatch } from "../stream/patch.ts";
-import * as editing from "./_editing.ts";
+import { editIndexed } from "../patch/apply.ts";
 import {
   expandBlocks,
   hasBlockAnchors,
@@ -60,12 +60,6 @@ async function resolveBlocks(
     return null;
   }
   return out;
-}
-
-type Editing = typeof editing;
-/** What only patches and writes need (this module loads with them, never with a read). */
-export function loadEditing(): Promise<Editing> {
-  return Promise.resolve(editing);
 }
 
 const encoder = new TextEncoder();
@@ -117,7 +111,6 @@ export async function prepare(
   rebased: string[] | null,
 ): Promise<Prepared | null> {
   const display = target.display;
-  const { editIndexed } = await loadEditing();
   if (!target.exists) {
     const bad = ops.find((op) => !namesNoLine(op));
     if (bad) {
@@ -199,7 +192,6 @@ async function prepareResolved(
   loaded?: Loaded,
 ): Promise<Prepared | null> {
   const display = target.display;
-  const { editIndexed } = await loadEditing();
   // Resolved through views: the last commit's own lines need no second guess.
   const replaced = memory.views ? undefined : memory.replaced;
   if (ctx.streams(target) && hasBlockAnchors(ops)) {

@@ -7,7 +7,8 @@
  * path → the planner loads and plans → problems recorded and thrown, or
  * the syntax gate (docs/syntax-checks.md: under `refuse` before anything
  * is staged, else beside the commit's flushes) → commit with its history
- * entry (`_commit.ts`) → what the session now knows recorded → the answer.
+ * entry (`src/commit/commit.ts`) → what the session now knows recorded →
+ * the answer.
  * A kind of write adds a {@link Planner}, never a second pipeline.
  *
  * @module

@@ -23,7 +23,7 @@ import type { Target } from "../fs/confine.ts";
 import { sameBytes } from "../fs/io.ts";
 import type { Context } from "./_context.ts";
 import { loadWhole } from "../fs/load.ts";
-import { loadEditing } from "./_plan.ts";
+import { summarizeEdit } from "../result/edit.ts";
 import { stat } from "../read/read.ts";
 import { recordWhole } from "../records/update.ts";
 import { resolveTarget } from "../fs/resolve.ts";
@@ -138,7 +138,6 @@ export function writeFile(
       let diff = "";
       let added = 0;
       let removed = 0;
-      const { summarizeEdit } = await loadEditing();
       if (oldLines) {
         // The counts are the whole diff's, also when the diff shown is cut
         // (tests/workspace/result_bounds.test.ts).

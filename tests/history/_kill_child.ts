@@ -8,7 +8,7 @@
  * Usage: _kill_child.ts ROOT STATE KILL_GEN KILL_STEP FILES
  */
 import process from "node:process";
-import type { CommitHooks } from "../../src/workspace/_commit.ts";
+import type { CommitHooks } from "../../src/commit/commit.ts";
 import { openWorkspace } from "../../src/workspace/mod.ts";
 
 const [root, state, killGen, killStep, names] = process.argv.slice(2);

@@ -9,7 +9,7 @@
  * Usage: _commit_loop_child.ts ROOT STATE KILL_GEN KILL_STEP FILE...
  */
 import process from "node:process";
-import type { CommitHooks } from "../../src/workspace/_commit.ts";
+import type { CommitHooks } from "../../src/commit/commit.ts";
 import { openWorkspace } from "../../src/workspace/mod.ts";
 import { generation } from "../workspace/_crash_content.ts";
 

@@ -6,7 +6,7 @@
  * Usage: _hold_child.ts ROOT STATE FILE
  */
 import process from "node:process";
-import type { CommitHooks } from "../../src/workspace/_commit.ts";
+import type { CommitHooks } from "../../src/commit/commit.ts";
 import { openWorkspace } from "../../src/workspace/mod.ts";
 
 const [root, state, file] = process.argv.slice(2);

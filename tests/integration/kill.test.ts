@@ -11,7 +11,7 @@ import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { collect, startTs } from "../_spawn.ts";
-import { commitSteps } from "../../src/workspace/_commit.ts";
+import { commitSteps } from "../../src/commit/commit.ts";
 import { generation } from "../workspace/_crash_content.ts";
 import { leftovers, makeTree } from "../workspace/_helpers.ts";
 

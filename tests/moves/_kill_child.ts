@@ -7,7 +7,7 @@
  * Usage: _kill_child.ts ROOT STATE STEP
  */
 import process from "node:process";
-import type { CommitHooks } from "../../src/workspace/_commit.ts";
+import type { CommitHooks } from "../../src/commit/commit.ts";
 import { openWorkspace } from "../../src/workspace/mod.ts";
 import { runKillPatch } from "./_kill_patch.ts";
 

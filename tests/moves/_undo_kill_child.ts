@@ -7,7 +7,7 @@
  * Usage: _undo_kill_child.ts ROOT STATE ID STEP
  */
 import process from "node:process";
-import type { CommitHooks } from "../../src/workspace/_commit.ts";
+import type { CommitHooks } from "../../src/commit/commit.ts";
 import { openWorkspace } from "../../src/workspace/mod.ts";
 
 const [root, state, id, step] = process.argv.slice(2);

@@ -8,7 +8,7 @@
  * Usage: _commit_child.ts STEP=ROOT=STATE ...
  */
 import process from "node:process";
-import { commitFiles, type CommitHooks } from "../../src/workspace/_commit.ts";
+import { commitFiles, type CommitHooks } from "../../src/commit/commit.ts";
 import { Confinement } from "../../src/fs/confine.ts";
 import { generation } from "./_crash_content.ts";
 

@@ -14,7 +14,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import process from "node:process";
-import type { CommitHooks } from "../../src/workspace/_commit.ts";
+import type { CommitHooks } from "../../src/commit/commit.ts";
 import { openWorkspace } from "../../src/workspace/mod.ts";
 import { generation } from "./_crash_content.ts";
 

@@ -3,7 +3,7 @@ import { readdir, readFile, stat, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import { PatchRefusedError } from "../../src/errors.ts";
-import { type CommitHooks, commitSteps } from "../../src/workspace/_commit.ts";
+import { type CommitHooks, commitSteps } from "../../src/commit/commit.ts";
 import { collect, runTs, startTs } from "../_spawn.ts";
 import { generation } from "./_crash_content.ts";
 import { leftovers, makeTree, type Tree } from "./_helpers.ts";

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readFile, stat, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
-import type { CommitHooks } from "../../src/workspace/_commit.ts";
+import type { CommitHooks } from "../../src/commit/commit.ts";
 import { LEASE_MS } from "../../src/lock/holder.ts";
 import { makeTree, type Tree } from "./_helpers.ts";
 
