@@ -16,7 +16,7 @@ import type {
   CommitRecord,
   Landed,
 } from "./contract.ts";
-import { OpenTemp } from "./flush.ts";
+import type { OpenTemp } from "./flush.ts";
 import {
   checkIdentity,
   install,
@@ -26,13 +26,7 @@ import {
 } from "./install.ts";
 import { removeJournal, writeJournal } from "./journal.ts";
 import { appendEntry, newJournal, rollBack } from "./_journal_steps.ts";
-import {
-  pinTargetFolder,
-  removeQuietly,
-  stage,
-  stageBytesOpen,
-  type Staged,
-} from "./stage.ts";
+import { pinSide, removeQuietly, type Staged, stageOne } from "./stage.ts";
 
 /** The commit of one file whose history entry its journal carries. */
 export const journaled: CommitPath<CommitRecord> = {
@@ -40,10 +34,7 @@ export const journaled: CommitPath<CommitRecord> = {
   backups: true,
   async run(job): Promise<Landed> {
     const [side] = job.sides;
-    const s: Staged = {
-      ...side,
-      pin: pinTargetFolder(job.root, side.entry.target),
-    };
+    const s: Staged = pinSide(job.root, side);
     try {
       await job.alongside();
       await job.history.take();
@@ -66,12 +57,8 @@ async function commitJournaled(
   // journal's own flushes (both before any rename): one wait, not two.
   let temp: OpenTemp | null = null;
   try {
-    if (s.entry.bytes && !s.entry.remove) {
-      const open = stageBytesOpen(s, s.entry.bytes, false);
-      newIno = open.ino;
-      temp = new OpenTemp(open.fd);
-      temp.flush();
-    } else if (!s.entry.remove) newIno = await stage(s);
+    ({ ino: newIno, temp } = await stageOne(s));
+    temp?.flush();
     await step("temp-0");
     await step("staged");
     recheck(s);

@@ -25,15 +25,9 @@ import { sha256Hex } from "../_internal/sha256.ts";
 import { mapFsError } from "../_internal/errno.ts";
 import type { CommitPath, Landed, LoggedRecord } from "./contract.ts";
 import type { PendingEntry } from "./types.ts";
-import { flushFolder, flushFolderNow, OpenTemp } from "./flush.ts";
+import { flushFolder, flushFolderNow, type OpenTemp } from "./flush.ts";
 import { checkIdentity, install, recheck } from "./install.ts";
-import {
-  pinTargetFolder,
-  removeQuietly,
-  stage,
-  stageBytesOpen,
-  type Staged,
-} from "./stage.ts";
+import { pinSide, removeQuietly, type Staged, stageOne } from "./stage.ts";
 
 /** The largest content a logged commit answers for before its rename is flushed (hashing more costs more than the flush). */
 const LOGGED_FINISH_MAX = 1024 * 1024;
@@ -45,10 +39,7 @@ export const logged: CommitPath<LoggedRecord> = {
   async run(
     { root, sides: [side], step, history, alongside },
   ): Promise<Landed> {
-    const s: Staged = {
-      ...side,
-      pin: pinTargetFolder(root, side.entry.target),
-    };
+    const s: Staged = pinSide(root, side);
     let handedOff = false;
     try {
       handedOff = await commitLogged(s, step, history, alongside);
@@ -74,11 +65,7 @@ async function commitLogged(
   let folder: Promise<void> | null = null;
   try {
     const digests = await finishDigests(s);
-    if (s.entry.bytes) {
-      const open = stageBytesOpen(s, s.entry.bytes, false);
-      newIno = open.ino;
-      temp = new OpenTemp(open.fd);
-    } else newIno = await stage(s);
+    ({ ino: newIno, temp } = await stageOne(s));
     await step("temp-0");
     await step("staged");
     // Appended before the temporary's flush starts: the history lock's file

@@ -39,7 +39,7 @@ import {
   rollBack,
 } from "./_journal_steps.ts";
 import {
-  pinTargetFolder,
+  pinSide,
   removeEmptyFolders,
   removeQuietly,
   stage,
@@ -88,7 +88,7 @@ async function commitMany(
   await step("journal-staging");
   try {
     for (const side of sides) {
-      staged.push({ ...side, pin: pinTargetFolder(root, side.entry.target) });
+      staged.push(pinSide(root, side));
     }
     for (let i = 0; i < staged.length; i++) {
       if (!staged[i].entry.remove) {

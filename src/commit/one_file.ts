@@ -10,36 +10,25 @@
  */
 import { mapFsError } from "../_internal/errno.ts";
 import type { CommitPath, Landed } from "./contract.ts";
-import { flushFolderNow, OpenTemp } from "./flush.ts";
+import { flushFolderNow, type OpenTemp } from "./flush.ts";
 import { checkIdentity, install, recheck } from "./install.ts";
-import {
-  pinTargetFolder,
-  removeQuietly,
-  stage,
-  stageBytesOpen,
-  type Staged,
-} from "./stage.ts";
+import { pinSide, removeQuietly, type Staged, stageOne } from "./stage.ts";
 
 /** The commit of one file that no history entry goes with. */
 export const oneFile: CommitPath<undefined> = {
   temps: "one",
   backups: false,
   async run({ root, sides: [side], step, alongside }): Promise<Landed> {
-    const s: Staged = {
-      ...side,
-      pin: pinTargetFolder(root, side.entry.target),
-    };
+    const s: Staged = pinSide(root, side);
     let handedOff = false;
     try {
       // Content held in memory is flushed in the worker pool while the last
       // checks run; the rename waits for the flush.
       let temp: OpenTemp | null = null;
       try {
-        if (s.entry.bytes && !s.entry.remove) {
-          temp = new OpenTemp(stageBytesOpen(s, s.entry.bytes, false).fd);
-          temp.flush();
-          // An undo of a creation removes its target: nothing to stage.
-        } else if (!s.entry.remove) await stage(s);
+        // An undo of a creation removes its target: nothing to stage.
+        ({ temp } = await stageOne(s));
+        temp?.flush();
         await step("temp-0");
         await step("staged");
         await alongside();

@@ -30,6 +30,7 @@ import { type FileIdentity, identityOf, type Target } from "../fs/confine.ts";
 import { tempId } from "../lock/holder.ts";
 import { partsUnder, type Pin, pinFolder, type RootRef } from "../fs/pin.ts";
 import { join } from "node:path";
+import { OpenTemp } from "./flush.ts";
 
 /** One file to commit. */
 export interface StageEntry {
@@ -163,6 +164,31 @@ export interface Staged extends Side {
   pin: Pin;
   /** The version of the target the last check expects (a backup link changes its ctime). */
   expect?: FileIdentity;
+}
+
+/** `side` with its target's folder pinned, ready to stage. */
+export function pinSide(root: RootRef, side: Side): Staged {
+  return { ...side, pin: pinTargetFolder(root, side.entry.target) };
+}
+
+/**
+ * Stages the new content of a one-file commit. Content held in memory is
+ * written and left open, its flush for the caller to start so that it runs
+ * beside other work; other content is written and flushed here; a removal
+ * stages nothing.
+ *
+ * @returns The temporary's inode (null for a removal) and, for content
+ * held in memory, its open handle.
+ */
+export async function stageOne(
+  s: Staged,
+): Promise<{ ino: number | null; temp: OpenTemp | null }> {
+  if (s.entry.remove) return { ino: null, temp: null };
+  if (s.entry.bytes) {
+    const open = stageBytesOpen(s, s.entry.bytes, false);
+    return { ino: open.ino, temp: new OpenTemp(open.fd) };
+  }
+  return { ino: await stage(s), temp: null };
 }
 
 /**

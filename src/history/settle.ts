@@ -6,13 +6,13 @@
  *
  * @module
  */
-import { basename, dirname, join } from "node:path";
-import { lstatSync, readdirSync } from "../_runtime/fs.ts";
+import { join } from "node:path";
+import { readdirSync } from "../_runtime/fs.ts";
 import { lazy } from "../_internal/lazy.ts";
 import type { EntryRecord } from "./types.ts";
 import type { HistoryLog } from "./log.ts";
-import type { LeaseHooks, LockSpec } from "../lock/lock.ts";
-import { partsUnder, type RootRef } from "../fs/pin.ts";
+import type { LeaseHooks } from "../lock/lock.ts";
+import type { RootRef } from "../fs/pin.ts";
 import type { RecoveryReport } from "../commit/recover.ts";
 import { pushAll } from "../_internal/arrays.ts";
 import { errnoOf } from "../_internal/errno.ts";
@@ -39,13 +39,9 @@ export interface SettleScope {
 
 // The lock and recovery steps load on first need: a read takes no lock, and
 // settles journals only when there are some.
-const loadLock = lazy<typeof import("../lock/lock.ts")>(
+const loadReals = lazy<typeof import("../lock/reals.ts")>(
   import.meta.url,
-  "../lock/lock.ts",
-);
-const loadSpec = lazy<typeof import("../lock/spec.ts")>(
-  import.meta.url,
-  "../lock/spec.ts",
+  "../lock/reals.ts",
 );
 const loadRecover = lazy<typeof import("../commit/recover.ts")>(
   import.meta.url,
@@ -150,36 +146,6 @@ export async function lockReals(
   ctx: SettleScope,
   reals: string[],
 ): Promise<() => void> {
-  const specs: LockSpec[] = [];
-  const { lockSpecAt } = await loadSpec();
-  for (const real of reals) {
-    try {
-      // A folder the commit had not made yet when it died is locked where
-      // a writer locks a file in a missing folder: in its nearest folder.
-      const parts = partsUnder(ctx.conf.rootRef, dirname(real));
-      let have = parts.length;
-      while (
-        have > 0 &&
-        !isFolder(join(ctx.conf.rootRef.real, ...parts.slice(0, have)))
-      ) {
-        have--;
-      }
-      specs.push(
-        lockSpecAt(ctx.conf.rootRef, parts, have, basename(real), real),
-      );
-    } catch {
-      // Not under this root: recovery skips such entries anyway.
-    }
-  }
-  const { lockFiles } = await loadLock();
-  return await lockFiles(specs, ctx.lockTimeoutMs, ctx.hooks);
-}
-
-/** Whether a path is a folder (not following a symlink). */
-function isFolder(path: string): boolean {
-  try {
-    return lstatSync(path).isDirectory();
-  } catch {
-    return false;
-  }
+  const { lockReals } = await loadReals();
+  return await lockReals(ctx.conf.rootRef, reals, ctx.lockTimeoutMs, ctx.hooks);
 }
