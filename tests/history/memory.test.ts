@@ -7,7 +7,7 @@
  * history door answers (the list, one entry, the review page and the entry
  * page), the history state stays under three times the file, the last
  * deletion undoes byte for byte, and the server's peak resident memory
- * (`VmHWM`) stays under 600 MiB. The times of the doors are measured by
+ * (`VmHWM`) stays under 700 MiB. The times of the doors are measured by
  * `bench/history_memory.ts`, not here.
  *
  * The server runs under Deno, as `npm start` runs it, whichever runtime
@@ -27,7 +27,11 @@ import { openWorkspace } from "../../src/workspace/mod.ts";
 import { makeTree } from "../workspace/_helpers.ts";
 
 const LINES = 400_000;
-const LIMIT_MIB = 600;
+// The peak depends on when the garbage collector runs: between operations
+// the server holds about 15 MiB, but the cycles may leave 320–430 MiB not
+// yet collected, and a whole-diff show of the 20 MB entry then adds up to
+// about 170 MiB on top (docs/history.md, "Memory of large changes").
+const LIMIT_MIB = 700;
 const DENO = join(REPO_ROOT, "node_modules", ".bin", "deno");
 const CLI = join(REPO_ROOT, "src", "cli", "main.ts");
 
