@@ -7,9 +7,9 @@ import assert from "node:assert/strict";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { main } from "../../src/cli/main.ts";
 import { createApp } from "../../src/http/app.ts";
 import { lineHash } from "../../src/hash/fnv.ts";
+import { runCli } from "../_doors.ts";
 import { call } from "../http/_helpers.ts";
 import { connectHttp } from "../mcp/_client.ts";
 import { makeTree, snapshot, type Tree } from "../workspace/_helpers.ts";
@@ -19,20 +19,7 @@ const X = "x\ny\nz\nw\n";
 const TS = "const a = 1;\nfunction f() {\n  return 1;\n}\n";
 
 /** Runs the CLI in-process as a user would from the tree's root. */
-function cli(t: Tree) {
-  return async (args: string[], input = "") => {
-    let out = "";
-    let err = "";
-    const code = await main([...args, "--root", t.root], {
-      cwd: t.root,
-      env: (name) => name === "HASHLINE_STORE" ? t.state : undefined,
-      stdin: () => Promise.resolve(new TextEncoder().encode(input)),
-      stdout: (s) => Promise.resolve(void (out += s)),
-      stderr: (s) => Promise.resolve(void (err += s)),
-    });
-    return { code, out, err };
-  };
-}
+const cli = (t: Tree) => (args: string[], input = "") => runCli(t, args, input);
 
 const text = (t: Tree, p: string) => readFile(join(t.root, p), "utf8");
 
