@@ -12,7 +12,7 @@ import { createApp, type HashlineApp } from "../src/http/app.ts";
 import type { HistoryEntry } from "../src/history/mod.ts";
 import { openWorkspace } from "../src/workspace/mod.ts";
 import { call as httpCall } from "./http/_helpers.ts";
-import { connectHttp } from "./mcp/_client.ts";
+import { connectHttp, type McpTestClient } from "./mcp/_client.ts";
 import type { Tree } from "./workspace/_helpers.ts";
 
 /** What a patch or undo answered. */
@@ -196,14 +196,26 @@ export function httpDoor(t: Tree): HttpDoor {
   };
 }
 
-/** The MCP door over streamable HTTP (`edit_file` with `files` or `patch`). */
-export async function mcpDoor(t: Tree): Promise<Door> {
+/**
+ * An MCP client over streamable HTTP to an app serving the tree (its state
+ * folder as `stateDir`), for a test that calls tools itself; close it in
+ * `finally`.
+ */
+export async function mcpClient(
+  t: { root: string; state: string },
+  tools?: NonNullable<Parameters<typeof createApp>[0]>["tools"],
+): Promise<McpTestClient> {
   const app = createApp({
     root: t.root,
     stateDir: t.state,
-    tools: ["files", "store", "history"],
+    ...(tools ? { tools } : {}),
   });
-  const mcp = await connectHttp("http://localhost/mcp", { app });
+  return await connectHttp("http://localhost/mcp", { app });
+}
+
+/** The MCP door over streamable HTTP (`edit_file` with `files` or `patch`). */
+export async function mcpDoor(t: Tree): Promise<Door> {
+  const mcp = await mcpClient(t, ["files", "store", "history"]);
   const call = async (name: string, args: Record<string, unknown>) => {
     const r = await mcp.client.callTool({ name, arguments: args }) as {
       isError?: boolean;

@@ -7,10 +7,8 @@ import assert from "node:assert/strict";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { createApp } from "../../src/http/app.ts";
 import { lineHash } from "../../src/hash/fnv.ts";
-import { runCli } from "../_doors.ts";
-import { connectHttp } from "../mcp/_client.ts";
+import { mcpClient, runCli } from "../_doors.ts";
 import { makeTree, snapshot } from "../workspace/_helpers.ts";
 
 const T = { timeout: 60_000 };
@@ -64,8 +62,7 @@ describe("block anchors beside file operations", () => {
     async () => {
       const t = await makeTree();
       await writeFile(join(t.root, "x.ts"), TS);
-      const app = createApp({ root: t.root, stateDir: t.state });
-      const mcp = await connectHttp("http://localhost/mcp", { app });
+      const mcp = await mcpClient(t);
       try {
         const read = await mcp.tool("read_file", {
           path: "x.ts",

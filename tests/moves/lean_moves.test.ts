@@ -9,9 +9,8 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { createApp } from "../../src/http/app.ts";
 import { lineHash } from "../../src/hash/fnv.ts";
-import { runCli } from "../_doors.ts";
+import { mcpClient, runCli } from "../_doors.ts";
 import { call } from "../http/_helpers.ts";
-import { connectHttp } from "../mcp/_client.ts";
 import { makeTree, snapshot, type Tree } from "../workspace/_helpers.ts";
 
 const T = { timeout: 60_000 };
@@ -88,8 +87,7 @@ describe("moves by line number after a lean read", () => {
       const t = await makeTree();
       await writeFile(join(t.root, "x.txt"), X);
       await writeFile(join(t.root, "y.txt"), "1\n2\n");
-      const app = createApp({ root: t.root, stateDir: t.state });
-      const mcp = await connectHttp("http://localhost/mcp", { app });
+      const mcp = await mcpClient(t);
       try {
         for (const path of ["x.txt", "y.txt"]) {
           const r = await mcp.tool("read_file", { path, anchors: "lean" });
