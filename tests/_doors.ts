@@ -18,7 +18,7 @@ import type { Tree } from "./workspace/_helpers.ts";
 /** What a patch or undo answered. */
 export interface Answer {
   ok: boolean;
-  /** The typed code (undefined where the door shows only the message). */
+  /** The typed code of a refusal (every door carries it; undefined on success). */
   code?: string;
   /** The result or the refusal's message. */
   text: string;
