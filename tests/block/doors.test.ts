@@ -2,9 +2,8 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { createApp } from "../../src/http/app.ts";
+import { mcpClient } from "../_doors.ts";
 import { hashline, tempDir } from "../cli/_cli.ts";
-import { connectHttp } from "../mcp/_client.ts";
 import { at, JSON_TEXT, MD, PY, TS } from "./_files.ts";
 
 const T = { timeout: 60_000 };
@@ -72,11 +71,10 @@ describe("block anchors through MCP edit_file", () => {
     T,
     async () => {
       const t = await tempDir({ "guide.md": MD, "package.json": JSON_TEXT });
-      const app = createApp({
+      const mcp = await mcpClient({
         root: t.dir,
-        stateDir: join(t.dir, ".hashline"),
+        state: join(t.dir, ".hashline"),
       });
-      const mcp = await connectHttp("http://localhost/mcp", { app });
       try {
         const part = await mcp.tool("read_file", {
           path: "guide.md",

@@ -6,9 +6,9 @@ import { describe, it } from "node:test";
 import { createApp } from "../../src/http/app.ts";
 import { lineHash } from "../../src/hash/fnv.ts";
 import { createToolRegistry } from "../../src/tools/registry.ts";
+import { mcpClient } from "../_doors.ts";
 import { hashline, tempDir } from "../cli/_cli.ts";
 import { call, errorOf, tempTree } from "../http/_helpers.ts";
-import { connectHttp } from "../mcp/_client.ts";
 
 const T = 60_000;
 const FILE = "const a = 1;\nconst b = 2;\nconst c = 3;\n";
@@ -121,11 +121,10 @@ describe("lean reads: MCP", () => {
     },
     async () => {
       const tree = await tempTree({ "a.ts": FILE });
-      const app = createApp({
+      const mcp = await mcpClient({
         root: tree.dir,
-        stateDir: join(tree.dir, ".hashline"),
+        state: join(tree.dir, ".hashline"),
       });
-      const mcp = await connectHttp("http://localhost/mcp", { app });
       try {
         const unread = await mcp.tool("edit_file", { patch: "@@ a.ts\n- 2" });
         assert.ok(unread.isError);

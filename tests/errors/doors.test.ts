@@ -7,40 +7,20 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { main } from "../../src/cli/main.ts";
 import { EXIT } from "../../src/cli/_exit.ts";
 import { lineHash } from "../../src/hash/mod.ts";
 import { STATUS } from "../../src/http/_status.ts";
 import { createMemoryStore } from "../../src/store/mod.ts";
 import { createToolRegistry } from "../../src/tools/mod.ts";
 import { openWorkspace } from "../../src/workspace/mod.ts";
+import { runCli } from "../_doors.ts";
 import { tempTree } from "../http/_helpers.ts";
 
 const CONTENT = "alpha\nbeta\ngamma\n";
 
 /** Runs the command line in this process; returns its exit code and output. */
-async function cli(
-  args: string[],
-  cwd: string,
-  stdin = "",
-): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const code = await main(args, {
-    cwd,
-    env: () => undefined,
-    stdin: () => Promise.resolve(new TextEncoder().encode(stdin)),
-    stdout: (t) => {
-      out += t;
-      return Promise.resolve();
-    },
-    stderr: (t) => {
-      err += t;
-      return Promise.resolve();
-    },
-  });
-  return { code, out, err };
-}
+const cli = (args: string[], cwd: string, stdin = "") =>
+  runCli({ root: cwd }, args, stdin);
 
 describe("the command line's exit codes come from the code table", () => {
   let tree: { dir: string; cleanup(): Promise<void> };

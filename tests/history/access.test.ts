@@ -9,32 +9,17 @@ import assert from "node:assert/strict";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { main } from "../../src/cli/main.ts";
 import { createApp } from "../../src/http/app.ts";
 import { createToolRegistry } from "../../src/tools/registry.ts";
 import { openWorkspace } from "../../src/workspace/mod.ts";
+import { runCli } from "../_doors.ts";
 import { call } from "../http/_helpers.ts";
-import { makeTree, type Tree } from "../workspace/_helpers.ts";
+import { makeTree } from "../workspace/_helpers.ts";
 import { anchors, bytesOf } from "./_helpers.ts";
 
 const LABEL = "mcp-3f2a9c1d";
 
-async function cli(
-  t: Tree,
-  args: string[],
-  input = "",
-): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const code = await main([...args, "--root", t.root], {
-    cwd: t.root,
-    env: (name) => name === "HASHLINE_STORE" ? t.state : undefined,
-    stdin: () => Promise.resolve(new TextEncoder().encode(input)),
-    stdout: (s) => Promise.resolve(void (out += s)),
-    stderr: (s) => Promise.resolve(void (err += s)),
-  });
-  return { code, out, err };
-}
+const cli = runCli;
 
 describe("history access", () => {
   it("refuses a session name of the label form at every door", {

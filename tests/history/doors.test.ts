@@ -9,165 +9,42 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { createToolRegistry } from "../../src/tools/registry.ts";
-import { main } from "../../src/cli/main.ts";
-import { createApp, type HashlineApp } from "../../src/http/app.ts";
-import type { HistoryEntry } from "../../src/history/mod.ts";
 import { openWorkspace } from "../../src/workspace/mod.ts";
+import {
+  cliDoor,
+  type Door,
+  httpDoor,
+  libraryDoor,
+  mcpDoor,
+} from "../_doors.ts";
 import { call } from "../http/_helpers.ts";
-import { connectHttp, type McpTestClient } from "../mcp/_client.ts";
 import { makeTree, type Tree } from "../workspace/_helpers.ts";
 import { bytesOf, SHAPES } from "./_helpers.ts";
 
 type FilePatch = { path: string; ops: unknown[] };
 
-/** One door: read a file's anchors, patch, list, show, undo. */
-interface Door {
-  name: "library" | "cli" | "http" | "mcp";
-  anchors(path: string): Promise<string[]>;
-  patch(files: FilePatch[]): Promise<void>;
-  log(): Promise<HistoryEntry[]>;
-  show(id: string): Promise<string>;
-  /** Undoes; returns whether it was refused with MOVED_ON. */
-  undo(id: string): Promise<"done" | "moved-on">;
-}
-
-const firstAnchors = (text: string) =>
-  text === "" ? [] : text.split("\n").map((l) => l.slice(0, l.indexOf("|")));
-
-function libraryDoor(t: Tree): Door {
-  const ws = openWorkspace(t.root, { stateDir: t.state });
+/** The steps of a round trip: a patch must land; an undo lands or is MOVED_ON. */
+function steps(door: Door) {
   return {
-    name: "library",
-    anchors: async (p) => firstAnchors((await ws.read(p)).text),
-    patch: async (files) => void await ws.patch({ files } as never),
-    log: () => ws.history({ limit: 100 }),
-    show: async (id) =>
-      (await ws.entry(id)).files.map((f) => f.diff).join("\n"),
-    undo: async (id) => {
-      try {
-        await ws.undo(id);
-        return "done";
-      } catch (e) {
-        assert.equal((e as { code?: string }).code, "MOVED_ON");
-        return "moved-on";
-      }
+    name: door.name,
+    anchors: (p: string) => door.read(p),
+    patch: async (files: FilePatch[]) => {
+      const r = await door.patch({ files });
+      assert.ok(r.ok, r.text);
+    },
+    log: () => door.log(),
+    show: (id: string) => door.show(id),
+    undo: async (id: string): Promise<"done" | "moved-on"> => {
+      const r = await door.undo(id);
+      if (r.ok) return "done";
+      assert.equal(r.code, "MOVED_ON", r.text);
+      return "moved-on";
     },
   };
 }
 
-function cliDoor(t: Tree): Door {
-  const run = async (args: string[], input = "") => {
-    let out = "";
-    let err = "";
-    const code = await main([...args, "--root", t.root], {
-      cwd: t.root,
-      env: (name) => name === "HASHLINE_STORE" ? t.state : undefined,
-      stdin: () => Promise.resolve(new TextEncoder().encode(input)),
-      stdout: (s) => Promise.resolve(void (out += s)),
-      stderr: (s) => Promise.resolve(void (err += s)),
-    });
-    return { code, out, err };
-  };
-  return {
-    name: "cli",
-    // A CLI read names the file on its first line (@@ PATH).
-    anchors: async (p) =>
-      firstAnchors(
-        (await run(["read", p])).out.trimEnd().replace(/^@@ .*\n?/, ""),
-      ),
-    patch: async (files) => {
-      const r = await run(["patch", "-"], JSON.stringify({ files }));
-      assert.equal(r.code, 0, r.err);
-    },
-    log: async () => {
-      const r = await run(["log", "--json", "--limit", "100"]);
-      assert.equal(r.code, 0, r.err);
-      const body = JSON.parse(r.out);
-      assert.equal(body.ok, true);
-      return body.entries;
-    },
-    show: async (id) => (await run(["show", id])).out,
-    undo: async (id) => {
-      const r = await run(["undo", id]);
-      if (r.code === 1) {
-        assert.match(r.err, /^Rejected — nothing written\./);
-        return "moved-on";
-      }
-      assert.equal(r.code, 0, r.err);
-      return "done";
-    },
-  };
-}
-
-function httpDoor(app: HashlineApp): Door {
-  return {
-    name: "http",
-    anchors: async (p) => {
-      const r = await call(app, "POST", "/v1/files/read", { path: p });
-      assert.equal(r.status, 200, JSON.stringify(r.body));
-      return firstAnchors(r.body.text);
-    },
-    patch: async (files) => {
-      const r = await call(app, "POST", "/v1/files/patch", { files });
-      assert.equal(r.status, 200, JSON.stringify(r.body));
-    },
-    log: async () => {
-      const r = await call(app, "GET", "/v1/history?limit=100");
-      assert.equal(r.status, 200);
-      return r.body.entries;
-    },
-    show: async (id) => {
-      const r = await call(app, "GET", `/v1/history/${id}`);
-      return r.body.entry.files.map((f: { diff: string }) => f.diff).join("\n");
-    },
-    undo: async (id) => {
-      const r = await call(app, "POST", `/v1/history/${id}/undo`, {});
-      if (r.status === 409) {
-        assert.equal(r.body.error.code, "MOVED_ON");
-        return "moved-on";
-      }
-      assert.equal(r.status, 200, JSON.stringify(r.body));
-      return "done";
-    },
-  };
-}
-
-function mcpDoor(mcp: McpTestClient): Door {
-  const data = async (name: string, args: Record<string, unknown>) => {
-    const r = await mcp.client.callTool({ name, arguments: args });
-    return r as {
-      isError?: boolean;
-      structuredContent?: Record<string, unknown>;
-      content: { text: string }[];
-    };
-  };
-  return {
-    name: "mcp",
-    anchors: async (p) =>
-      firstAnchors(
-        ((await data("read_file", { path: p })).structuredContent!
-          .text) as string,
-      ),
-    patch: async (files) => {
-      const r = await data("edit_file", { files });
-      assert.ok(!r.isError, r.content[0]?.text);
-    },
-    log: async () =>
-      (await data("edit_history", { limit: 100 })).structuredContent!
-        .entries as HistoryEntry[],
-    show: async (id) => (await data("edit_history", { id })).content[0].text,
-    undo: async (id) => {
-      const r = await data("undo_edit", { id });
-      if (r.isError) {
-        assert.match(r.content[0].text, /MOVED_ON|no longer holds/);
-        return "moved-on";
-      }
-      return "done";
-    },
-  };
-}
-
-async function roundTrips(t: Tree, door: Door): Promise<void> {
+async function roundTrips(t: Tree, through: Door): Promise<void> {
+  const door = steps(through);
   for (const shape of SHAPES) {
     await writeFile(join(t.root, shape.name), shape.content);
   }
@@ -277,8 +154,9 @@ describe("history through every door", () => {
   it("http", async () => {
     const tree = await makeTree();
     try {
-      const app = createApp({ root: tree.root, stateDir: tree.state });
-      await roundTrips(tree, httpDoor(app));
+      const door = httpDoor(tree);
+      const app = door.app;
+      await roundTrips(tree, door);
       const missing = await call(app, "GET", "/v1/history/h_999");
       assert.equal(missing.status, 404);
       const bad = await call(app, "GET", "/v1/history?limit=0");
@@ -299,14 +177,9 @@ describe("history through every door", () => {
 
   it("mcp", async () => {
     const tree = await makeTree();
-    const app = createApp({
-      root: tree.root,
-      stateDir: tree.state,
-      tools: ["files", "store", "history"],
-    });
-    const mcp = await connectHttp("http://localhost/mcp", { app });
+    const mcp = await mcpDoor(tree);
     try {
-      await roundTrips(tree, mcpDoor(mcp));
+      await roundTrips(tree, mcp);
     } finally {
       await mcp.close();
       await tree.cleanup();

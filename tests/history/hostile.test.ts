@@ -22,26 +22,15 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { main } from "../../src/cli/main.ts";
 import { createApp } from "../../src/http/app.ts";
 import { frameRecord } from "../../src/history/mod.ts";
 import { openWorkspace } from "../../src/workspace/mod.ts";
+import { runCli } from "../_doors.ts";
 import { call } from "../http/_helpers.ts";
 import { connectHttp } from "../mcp/_client.ts";
 import { makeTree, type Tree } from "../workspace/_helpers.ts";
 
-async function cli(t: Tree, args: string[]) {
-  let out = "";
-  let err = "";
-  const code = await main([...args, "--root", t.root], {
-    cwd: t.root,
-    env: (name) => name === "HASHLINE_STORE" ? t.state : undefined,
-    stdin: () => Promise.resolve(new Uint8Array()),
-    stdout: (s) => Promise.resolve(void (out += s)),
-    stderr: (s) => Promise.resolve(void (err += s)),
-  });
-  return { code, out, err };
-}
+const cli = (t: Tree, args: string[]) => runCli(t, args);
 
 /** Every door's answer to listing the history and showing `id`. */
 async function doors(t: Tree, id: string) {

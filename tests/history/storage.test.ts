@@ -12,7 +12,7 @@ import { readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { main } from "../../src/cli/main.ts";
+import { runCli } from "../_doors.ts";
 import { createApp } from "../../src/http/app.ts";
 import {
   type EntryRecord,
@@ -121,17 +121,12 @@ describe("history storage and bounds", () => {
     it("after them, the CLI, HTTP and MCP answer in time", {
       timeout: 15_000,
     }, async () => {
-      let out = "";
-      const code = await main(
-        ["log", "--json", "--limit", "5", "--root", big.root],
-        {
-          cwd: big.root,
-          env: (name) => name === "HASHLINE_STORE" ? big.state : undefined,
-          stdin: () => Promise.resolve(new Uint8Array()),
-          stdout: (s) => Promise.resolve(void (out += s)),
-          stderr: () => Promise.resolve(),
-        },
-      );
+      const { code, out } = await runCli(big, [
+        "log",
+        "--json",
+        "--limit",
+        "5",
+      ]);
       assert.equal(code, 0);
       assert.equal(JSON.parse(out).entries.length, 5);
       const app = createApp({

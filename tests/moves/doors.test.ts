@@ -15,7 +15,7 @@ import {
   httpDoor,
   libraryDoor,
   mcpDoor,
-} from "./_doors.ts";
+} from "../_doors.ts";
 
 const FN = [
   "export function helper(x: number): number {",

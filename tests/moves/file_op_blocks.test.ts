@@ -7,28 +7,15 @@ import assert from "node:assert/strict";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { main } from "../../src/cli/main.ts";
-import { createApp } from "../../src/http/app.ts";
 import { lineHash } from "../../src/hash/fnv.ts";
-import { connectHttp } from "../mcp/_client.ts";
-import { makeTree, snapshot, type Tree } from "../workspace/_helpers.ts";
+import { mcpClient, runCli } from "../_doors.ts";
+import { makeTree, snapshot } from "../workspace/_helpers.ts";
 
 const T = { timeout: 60_000 };
 const TS = "const a = 1;\nfunction f() {\n  return 1;\n}\n";
 const F = `2:${lineHash("function f() {")}`;
 
-async function run(t: Tree, args: string[], input = "") {
-  let out = "";
-  let err = "";
-  const code = await main([...args, "--root", t.root], {
-    cwd: t.root,
-    env: (name) => name === "HASHLINE_STORE" ? t.state : undefined,
-    stdin: () => Promise.resolve(new TextEncoder().encode(input)),
-    stdout: (s) => Promise.resolve(void (out += s)),
-    stderr: (s) => Promise.resolve(void (err += s)),
-  });
-  return { code, out, err };
-}
+const run = runCli;
 
 describe("block anchors beside file operations", () => {
   it(
@@ -75,8 +62,7 @@ describe("block anchors beside file operations", () => {
     async () => {
       const t = await makeTree();
       await writeFile(join(t.root, "x.ts"), TS);
-      const app = createApp({ root: t.root, stateDir: t.state });
-      const mcp = await connectHttp("http://localhost/mcp", { app });
+      const mcp = await mcpClient(t);
       try {
         const read = await mcp.tool("read_file", {
           path: "x.ts",

@@ -7,11 +7,10 @@ import assert from "node:assert/strict";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { main } from "../../src/cli/main.ts";
 import { createApp } from "../../src/http/app.ts";
 import { lineHash } from "../../src/hash/fnv.ts";
+import { mcpClient, runCli } from "../_doors.ts";
 import { call } from "../http/_helpers.ts";
-import { connectHttp } from "../mcp/_client.ts";
 import { makeTree, snapshot, type Tree } from "../workspace/_helpers.ts";
 
 const T = { timeout: 60_000 };
@@ -19,20 +18,7 @@ const X = "x\ny\nz\nw\n";
 const TS = "const a = 1;\nfunction f() {\n  return 1;\n}\n";
 
 /** Runs the CLI in-process as a user would from the tree's root. */
-function cli(t: Tree) {
-  return async (args: string[], input = "") => {
-    let out = "";
-    let err = "";
-    const code = await main([...args, "--root", t.root], {
-      cwd: t.root,
-      env: (name) => name === "HASHLINE_STORE" ? t.state : undefined,
-      stdin: () => Promise.resolve(new TextEncoder().encode(input)),
-      stdout: (s) => Promise.resolve(void (out += s)),
-      stderr: (s) => Promise.resolve(void (err += s)),
-    });
-    return { code, out, err };
-  };
-}
+const cli = (t: Tree) => (args: string[], input = "") => runCli(t, args, input);
 
 const text = (t: Tree, p: string) => readFile(join(t.root, p), "utf8");
 
@@ -101,8 +87,7 @@ describe("moves by line number after a lean read", () => {
       const t = await makeTree();
       await writeFile(join(t.root, "x.txt"), X);
       await writeFile(join(t.root, "y.txt"), "1\n2\n");
-      const app = createApp({ root: t.root, stateDir: t.state });
-      const mcp = await connectHttp("http://localhost/mcp", { app });
+      const mcp = await mcpClient(t);
       try {
         for (const path of ["x.txt", "y.txt"]) {
           const r = await mcp.tool("read_file", { path, anchors: "lean" });

@@ -15,7 +15,7 @@ import { describe, it } from "node:test";
 import { createApp } from "../../src/http/app.ts";
 import { call } from "../http/_helpers.ts";
 import { makeTree, snapshot, type Tree } from "../workspace/_helpers.ts";
-import { cliDoor, type Door, httpDoor, libraryDoor } from "./_doors.ts";
+import { cliDoor, type Door, httpDoor, libraryDoor } from "../_doors.ts";
 
 const DOORS: [string, (t: Tree) => Door][] = [
   ["library", libraryDoor],

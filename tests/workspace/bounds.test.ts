@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
-import { main } from "../../src/cli/main.ts";
+import { runCli } from "../_doors.ts";
 import { compileGlobs } from "../../src/_internal/glob.ts";
 import { makeTree, snapshot, type Tree } from "./_helpers.ts";
 
@@ -79,18 +79,11 @@ describe("path bounds", () => {
   });
 
   it("the CLI refuses a 20,000-component path with BAD_PATH and exit code 1", async () => {
-    let out = "";
-    let err = "";
-    const code = await main(
-      ["--json", "--root", t.root, "read", "a/".repeat(20_000) + "b"],
-      {
-        cwd: t.root,
-        env: (name) => (name === "HASHLINE_STORE" ? t.state : undefined),
-        stdin: () => Promise.resolve(new Uint8Array()),
-        stdout: (s) => Promise.resolve(void (out += s)),
-        stderr: (s) => Promise.resolve(void (err += s)),
-      },
-    );
+    const { code, out, err } = await runCli(t, [
+      "--json",
+      "read",
+      "a/".repeat(20_000) + "b",
+    ]);
     assert.notEqual(code, 0);
     assert.match(out + err, /BAD_PATH/);
     assert.equal(await readFile(join(t.root, "b"), "utf8"), "keep\n");

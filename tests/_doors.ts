@@ -1,21 +1,24 @@
 /**
- * The doors the move and file-operation scenarios go through: the library,
- * the CLI (JSON and text form) and MCP `edit_file`, each reading, patching,
- * listing history and undoing the way a user of that door does.
+ * The doors a step can be run through in tests: the library
+ * (`openWorkspace`), the CLI (`src/cli/main.ts` in-process), HTTP
+ * (`createApp().fetch`) and MCP (a client over streamable HTTP). Each door
+ * reads, patches, lists history, shows an entry and undoes the way a user of
+ * that door does, and answers in one shape (`Answer`), so one test body runs
+ * at every door. See CONTRIBUTING.md (Tests).
  */
 import assert from "node:assert/strict";
-import { main } from "../../src/cli/main.ts";
-import { createApp } from "../../src/http/app.ts";
-import type { HistoryEntry } from "../../src/history/mod.ts";
-import { openWorkspace } from "../../src/workspace/mod.ts";
-import { call as httpCall } from "../http/_helpers.ts";
-import { connectHttp } from "../mcp/_client.ts";
-import type { Tree } from "../workspace/_helpers.ts";
+import { main } from "../src/cli/main.ts";
+import { createApp, type HashlineApp } from "../src/http/app.ts";
+import type { HistoryEntry } from "../src/history/mod.ts";
+import { openWorkspace } from "../src/workspace/mod.ts";
+import { call as httpCall } from "./http/_helpers.ts";
+import { connectHttp, type McpTestClient } from "./mcp/_client.ts";
+import type { Tree } from "./workspace/_helpers.ts";
 
 /** What a patch or undo answered. */
 export interface Answer {
   ok: boolean;
-  /** The typed code (undefined where the door shows only the message). */
+  /** The typed code of a refusal (every door carries it; undefined on success). */
   code?: string;
   /** The result or the refusal's message. */
   text: string;
@@ -28,9 +31,42 @@ export interface Door {
   read(path: string, limit?: number): Promise<string[]>;
   /** Sends a patch in the JSON form (`{ files }`) or the text form. */
   patch(patch: { files: unknown[] } | string): Promise<Answer>;
+  /** The newest 100 history entries, newest first. */
   log(): Promise<HistoryEntry[]>;
+  /** The diffs of one history entry, as the door shows them. */
+  show(id: string): Promise<string>;
   undo(id: string): Promise<Answer>;
   close(): Promise<void>;
+}
+
+/** What one in-process CLI run printed and exited with. */
+export interface CliRun {
+  code: number;
+  out: string;
+  err: string;
+}
+
+/**
+ * Runs the CLI in-process from the tree's root, as a user would, with the
+ * tree's state folder as its store (`HASHLINE_STORE`); without `state` the
+ * CLI picks its store itself, as with an unset environment.
+ */
+export async function runCli(
+  t: { root: string; state?: string },
+  args: string[],
+  input = "",
+): Promise<CliRun> {
+  let out = "";
+  let err = "";
+  const code = await main([...args, "--root", t.root], {
+    cwd: t.root,
+    env: (name) =>
+      name === "HASHLINE_STORE" && t.state !== undefined ? t.state : undefined,
+    stdin: () => Promise.resolve(new TextEncoder().encode(input)),
+    stdout: (s) => Promise.resolve(void (out += s)),
+    stderr: (s) => Promise.resolve(void (err += s)),
+  });
+  return { code, out, err };
 }
 
 const anchorsOf = (text: string) =>
@@ -57,6 +93,8 @@ export function libraryDoor(t: Tree): Door {
       }
     },
     log: () => ws.history({ limit: 100 }),
+    show: async (id) =>
+      (await ws.entry(id)).files.map((f) => f.diff).join("\n"),
     undo: async (id) => {
       try {
         return { ok: true, text: (await ws.undo(id)).summary };
@@ -70,18 +108,7 @@ export function libraryDoor(t: Tree): Door {
 
 /** The CLI door: `read`, `patch -` (JSON or text on stdin), `log --json`, `undo`. */
 export function cliDoor(t: Tree): Door {
-  const run = async (args: string[], input = "") => {
-    let out = "";
-    let err = "";
-    const code = await main([...args, "--root", t.root], {
-      cwd: t.root,
-      env: (name) => name === "HASHLINE_STORE" ? t.state : undefined,
-      stdin: () => Promise.resolve(new TextEncoder().encode(input)),
-      stdout: (s) => Promise.resolve(void (out += s)),
-      stderr: (s) => Promise.resolve(void (err += s)),
-    });
-    return { code, out, err };
-  };
+  const run = (args: string[], input = "") => runCli(t, args, input);
   const answer = (r: { code: number; out: string; err: string }): Answer => {
     if (r.code === 0) return { ok: true, text: r.out };
     const body = JSON.parse(r.out);
@@ -109,15 +136,23 @@ export function cliDoor(t: Tree): Door {
     log: async () => {
       const r = await run(["log", "--json", "--limit", "100"]);
       assert.equal(r.code, 0, r.err);
-      return JSON.parse(r.out).entries;
+      const body = JSON.parse(r.out);
+      assert.equal(body.ok, true);
+      return body.entries;
     },
+    show: async (id) => (await run(["show", id])).out,
     undo: async (id) => answer(await run(["undo", id, "--json"])),
     close: () => Promise.resolve(),
   };
 }
 
+/** The HTTP door, with its app for the routes a test calls beside it. */
+export interface HttpDoor extends Door {
+  app: HashlineApp;
+}
+
 /** The HTTP door: `/v1/files/read`, `/v1/files/patch` (`{ files }` or `{ patch }`), history routes. */
-export function httpDoor(t: Tree): Door {
+export function httpDoor(t: Tree): HttpDoor {
   const app = createApp({ root: t.root, stateDir: t.state });
   // deno-lint-ignore no-explicit-any
   const answer = (r: { status: number; body: any }): Answer =>
@@ -126,6 +161,7 @@ export function httpDoor(t: Tree): Door {
       : { ok: false, code: r.body.error.code, text: r.body.error.message };
   return {
     name: "http",
+    app,
     read: async (p, limit) => {
       const r = await httpCall(app, "POST", "/v1/files/read", {
         path: p,
@@ -143,22 +179,43 @@ export function httpDoor(t: Tree): Door {
           typeof patch === "string" ? { patch } : patch,
         ),
       ),
-    log: async () =>
-      (await httpCall(app, "GET", "/v1/history?limit=100")).body.entries,
+    log: async () => {
+      const r = await httpCall(app, "GET", "/v1/history?limit=100");
+      assert.equal(r.status, 200);
+      return r.body.entries;
+    },
+    show: async (id) => {
+      const r = await httpCall(app, "GET", `/v1/history/${id}`);
+      return r.body.entry.files.map((f: { diff: string }) => f.diff).join(
+        "\n",
+      );
+    },
     undo: async (id) =>
       answer(await httpCall(app, "POST", `/v1/history/${id}/undo`, {})),
     close: () => Promise.resolve(),
   };
 }
 
-/** The MCP door over streamable HTTP (`edit_file` with `files` or `patch`). */
-export async function mcpDoor(t: Tree): Promise<Door> {
+/**
+ * An MCP client over streamable HTTP to an app serving the tree (its state
+ * folder as `stateDir`), for a test that calls tools itself; close it in
+ * `finally`.
+ */
+export async function mcpClient(
+  t: { root: string; state: string },
+  tools?: NonNullable<Parameters<typeof createApp>[0]>["tools"],
+): Promise<McpTestClient> {
   const app = createApp({
     root: t.root,
     stateDir: t.state,
-    tools: ["files", "store", "history"],
+    ...(tools ? { tools } : {}),
   });
-  const mcp = await connectHttp("http://localhost/mcp", { app });
+  return await connectHttp("http://localhost/mcp", { app });
+}
+
+/** The MCP door over streamable HTTP (`edit_file` with `files` or `patch`). */
+export async function mcpDoor(t: Tree): Promise<Door> {
+  const mcp = await mcpClient(t, ["files", "store", "history"]);
   const call = async (name: string, args: Record<string, unknown>) => {
     const r = await mcp.client.callTool({ name, arguments: args }) as {
       isError?: boolean;
@@ -167,6 +224,14 @@ export async function mcpDoor(t: Tree): Promise<Door> {
     };
     return r;
   };
+  // A refusal carries its code in structured form beside the message.
+  const answer = (r: Awaited<ReturnType<typeof call>>): Answer => ({
+    ok: !r.isError,
+    code: r.isError
+      ? (r.structuredContent?.error as { code?: string } | undefined)?.code
+      : undefined,
+    text: r.content.map((c) => c.text).join("\n"),
+  });
   return {
     name: "mcp",
     read: async (p, limit) => {
@@ -182,15 +247,13 @@ export async function mcpDoor(t: Tree): Promise<Door> {
         "edit_file",
         typeof patch === "string" ? { patch } : patch,
       );
-      return { ok: !r.isError, text: r.content.map((c) => c.text).join("\n") };
+      return answer(r);
     },
     log: async () =>
       (await call("edit_history", { limit: 100 })).structuredContent!
         .entries as HistoryEntry[],
-    undo: async (id) => {
-      const r = await call("undo_edit", { id });
-      return { ok: !r.isError, text: r.content.map((c) => c.text).join("\n") };
-    },
+    show: async (id) => (await call("edit_history", { id })).content[0].text,
+    undo: async (id) => answer(await call("undo_edit", { id })),
     close: () => mcp.close(),
   };
 }
