@@ -12,6 +12,7 @@ import type { Workspace } from "../workspace/mod.ts";
 import { parseInput } from "../tools/validate.ts";
 import type { HttpEnv } from "./_env.ts";
 import { json } from "./_respond.ts";
+import { jsonPieces } from "./_json_stream.ts";
 import { sessionOf } from "./_session.ts";
 import { jsonBody } from "./middleware/json_body.ts";
 
@@ -50,7 +51,8 @@ export function historyRoutes(options: HistoryRouteOptions): Hono<HttpEnv> {
   app.get("/v1/history/:id", async (c) => {
     sessionOf(c.req.raw, undefined);
     const entry = await (await options.workspace()).entry(c.req.param("id"));
-    return json({ ok: true, entry });
+    // A whole diff may be as long as the file: sent in pieces.
+    return jsonPieces({ ok: true, entry });
   });
   app.post("/v1/history/:id/undo", jsonBody(), async (c) => {
     const session = sessionOf(c.req.raw, options.session);

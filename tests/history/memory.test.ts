@@ -29,8 +29,8 @@ import { makeTree } from "../workspace/_helpers.ts";
 const LINES = 400_000;
 // The peak depends on when the garbage collector runs: between operations
 // the server holds about 15 MiB, but the cycles may leave 320–430 MiB not
-// yet collected, and a whole-diff show of the 20 MB entry then adds up to
-// about 170 MiB on top (docs/history.md, "Memory of large changes").
+// yet collected, and a whole-diff show of the 20 MB entry and its page then
+// add about 160 MiB on top (docs/history.md, "Memory of large changes").
 const LIMIT_MIB = 700;
 const DENO = join(REPO_ROOT, "node_modules", ".bin", "deno");
 const CLI = join(REPO_ROOT, "src", "cli", "main.ts");
