@@ -76,7 +76,7 @@ describe("JSON answers with long strings sent in pieces", () => {
     assert.equal(short.pieces, 1);
   });
 
-  it("keeps the status", async () => {
+  it("keeps the status", () => {
     const res = jsonPieces({ ok: false }, 409, SMALL);
     assert.equal(res.status, 409);
   });
