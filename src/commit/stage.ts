@@ -95,7 +95,7 @@ export function sideName(
 }
 
 /** Pins a target's folder, creating missing folders one at a time through their parents. */
-export function pinTargetFolder(root: RootRef, target: Target): Pin {
+function pinTargetFolder(root: RootRef, target: Target): Pin {
   const parts = partsUnder(root, target.dir);
   const have = parts.length - target.missing.length;
   for (let i = have; i < parts.length; i++) {
@@ -248,7 +248,7 @@ function stageLink(s: Staged, text: string): number {
   }
 }
 
-export function stageBytes(s: Staged, bytes: Uint8Array): number {
+function stageBytes(s: Staged, bytes: Uint8Array): number {
   const { fd, ino } = stageBytesOpen(s, bytes, true);
   closeSync(fd);
   return ino;
@@ -259,7 +259,7 @@ export function stageBytes(s: Staged, bytes: Uint8Array): number {
  * flushed here with `flush`, else the caller flushes it (so that flush can
  * run beside other work) and closes it.
  */
-export function stageBytesOpen(
+function stageBytesOpen(
   s: Staged,
   bytes: Uint8Array,
   flush: boolean,

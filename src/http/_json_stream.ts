@@ -8,8 +8,7 @@
  *
  * @module
  */
-
-const JSON_TYPE = "application/json; charset=utf-8";
+import { JSON_TYPE, jsonText } from "./_respond.ts";
 
 /** Where a string counts as long, and how much of it each piece takes. */
 export interface PieceSizes {
@@ -47,10 +46,7 @@ export function jsonPieces(
   });
   const parts = head.split(JSON.stringify(mark));
   if (long.length === 0 || parts.length !== long.length + 1) {
-    return answer(
-      long.length === 0 ? head : JSON.stringify(body),
-      status,
-    );
+    return jsonText(long.length === 0 ? head : JSON.stringify(body), status);
   }
   const encoder = new TextEncoder();
   let part = 0;
@@ -91,13 +87,6 @@ export function jsonPieces(
     },
   });
   return new Response(stream, {
-    status,
-    headers: { "content-type": JSON_TYPE },
-  });
-}
-
-function answer(text: string, status: number): Response {
-  return new Response(text, {
     status,
     headers: { "content-type": JSON_TYPE },
   });

@@ -8,7 +8,8 @@ import { toErrorBody } from "../tools/error_body.ts";
 import type { ToolError } from "../tools/types.ts";
 import { statusOf } from "./_status.ts";
 
-const JSON_TYPE = "application/json; charset=utf-8";
+/** The content type of every JSON answer. */
+export const JSON_TYPE = "application/json; charset=utf-8";
 
 /** A JSON answer. */
 export function json(
