@@ -15,7 +15,7 @@ import { contentStamp } from "../records/stamp.ts";
 import type { ReadScope } from "./scope.ts";
 import { loadWhole } from "../fs/load.ts";
 import { start } from "../history/settle.ts";
-import { recordRuns } from "../records/update.ts";
+import { recordRuns, type ShownRuns } from "../records/update.ts";
 import { resolveTarget } from "../fs/resolve.ts";
 import { withWarnings } from "../result/notes.ts";
 import { globMatcher, walkFiles } from "../fs/walk.ts";
@@ -156,16 +156,9 @@ export async function searchFiles(
     for (const n of show) {
       out.push(showLine(lines, n, ctx.maxLineChars, form, runs));
     }
-    await recordRuns(
-      ctx,
-      session,
-      target.real,
-      runs,
-      lines.length,
-      warnings,
-      form,
-      await contentStamp(loaded.bytes),
-    );
+    const stamp = await contentStamp(loaded.bytes);
+    const seen: ShownRuns = { runs, totalLines: lines.length, form, stamp };
+    await recordRuns(ctx, session, target.real, seen, warnings);
     files.push({ path: file.path, lines: show });
     blocks.push(out.join("\n"));
   }

@@ -186,16 +186,13 @@ async function outlineRead(
   const warnings: string[] = [];
   // Stamped as a plain read is, so an edit of the file unchanged since
   // needs no alignment (hidden lines may repeat a shown one).
-  await recordRuns(
-    ctx,
-    session,
-    target.real,
+  const stamp = await contentStamp(bytes);
+  await recordRuns(ctx, session, target.real, {
     runs,
-    lines.length,
-    warnings,
+    totalLines: lines.length,
     form,
-    await contentStamp(bytes),
-  );
+    stamp,
+  }, warnings);
   return withWarnings({
     path: target.display,
     text: out.join("\n"),

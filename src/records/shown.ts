@@ -95,16 +95,25 @@ function stampCovers(
   return stamp;
 }
 
-/** Records the lines an outline showed: runs of lines, each from its start. */
+/** Lines a read showed in runs (an outline, or search hits), as {@link recordRuns} records them. */
+export interface ShownRuns {
+  /** Runs of line hashes, each from its start line. */
+  runs: readonly { start: number; hashes: number[] }[];
+  /** The file's line count when read. */
+  totalLines: number;
+  /** The form the read used. */
+  form?: "hash" | "lean";
+  /** The file's content stamp when read (see `contentStamp`). */
+  stamp?: string;
+}
+
+/** Records the lines an outline or a search showed: runs of lines, each from its start. */
 export async function recordRuns(
   ctx: RecordScope,
   session: string,
   real: string,
-  runs: readonly { start: number; hashes: number[] }[],
-  totalLines: number,
+  { runs, totalLines, form, stamp }: ShownRuns,
   warnings: string[],
-  form?: "hash" | "lean",
-  stamp?: string,
 ): Promise<void> {
   const mem = (await ctx.records.get(session, real)) ?? new LineMemory();
   const stamped = stampCovers(mem, runs, totalLines, stamp);

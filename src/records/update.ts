@@ -25,6 +25,7 @@ export {
   type RecordScope,
   recordWhole,
   remember,
+  type ShownRuns,
 } from "./shown.ts";
 
 /** A file as a commit planned it: what its record is moved by. */
