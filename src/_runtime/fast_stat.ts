@@ -139,6 +139,11 @@ class Status {
 
 type Options = { throwIfNoEntry?: boolean; bigint?: boolean } | undefined;
 
+/** Whether Deno's error says there is no such file. */
+function notFound(error: unknown): boolean {
+  return (error as { name?: unknown } | null)?.name === "NotFound";
+}
+
 /** The calls replaced, in `node:fs` form. */
 export interface StatCalls {
   lstatSync: typeof nodeFs.lstatSync;
@@ -170,7 +175,12 @@ export function fastStat(slow: StatCalls): StatCalls {
     if (typeof path === "string" && !options?.bigint) {
       try {
         return new Status(call(path));
-      } catch {
+      } catch (error) {
+        // Nothing there, and the caller asked for no error: answered here,
+        // without building `node:fs`'s error as well.
+        if (options?.throwIfNoEntry === false && notFound(error)) {
+          return undefined;
+        }
         // node:fs answers it again, with its own error.
       }
     }

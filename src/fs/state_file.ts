@@ -68,15 +68,12 @@ function oddity(st: {
  * @returns A sentence naming the folder and what it is, or null.
  */
 export function folderRefusal(folder: string): string | null {
-  try {
-    const d = lstatSync(folder);
-    if (d.isSymbolicLink() || !d.isDirectory()) {
-      return `${folder} is ${
-        d.isSymbolicLink() ? "a symlink" : "not a folder"
-      }; hashline does not write its state through it. Replace it with a folder.`;
-    }
-  } catch (error) {
-    if (errnoOf(error) !== "ENOENT") throw error;
+  // A folder not made yet is the common case: no error is built for it.
+  const d = lstatSync(folder, { throwIfNoEntry: false });
+  if (d !== undefined && (d.isSymbolicLink() || !d.isDirectory())) {
+    return `${folder} is ${
+      d.isSymbolicLink() ? "a symlink" : "not a folder"
+    }; hashline does not write its state through it. Replace it with a folder.`;
   }
   return null;
 }

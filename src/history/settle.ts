@@ -7,7 +7,7 @@
  * @module
  */
 import { join } from "node:path";
-import { readdirSync } from "../_runtime/fs.ts";
+import { existsSync, readdirSync } from "../_runtime/fs.ts";
 import { lazy } from "../_internal/lazy.ts";
 import type { EntryRecord } from "./types.ts";
 import type { HistoryLog } from "./log.ts";
@@ -50,14 +50,19 @@ const loadRecover = lazy<typeof import("../commit/recover.ts")>(
 
 /**
  * Whether the journal folder may hold a commit to settle: it lists
- * something, or cannot be listed (recovery then makes it, or finds nothing).
- * An empty folder, the common case, has nothing to recover.
+ * something, or cannot be listed for another reason than being absent
+ * (recovery then judges it). An empty or absent folder, the common case,
+ * has nothing to recover: a read in a state folder that no multi-file
+ * commit has used loads none of the recovery steps.
  */
 function journalsPending(stateDir: string): boolean {
+  const dir = join(stateDir, "journal");
+  // Absent: a look that builds no error, as a failed listing would.
+  if (!existsSync(dir)) return false;
   try {
-    return readdirSync(join(stateDir, "journal")).length > 0;
-  } catch {
-    return true;
+    return readdirSync(dir).length > 0;
+  } catch (e) {
+    return errnoOf(e) !== "ENOENT";
   }
 }
 

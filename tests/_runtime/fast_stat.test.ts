@@ -92,6 +92,14 @@ describe("status calls of the runtime layer", () => {
       "ENOTDIR",
     );
     assert.equal(lstatSync(missing, { throwIfNoEntry: false }), undefined);
+    assert.equal(statSync(missing, { throwIfNoEntry: false }), undefined);
+    // Only a missing entry is answered without an error.
+    assert.equal(
+      errorOf(() =>
+        lstatSync(join(dir, "a.txt", "x"), { throwIfNoEntry: false })
+      ).code,
+      "ENOTDIR",
+    );
     assert.equal(errorOf(() => fstatSync(987_654)).code, "EBADF");
   });
 
