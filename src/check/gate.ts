@@ -11,7 +11,8 @@ import type { BlockSource } from "../block/expand.ts";
 import { isMarkdown } from "../block/markdown.ts";
 import { PatchRefusedError } from "../errors.ts";
 import { lazy } from "../_internal/lazy.ts";
-import { detectDialect, parseDialect } from "../patch/dialects/detect.ts";
+import { detectDialect } from "../patch/dialects/sniff.ts";
+import type { DialectPatch } from "../patch/dialects/types.ts";
 import type { Checker, CheckInput, SyntaxCheck } from "./checker.ts";
 import { grammarFor } from "./languages.ts";
 import { type CheckMode, checkMode } from "./modes.ts";
@@ -38,6 +39,12 @@ const loadPackages = lazy<typeof import("../_runtime/packages.ts")>(
   import.meta.url,
   "../_runtime/packages.ts",
 );
+// The dialect parsers load only to prime a patch written in one, so a
+// workspace that only reads never loads them.
+const loadDialects = lazy<typeof import("../patch/dialects/detect.ts")>(
+  import.meta.url,
+  "../patch/dialects/detect.ts",
+);
 
 /** Most files of one patch whose content is parsed ahead of its check. */
 const PRIMED_FILES = 4;
@@ -48,14 +55,16 @@ const PRIME_WAIT_MS = 200;
 
 /**
  * The files a patch edits, read from it as sent without validating it: the
- * `@@ PATH` lines of the text form, or `files[].path` of the JSON form.
- * Created, deleted and renamed files are left out (their check starts from
- * nothing); at most {@link PRIMED_FILES}.
+ * `@@ PATH` lines of the text form, or `files[].path` of the JSON form (a
+ * text in another dialect: once its parser has loaded). Created, deleted
+ * and renamed files are left out (their check starts from nothing); at
+ * most {@link PRIMED_FILES}.
  */
-function patchPaths(patch: unknown): string[] {
+function patchPaths(patch: unknown): string[] | Promise<string[]> {
   let value = patch;
   if (typeof value === "string" && detectDialect(value) !== null) {
-    return dialectPaths(value);
+    const text = value;
+    return loadDialects().then((d) => dialectPaths(d.parseDialect, text));
   }
   if (typeof value === "string") {
     if (!/^\s*\{/.test(value)) {
@@ -87,7 +96,10 @@ function patchPaths(patch: unknown): string[] {
 }
 
 /** The files an `apply_patch` or unified diff text updates in place (none when it does not parse). */
-function dialectPaths(text: string): string[] {
+function dialectPaths(
+  parseDialect: (text: string) => DialectPatch | null,
+  text: string,
+): string[] {
   try {
     const files = parseDialect(text)?.files ?? [];
     const out = files.filter((f) => f.kind === "update" && !f.moveTo)
@@ -203,7 +215,21 @@ export class SyntaxGate {
       return;
     }
     if (m === "off") return;
-    const coded = patchPaths(patch).filter((p) => grammarFor(p) !== null);
+    const named = patchPaths(patch);
+    if (Array.isArray(named)) return this.primeFiles(named, m, read);
+    const later = named.then((paths) => this.primeFiles(paths, m, read))
+      .catch(() => {});
+    this.primes.add(later);
+    void later.then(() => this.primes.delete(later));
+  }
+
+  /** Primes the files a patch names (see {@link prime}). */
+  private primeFiles(
+    paths: readonly string[],
+    m: CheckMode,
+    read: (path: string, maxBytes: number) => Promise<string | null>,
+  ): void {
+    const coded = paths.filter((p) => grammarFor(p) !== null);
     if (coded.length === 0) return;
     // Every module a first check needs, started at once (see above).
     for (

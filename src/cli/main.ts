@@ -54,6 +54,19 @@ const FAMILIES: {
     "./_history.ts",
   ),
 };
+// Literal imports would have Deno build these graphs for every command.
+const loadVersion = lazy<typeof import("./_version.ts")>(
+  import.meta.url,
+  "./_version.ts",
+);
+const loadHelp = lazy<typeof import("./_help.ts")>(
+  import.meta.url,
+  "./_help.ts",
+);
+const loadEngine = lazy<typeof import("../check/_engine.ts")>(
+  import.meta.url,
+  "../check/_engine.ts",
+);
 
 /**
  * Runs one command line and gives its exit code.
@@ -84,7 +97,7 @@ export async function main(args: string[], io: CliIo = {}): Promise<number> {
     const parsed = parseCommandLine(args);
     json = parsed.json;
     if (parsed.kind === "version") {
-      const { VERSION } = await import("./_version.ts");
+      const { VERSION } = await loadVersion();
       await out(
         json
           ? JSON.stringify({ ok: true, version: VERSION })
@@ -93,7 +106,7 @@ export async function main(args: string[], io: CliIo = {}): Promise<number> {
       return EXIT_OK;
     }
     if (parsed.kind === "help") {
-      const { helpText } = await import("./_help.ts");
+      const { helpText } = await loadHelp();
       const text = helpText(parsed.topic);
       await out(json ? JSON.stringify({ ok: true, help: text }) : text);
       return EXIT_OK;
@@ -104,7 +117,7 @@ export async function main(args: string[], io: CliIo = {}): Promise<number> {
       (parsed.spec.name === "patch" || parsed.spec.name === "write") &&
       parsed.values.check !== "off"
     ) {
-      import("../check/_engine.ts").then((m) => m.warmRuntime(), () => {});
+      loadEngine().then((m) => m.warmRuntime(), () => {});
     }
     const family = await FAMILIES[parsed.spec.family]();
     const ctx = makeContext(parsed, io);
