@@ -85,10 +85,6 @@ const loadParse = lazy<typeof import("../patch/parse.ts")>(
   import.meta.url,
   "../patch/parse.ts",
 );
-const loadInput = lazy<typeof import("./_input.ts")>(
-  import.meta.url,
-  "./_input.ts",
-);
 
 /** A root-relative path as the caller's folder sees it, when that lies inside the root. */
 function callerPath(
@@ -164,7 +160,7 @@ async function fromCaller(
 }
 
 async function patch(ctx: CliContext, ws: Ws): Promise<number> {
-  const { readInput } = await loadInput();
+  const { readInput } = await import("./_input.ts");
   const text = await readInput(ctx, ctx.args[0] ?? "-", "the patch");
   if (text.trim() === "") {
     throw new TypeError(
@@ -202,7 +198,7 @@ async function find(ctx: CliContext, ws: Ws): Promise<number> {
 async function write(ctx: CliContext, ws: Ws): Promise<number> {
   const [typed, source] = ctx.args;
   const target = ctx.path(typed);
-  const { fileSize, readInput } = await loadInput();
+  const { fileSize, readInput } = await import("./_input.ts");
   const content = await readInput(ctx, source, "the content");
   if (content === "" && source === "-" && ctx.values["allow-empty"] !== true) {
     const size = await fileSize(target);

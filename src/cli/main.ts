@@ -54,15 +54,9 @@ const FAMILIES: {
     "./_history.ts",
   ),
 };
-// Literal imports would have Deno build these graphs for every command.
-const loadVersion = lazy<typeof import("./_version.ts")>(
-  import.meta.url,
-  "./_version.ts",
-);
-const loadHelp = lazy<typeof import("./_help.ts")>(
-  import.meta.url,
-  "./_help.ts",
-);
+
+// A literal import would have Deno build the checker's graph for every
+// command; only a patch or a write warms it.
 const loadEngine = lazy<typeof import("../check/_engine.ts")>(
   import.meta.url,
   "../check/_engine.ts",
@@ -97,7 +91,7 @@ export async function main(args: string[], io: CliIo = {}): Promise<number> {
     const parsed = parseCommandLine(args);
     json = parsed.json;
     if (parsed.kind === "version") {
-      const { VERSION } = await loadVersion();
+      const { VERSION } = await import("./_version.ts");
       await out(
         json
           ? JSON.stringify({ ok: true, version: VERSION })
@@ -106,7 +100,7 @@ export async function main(args: string[], io: CliIo = {}): Promise<number> {
       return EXIT_OK;
     }
     if (parsed.kind === "help") {
-      const { helpText } = await loadHelp();
+      const { helpText } = await import("./_help.ts");
       const text = helpText(parsed.topic);
       await out(json ? JSON.stringify({ ok: true, help: text }) : text);
       return EXIT_OK;
