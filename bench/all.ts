@@ -15,7 +15,8 @@
  * Flags: `--only=a,b` / `--skip=a,b` (step ids: formats, tools, hash,
  * native, huge, store, load, http, mcp, cli, patch; the others are recorded
  * as not selected), `--no-readme` (leave README.md and docs/benchmarks.md
- * alone), `--quick` (the formats step at its `--quick` size).
+ * alone), `--quick` (the formats step at its `--quick` size, which writes
+ * nothing).
  *
  * @module
  */

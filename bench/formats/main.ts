@@ -11,7 +11,8 @@
  * retyping formats and `@oh-my-pi/hashline`'s `CUT`/`PUT`).
  *
  * Flags: `--seed N` (1), `--per-kind N` (20), `--files-per-package N` (12),
- * `--quick` (2 tasks per kind from 4 files per package, for a try-out),
+ * `--quick` (2 tasks per kind from 4 files per package, for a try-out that
+ * writes nothing),
  * `--no-readme`, `--no-gnu-patch`, `--no-peer` (leave `@oh-my-pi/hashline`
  * out). Prints the drift checks and the per-task cost table.
  *
@@ -77,18 +78,29 @@ const runLine = `_Last run ${
 }, ${runtime}: ${
   seconds.toFixed(0)
 } s for ${result.trials.length} trials. Nothing in the tables below is timed._`;
-const written = await writeOutputs(result, {
-  results: join(REPO, "bench", "RESULTS.md"),
-  readme: values["no-readme"] ? undefined : join(REPO, "docs", "benchmarks.md"),
-  charts: join(REPO, "bench", "charts"),
-  runLine,
-  deno: denoBinary(REPO),
-});
-console.error(
-  `wrote ${written.map((p) => p.slice(REPO.length + 1)).join(", ")} in ${
-    seconds.toFixed(1)
-  } s`,
-);
+// A try-out's reduced figures never replace a full run's in the docs.
+if (values.quick) {
+  console.error(
+    `--quick: ${
+      seconds.toFixed(1)
+    } s; bench/RESULTS.md, docs/benchmarks.md and the charts left as they are`,
+  );
+} else {
+  const written = await writeOutputs(result, {
+    results: join(REPO, "bench", "RESULTS.md"),
+    readme: values["no-readme"]
+      ? undefined
+      : join(REPO, "docs", "benchmarks.md"),
+    charts: join(REPO, "bench", "charts"),
+    runLine,
+    deno: denoBinary(REPO),
+  });
+  console.error(
+    `wrote ${written.map((p) => p.slice(REPO.length + 1)).join(", ")} in ${
+      seconds.toFixed(1)
+    } s`,
+  );
+}
 
 // Moves: what moving a function costs each format, in the same run.
 const moves = await movesTable();
