@@ -184,6 +184,16 @@ async function receipts(tree: Tree): Promise<number> {
   }
 }
 
+/** The bytes under the root and the edit history, compared before and after a call. */
+async function stateOf(ws: Workspace, tree: Tree) {
+  return { bytes: await snapshot(tree.root), history: await ws.history() };
+}
+
+/** The first line of `kind.path` as it stands on disk. */
+async function firstLine(kind: Kind, tree: Tree): Promise<string> {
+  return (await readFile(join(tree.root, kind.path), "utf8")).split("\n")[0];
+}
+
 /** Writes `kind.path` again, as a second writer right after would. */
 async function writeAgain(ws: Workspace, kind: Kind, tree: Tree) {
   const info = await ws.stat(kind.path);
@@ -203,8 +213,7 @@ describe("one write transaction for every kind of write", () => {
         const { tree, ws } = await setUp({});
         try {
           const call = await kind.refused(ws, tree);
-          const bytes = await snapshot(tree.root);
-          const history = await ws.history();
+          const was = await stateOf(ws, tree);
           await assert.rejects(call(), (e: Error & { code?: string }) => {
             assert.match(
               String(e.code),
@@ -212,8 +221,7 @@ describe("one write transaction for every kind of write", () => {
             );
             return true;
           });
-          assert.deepEqual(await snapshot(tree.root), bytes);
-          assert.deepEqual(await ws.history(), history);
+          assert.deepEqual(await stateOf(ws, tree), was);
           // Its locks are free again.
           await writeAgain(ws, kind, tree);
         } finally {
@@ -233,22 +241,19 @@ describe("one write transaction for every kind of write", () => {
         );
         try {
           const call = await kind.landing(ws, tree, "export const = ;");
-          const bytes = await snapshot(tree.root);
-          const history = await ws.history();
+          const was = await stateOf(ws, tree);
           steps.length = 0;
           if (!kind.checked) {
             // Not checked: a broken line lands under refuse too.
             await call();
             assert.equal(
-              (await readFile(join(tree.root, kind.path), "utf8"))
-                .split("\n")[0],
+              await firstLine(kind, tree),
               "export const = ;",
             );
           } else {
             await assert.rejects(call(), { code: "SYNTAX" });
             assert.deepEqual(steps, [], "nothing was staged");
-            assert.deepEqual(await snapshot(tree.root), bytes);
-            assert.deepEqual(await ws.history(), history);
+            assert.deepEqual(await stateOf(ws, tree), was);
           }
           await writeAgain(ws, kind, tree);
         } finally {
@@ -283,8 +288,7 @@ describe("one write transaction for every kind of write", () => {
             summary: string;
           };
           assert.equal(
-            (await readFile(join(tree.root, kind.path), "utf8"))
-              .split("\n")[0],
+            await firstLine(kind, tree),
             "export const = ;",
           );
           assert.ok(atStage >= 0, "a commit step ran");
@@ -319,12 +323,10 @@ describe("one write transaction for every kind of write", () => {
         });
         try {
           const call = await kind.landing(ws, tree, "export const a = 7;");
-          const bytes = await snapshot(tree.root);
-          const history = await ws.history();
+          const was = await stateOf(ws, tree);
           armed = true;
           await assert.rejects(call(), /the disk went away/);
-          assert.deepEqual(await snapshot(tree.root), bytes);
-          assert.deepEqual(await ws.history(), history);
+          assert.deepEqual(await stateOf(ws, tree), was);
           await writeAgain(ws, kind, tree);
         } finally {
           await tree.cleanup();
@@ -341,8 +343,7 @@ describe("one write transaction for every kind of write", () => {
           const call = await kind.landing(ws, tree, "export const a = 8;");
           await call();
           assert.equal(
-            (await readFile(join(tree.root, kind.path), "utf8"))
-              .split("\n")[0],
+            await firstLine(kind, tree),
             "export const a = 8;",
           );
           await writeAgain(ws, kind, tree);
