@@ -57,6 +57,8 @@ step "deno lint"
 "$bin/deno" lint
 step "import layers (no cycle, no import up the layers)"
 "$bin/deno" run -A scripts/check_layers.ts
+step "CLI bundle (scripts/build_cli.ts; bin/hashline runs it)"
+"$bin/deno" run -A scripts/build_cli.ts
 step "deno check"
 "$bin/deno" check "${ts_files[@]}"
 step "deno test --doc"

@@ -12,6 +12,9 @@
  * streamed reads, the syntax checker). Every other lazy load is a literal
  * `import()`.
  *
+ * The CLI's bundle (scripts/build_cli.ts) cannot follow a specifier in a
+ * variable: its build hands each loader the module itself, as `load`.
+ *
  * @module
  */
 
@@ -22,6 +25,8 @@
  *
  * @param base The importing module's `import.meta.url`.
  * @param specifier A relative `.ts` specifier, as a static import would write it.
+ * @param load Loads the module instead; only the bundle's build writes it,
+ *   since a literal `import()` here would have Deno build its graph at start.
  * @returns The loader; its promise rejects when the module cannot be loaded.
  * @example
  * ```ts
@@ -35,9 +40,14 @@
  * assert.equal(await loadBytes(), await loadBytes());
  * ```
  */
-export function lazy<T>(base: string, specifier: string): () => Promise<T> {
-  const path = fromHere(new URL(specifier, base));
+export function lazy<T>(
+  base: string,
+  specifier: string,
+  load?: () => Promise<unknown>,
+): () => Promise<T> {
   let loading: Promise<T> | undefined;
+  if (load) return () => loading ??= load() as Promise<T>;
+  const path = fromHere(new URL(specifier, base));
   // A template that starts with "./": JSR and the npm build (which turns
   // `.ts` into `.js`) see a relative import and leave it be, and Deno, which
   // would build the graph of every module in this folder, finds only the

@@ -5,7 +5,20 @@
  *
  * @module
  */
-export * from "node:fs/promises";
+// Named, not `export *`: a bundler cannot see the names a star re-export of
+// a runtime module brings (scripts/build_cli.ts).
+export {
+  link,
+  mkdir,
+  open,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  stat,
+  unlink,
+  utimes,
+} from "node:fs/promises";
 // Structural, so declarations that name a handle need no runtime type package.
 export type { FileHandle, FileStatus } from "./file_handle.ts";
 import * as nodeFs from "node:fs";
