@@ -93,7 +93,7 @@ export const LEAN_RATIO_GOAL = 0.5;
 
 /** The file the lean ratio is measured on, and how many of its lines. */
 export const LEAN_SAMPLE = {
-  path: "node_modules/rxjs/src/internal/Observable.ts",
+  path: "bench/node_modules/rxjs/src/internal/Observable.ts",
   lines: 300,
 } as const;
 
