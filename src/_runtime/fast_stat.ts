@@ -9,6 +9,7 @@
  * @module
  */
 import type * as nodeFs from "node:fs";
+import { errnoOf } from "../_internal/errno.ts";
 
 interface DenoInfo {
   isFile: boolean;
@@ -139,11 +140,6 @@ class Status {
 
 type Options = { throwIfNoEntry?: boolean; bigint?: boolean } | undefined;
 
-/** Whether Deno's error says there is no such file. */
-function notFound(error: unknown): boolean {
-  return (error as { name?: unknown } | null)?.name === "NotFound";
-}
-
 /** The calls replaced, in `node:fs` form. */
 export interface StatCalls {
   lstatSync: typeof nodeFs.lstatSync;
@@ -178,7 +174,7 @@ export function fastStat(slow: StatCalls): StatCalls {
       } catch (error) {
         // Nothing there, and the caller asked for no error: answered here,
         // without building `node:fs`'s error as well.
-        if (options?.throwIfNoEntry === false && notFound(error)) {
+        if (options?.throwIfNoEntry === false && errnoOf(error) === "ENOENT") {
           return undefined;
         }
         // node:fs answers it again, with its own error.
