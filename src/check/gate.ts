@@ -217,10 +217,15 @@ export class SyntaxGate {
     if (m === "off") return;
     const named = patchPaths(patch);
     if (Array.isArray(named)) return this.primeFiles(named, m, read);
-    const later = named.then((paths) => this.primeFiles(paths, m, read))
-      .catch(() => {});
-    this.primes.add(later);
-    void later.then(() => this.primes.delete(later));
+    this.track(
+      named.then((paths) => this.primeFiles(paths, m, read)).catch(() => {}),
+    );
+  }
+
+  /** Holds a prime under way until it settles, for {@link primed} to wait on. */
+  private track(prime: Promise<void>): void {
+    this.primes.add(prime);
+    void prime.then(() => this.primes.delete(prime));
   }
 
   /** Primes the files a patch names (see {@link prime}). */
@@ -249,8 +254,7 @@ export class SyntaxGate {
         if (text !== null) engine.prime(path, text);
       }
     })().catch(() => {});
-    this.primes.add(handed);
-    void handed.then(() => this.primes.delete(handed));
+    this.track(handed);
   }
 
   /**
