@@ -39,6 +39,24 @@ export function cleanEnv(
   return { ...env, ...extra };
 }
 
+/**
+ * The modules under the folder `under` that a Deno run evaluated, relative
+ * to it, read from the run's `--log-level=debug` standard error: Deno names
+ * every module it instantiates (from the code cache or compiled anew).
+ */
+export function evaluatedUnder(stderr: string, under: string): Set<string> {
+  const prefix = `file://${under.endsWith("/") ? under : under + "/"}`;
+  const out = new Set<string>();
+  for (
+    const m of stderr.matchAll(
+      /(?:code cache hit for|Updating V8 code cache for) ES module: (file:\/\/\S+?),/g,
+    )
+  ) {
+    if (m[1].startsWith(prefix)) out.add(m[1].slice(prefix.length));
+  }
+  return out;
+}
+
 /** Runs `hashline ARGS` to completion. */
 export function hashline(args: string[], run: CliRun): Promise<RunResult> {
   const [cmd, lead] = tsCommand(CLI);

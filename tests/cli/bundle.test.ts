@@ -25,7 +25,7 @@ import { after, before, describe, it } from "node:test";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { REPO_ROOT, runtimeName } from "../_spawn.ts";
-import { cleanEnv } from "./_cli.ts";
+import { cleanEnv, evaluatedUnder } from "./_cli.ts";
 
 const DENO = join(REPO_ROOT, "node_modules", ".bin", "deno");
 const SOURCE = join(REPO_ROOT, "src", "cli", "main.ts");
@@ -38,24 +38,37 @@ interface Run {
   stderr: string;
 }
 
+/** Deno's arguments that run `entry` as `bin/hashline` does, with `flags` for Deno itself. */
+function denoArgs(entry: string, flags: string[] = []): string[] {
+  return [
+    "run",
+    "-A",
+    ...flags,
+    "--config",
+    join(REPO_ROOT, "deno.json"),
+    entry,
+  ];
+}
+
+/** The environment of a run in `cwd`, with its own state folder. */
+function envIn(cwd: string): Record<string, string> {
+  return cleanEnv({ HASHLINE_STORE: join(cwd, ".state") });
+}
+
 /** One command line through `entry`, in `cwd`, with its own state folder. */
 function run(
   entry: string,
   cwd: string,
   args: string[],
   input?: string,
-  extraEnv: Record<string, string> = {},
+  flags: string[] = [],
 ): Run {
-  const r = spawnSync(
-    DENO,
-    ["run", "-A", "--config", join(REPO_ROOT, "deno.json"), entry, ...args],
-    {
-      cwd,
-      input,
-      encoding: "utf8",
-      env: cleanEnv({ HASHLINE_STORE: join(cwd, ".state"), ...extraEnv }),
-    },
-  );
+  const r = spawnSync(DENO, [...denoArgs(entry, flags), ...args], {
+    cwd,
+    input,
+    encoding: "utf8",
+    env: envIn(cwd),
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -198,33 +211,11 @@ describe("the CLI bundle answers as the source does", { skip: ONCE }, () => {
       made.push(dir);
       // A first read writes its record; the re-read, the common call, does not.
       run(bundle, dir, ["read", "f.txt"]);
-      const r = spawnSync(
-        DENO,
-        [
-          "run",
-          "-A",
-          "--log-level=debug",
-          "--config",
-          join(REPO_ROOT, "deno.json"),
-          bundle,
-          "read",
-          "f.txt",
-        ],
-        {
-          cwd: dir,
-          encoding: "utf8",
-          env: cleanEnv({ HASHLINE_STORE: join(dir, ".state") }),
-        },
-      );
-      assert.equal(r.status, 0, r.stderr.slice(-2000));
-      const loaded = new Set<string>();
-      for (
-        const m of r.stderr.matchAll(
-          /(?:code cache hit for|Updating V8 code cache for) ES module: file:\/\/(\S+?),/g,
-        )
-      ) {
-        if (m[1].startsWith(out + "/")) loaded.add(m[1].slice(out.length + 1));
-      }
+      const r = run(bundle, dir, ["read", "f.txt"], undefined, [
+        "--log-level=debug",
+      ]);
+      assert.equal(r.code, 0, r.stderr.slice(-2000));
+      const loaded = evaluatedUnder(r.stderr, out);
       assert.deepEqual(
         [...loaded].map((f) => f.replace(/-[\w-]+\.js$/, ".js")).sort(),
         ["core.js", "main.js"],
@@ -243,18 +234,9 @@ describe("the CLI bundle answers as the source does", { skip: ONCE }, () => {
       await client.connect(
         new StdioClientTransport({
           command: DENO,
-          args: [
-            "run",
-            "-A",
-            "--config",
-            join(REPO_ROOT, "deno.json"),
-            bundle,
-            "mcp",
-            "--root",
-            dir,
-          ],
+          args: [...denoArgs(bundle), "mcp", "--root", dir],
           cwd: dir,
-          env: cleanEnv({ HASHLINE_STORE: join(dir, ".state") }),
+          env: envIn(dir),
           stderr: "pipe",
         }),
       );

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import process from "node:process";
 import { REPO_ROOT } from "../_spawn.ts";
+import { evaluatedUnder } from "./_cli.ts";
 
 const DENO = join(REPO_ROOT, "node_modules", ".bin", "deno");
 const MAIN = join(REPO_ROOT, "src", "cli", "main.ts");
@@ -24,18 +25,7 @@ function evaluated(cwd: string, env: Record<string, string>, args: string[]) {
     { cwd, env: { ...process.env, ...env }, encoding: "utf8" },
   );
   assert.equal(r.status, 0, r.stderr.slice(-2000));
-  const prefix = `file://${
-    REPO_ROOT.endsWith("/") ? REPO_ROOT : REPO_ROOT + "/"
-  }`;
-  const out = new Set<string>();
-  for (
-    const m of r.stderr.matchAll(
-      /(?:code cache hit for|Updating V8 code cache for) ES module: (file:\/\/\S+?),/g,
-    )
-  ) {
-    if (m[1].startsWith(prefix)) out.add(m[1].slice(prefix.length));
-  }
-  return out;
+  return evaluatedUnder(r.stderr, REPO_ROOT);
 }
 
 /** The write path's modules among `loaded`: history, locks, commits, drift and view resolution. */
