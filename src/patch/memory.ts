@@ -97,11 +97,14 @@ export class LineMemory implements ReadMemory {
     return hashInRuns(this.runs, n);
   }
 
-  /** An independent copy (a patch judges against the record as it stood when it was sent). */
+  /**
+   * An independent copy (a patch judges against the record as it stood when
+   * it was sent). The runs are shared: a run is never changed once placed
+   * (every change builds new runs), so a copy costs one per run, not one per
+   * line.
+   */
   clone(): LineMemory {
-    const copy = new LineMemory(
-      this.runs.map((r) => ({ start: r.start, hashes: r.hashes.slice() })),
-    );
+    const copy = new LineMemory(this.runs.slice());
     copy.lineCount = this.lineCount;
     copy.stamp = this.stamp;
     copy.form = this.form;

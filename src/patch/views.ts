@@ -17,51 +17,51 @@ export const MAX_VIEWS = 64;
 /** Consecutive lines a view showed, from line `start` on, by full hash. */
 export interface ViewRun {
   /** First line, in the view's own numbering. */
-  start: number;
+  readonly start: number;
   /** Full 32-bit hashes of the lines shown. */
-  hashes: number[];
+  readonly hashes: readonly number[];
 }
 
 /** One thing a session was shown of a file. */
 export interface View {
   /** A read (window or outline) supersedes what earlier views said of the lines it shows. */
-  read: boolean;
+  readonly read: boolean;
   /**
    * Lines a refusal showed for an ambiguous anchor, where the candidates
    * stand now: they supersede earlier views for anchors written `N:HH`
    * (the hash still has to fit), never for a bare number.
    */
-  settle?: boolean;
+  readonly settle?: boolean;
   /** The number of the session's own commits of the file made before this view. */
-  epoch: number;
+  readonly epoch: number;
   /** The lines shown, sorted and apart. */
-  runs: ViewRun[];
+  readonly runs: readonly ViewRun[];
 }
 
 /** One edit of a session's own commit, in the numbering of the file before it. */
 export interface CommitEdit {
   /** First line replaced, or the line the insert goes before. */
-  at: number;
+  readonly at: number;
   /** Lines removed there. */
-  deleteCount: number;
+  readonly deleteCount: number;
   /** Lines put there. */
-  added: number;
+  readonly added: number;
 }
 
 /** One of the session's own commits of a file. */
 export interface OwnCommit {
   /** The epoch this commit made (views made after it carry it). */
-  epoch: number;
+  readonly epoch: number;
   /** Its history entry (`h_12`), when history is kept. */
-  entry?: string;
+  readonly entry?: string;
   /**
    * Not a commit of the session's but another party's changes, as the
    * drift alignment placed the session's lines when its own commit came
    * (a line it could not place has no number after it).
    */
-  theirs?: boolean;
+  readonly theirs?: boolean;
   /** Its edits, sorted by `at`, apart. */
-  edits: CommitEdit[];
+  readonly edits: readonly CommitEdit[];
 }
 
 /** Where a view's line stands after the session's own commits since. */
@@ -228,21 +228,17 @@ export class FileViews {
     return { line };
   }
 
-  /** An independent copy. */
+  /**
+   * An independent copy. Views and commits are shared: neither is changed
+   * once added (adding copies what it is given, and pruning builds new
+   * lists), so a copy costs one per view, not one per line shown.
+   */
   clone(): FileViews {
     const copy = new FileViews();
     copy.epoch = this.epoch;
     copy.dropped = this.dropped;
-    copy.views = this.views.map((v) => ({
-      read: v.read,
-      ...(v.settle ? { settle: true } : {}),
-      epoch: v.epoch,
-      runs: v.runs.map((r) => ({ start: r.start, hashes: r.hashes.slice() })),
-    }));
-    copy.commits = this.commits.map((c) => ({
-      ...c,
-      edits: c.edits.map((e) => ({ ...e })),
-    }));
+    copy.views = this.views.slice();
+    copy.commits = this.commits.slice();
     return copy;
   }
 
