@@ -16,6 +16,7 @@ import {
   constants,
   fsyncSync,
   lstatSync,
+  mkdirSync,
   openSync,
   renameSync,
   unlinkSync,
@@ -76,6 +77,21 @@ export function folderRefusal(folder: string): string | null {
     }; hashline does not write its state through it. Replace it with a folder.`;
   }
   return null;
+}
+
+/**
+ * Makes the folder `folder` when it can (its parent must be there): a name
+ * already taken is left as it is, for {@link folderRefusal} to judge, and
+ * any other failure is left for the first write into the folder to meet.
+ *
+ * @param folder The folder to make.
+ */
+export function makeFolderHere(folder: string): void {
+  try {
+    mkdirSync(folder);
+  } catch {
+    // Taken already, or not possible now: judged or met later.
+  }
 }
 
 /**

@@ -20,7 +20,7 @@
 import { join } from "node:path";
 import { closeSync, fstatSync, fsyncSync, statSync } from "../_runtime/fs.ts";
 import { HashlineError } from "../errors.ts";
-import { folderRefusal } from "../fs/state_file.ts";
+import { folderRefusal, makeFolderHere } from "../fs/state_file.ts";
 import type {
   CommitIntent,
   GoneWriter,
@@ -100,6 +100,8 @@ export class HistoryLog {
   private readonly limits: Limits;
   /** Whether this instance made (or found) the history folder. */
   private dirMade = false;
+  /** Whether this instance made (or found) the blobs folder. */
+  private blobsMade = false;
   /** The log as {@link openLog} last opened it. */
   private openedAs: { fd: number; ino: number; size: number } | null = null;
   /** Where this process's last append ended (the log then ends with a newline). */
@@ -162,6 +164,13 @@ export class HistoryLog {
    */
   private refuseLinkedFolders(): void {
     for (const dir of [this.dir, this.blobs.dir, join(this.dir, "writers")]) {
+      // The blobs folder is made here once the history folder is judged
+      // real: then every later look finds a folder there, and a look that
+      // finds nothing builds an error (costly on some runtimes) each time.
+      if (dir === this.blobs.dir && !this.blobsMade) {
+        makeFolderHere(dir);
+        this.blobsMade = true;
+      }
       const refused = folderRefusal(dir);
       if (refused !== null) {
         throw new HashlineError(
