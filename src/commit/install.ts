@@ -7,7 +7,7 @@
  * @module
  */
 import {
-  close,
+  closeLater,
   constants,
   linkSync,
   openSync,
@@ -98,9 +98,8 @@ export function install(s: Staged): void {
       renameSync(s.pin.path(s.temp), s.pin.path(s.name));
     } finally {
       // The replaced file is freed when its last handle closes: after the
-      // answer (Node and Bun close in their worker pool; Deno on a later
-      // turn of the event loop), not inside the rename before it.
-      if (held !== null) close(held, () => {});
+      // answer (`closeLater`), not inside the rename before it.
+      if (held !== null) closeLater(held);
     }
     return;
   }

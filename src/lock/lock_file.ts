@@ -7,7 +7,7 @@
  * @module
  */
 import {
-  close,
+  closeLater,
   closeSync,
   constants,
   existsSync,
@@ -152,13 +152,12 @@ export function createExclusive(path: string, text: string): number | null {
 }
 
 /**
- * Closes the handle of a lock file already removed, with the asynchronous
- * call: the file is freed at this last close, which then runs after the
- * answer (in the worker pool under Node; on a later turn of the event loop
- * under Deno), not before it.
+ * Closes the handle of a lock file already removed: the file is freed at
+ * this last close, which then runs after the answer (`closeLater`), not
+ * before it.
  */
 export function closeReleased(fd: number): void {
-  close(fd, () => {});
+  closeLater(fd);
 }
 
 /** Closes a handle, ignoring a failure. */
