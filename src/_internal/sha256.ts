@@ -61,12 +61,27 @@ interface Hash {
  * ```
  */
 export async function sha256(bytes: Uint8Array): Promise<Uint8Array> {
-  if (sync) return sync(bytes);
-  if (sync === undefined && ++calls === WARM_AFTER) void load();
-  return new Uint8Array(
-    await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>),
-  );
+  const known = digests.get(bytes);
+  if (known) return known.slice();
+  let digest: Uint8Array;
+  if (sync) digest = sync(bytes);
+  else {
+    if (sync === undefined && ++calls === WARM_AFTER) void load();
+    digest = new Uint8Array(
+      await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>),
+    );
+  }
+  digests.set(bytes, digest.slice());
+  return digest;
 }
+
+/**
+ * The digest of each byte array hashed, for as long as the array lives: an
+ * edit hashes the same content up to three times (its stamp, the digests
+ * its history entry names, the session's record of it). Content held in
+ * memory is never changed in place, so a kept digest stays true.
+ */
+const digests = new WeakMap<Uint8Array, Uint8Array>();
 
 /**
  * Which hash answers now, and a promise that settles once the deferred
