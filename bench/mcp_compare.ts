@@ -7,10 +7,11 @@
  * servers again; the two versions swap their places in the turns from one
  * run to the next.
  *
- * Run: `deno run -A bench/mcp_compare.ts A B [rounds] [runs]`, where A and B
- * are checkouts of the repository (default 100 rounds, 3 runs). It prints
- * each run's medians and ratios, and the medians of the runs: B/A below 1
- * means B is faster.
+ * Run: `deno run -A bench/mcp_compare.ts A B [rounds] [runs] [--warmup=N]`,
+ * where A and B are checkouts of the repository (default 100 rounds, 3 runs,
+ * 10 untimed rounds; more untimed rounds compare the versions once V8 has
+ * optimized them). It prints each run's medians and ratios, and the medians
+ * of the runs: B/A below 1 means B is faster.
  *
  * @module
  */
@@ -29,13 +30,15 @@ const REFERENCE = join(
   "bench/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js",
 );
 const LINES = 309;
-const WARMUP = 10;
+const WARMUP = Number(
+  process.argv.find((a) => a.startsWith("--warmup="))?.slice(9) ?? 10,
+);
 const TURN = 10;
 
-const args = process.argv.slice(2);
+const args = process.argv.slice(2).filter((a) => !a.startsWith("--"));
 if (args.length < 2) {
   console.error(
-    "Usage: deno run -A bench/mcp_compare.ts A B [rounds] [runs] (A and B: checkouts of hashline)",
+    "Usage: deno run -A bench/mcp_compare.ts A B [rounds] [runs] [--warmup=N] (A and B: checkouts of hashline)",
   );
   process.exit(2);
 }
