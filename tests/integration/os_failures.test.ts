@@ -32,6 +32,7 @@ import { call } from "../http/_helpers.ts";
 import { leftovers, snapshot } from "../workspace/_helpers.ts";
 import { bootId, pidNamespace } from "../../src/_runtime/host.ts";
 import { deadPid } from "./_util.ts";
+import { handlesClosed } from "../_handles.ts";
 
 function run(cmd: string, args: string[]): string | null {
   const r = spawnSync(cmd, args);
@@ -115,6 +116,9 @@ describe("a full disk", { skip: skip ?? false }, () => {
     await writeFile(join(root, "a.txt"), "one\ntwo\n");
   });
   after(async () => {
+    // A replaced file and a released lock close after the answer; the
+    // mount is busy until they have.
+    await handlesClosed(mnt);
     run("umount", [mnt]);
     await rm(base, { recursive: true, force: true });
   });
