@@ -19,16 +19,16 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import process from "node:process";
-import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import {
+  body,
+  connect,
+  DENO,
+  hashlineRound,
+  median,
+  REFERENCE,
+  referenceRound,
+} from "./_mcp_rounds.ts";
 
-const REPO = fileURLToPath(new URL("../", import.meta.url));
-const DENO = join(REPO, "node_modules", ".bin", "deno");
-const REFERENCE = join(
-  REPO,
-  "bench/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js",
-);
 const LINES = 309;
 const WARMUP = Number(
   process.argv.find((a) => a.startsWith("--warmup="))?.slice(9) ?? 10,
@@ -46,81 +46,6 @@ const [a, b] = args.slice(0, 2).map((p) => resolve(p));
 const rounds = Number(args[2] ?? 100);
 const runs = Number(args[3] ?? 3);
 
-async function connect(
-  command: string,
-  argv: string[],
-  extra: Record<string, string> = {},
-): Promise<Client> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (v !== undefined) env[k] = v;
-  }
-  const client = new Client({ name: "bench", version: "1.0.0" });
-  await client.connect(
-    new StdioClientTransport({
-      command,
-      args: argv,
-      env: { ...env, ...extra },
-      stderr: "pipe",
-    }),
-  );
-  return client;
-}
-
-function text(result: unknown): string {
-  return (result as { content: { text: string }[] }).content
-    .map((c) => c.text).join("\n");
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((x, y) => x - y);
-  return s[Math.floor(s.length / 2)];
-}
-
-const body = Array.from(
-  { length: LINES },
-  (_, i) => i === 149 ? `const target = "start";` : `const line${i} = ${i};`,
-).join("\n") + "\n";
-
-function anchor150(view: string): string | undefined {
-  const row = view.split("\n").find((l) => l.startsWith("150:"));
-  return row?.slice(0, row.indexOf("|"));
-}
-
-/** A read and an edit of line 150 (resent once from fresh anchors when refused as ambiguous). */
-async function hashlineRound(c: Client, path: string, i: number) {
-  const view = text(
-    await c.callTool({ name: "read_file", arguments: { path } }),
-  );
-  const edit = (start: string) =>
-    c.callTool({
-      name: "edit_file",
-      arguments: {
-        path,
-        ops: [{ op: "replace", start, lines: [`const target = "v${i}";`] }],
-      },
-    });
-  let out = await edit(anchor150(view)!);
-  const fresh = out.isError ? anchor150(text(out)) : undefined;
-  if (fresh && /ambiguous/.test(text(out))) out = await edit(fresh);
-  if (out.isError) throw new Error(text(out));
-}
-
-async function referenceRound(c: Client, path: string, i: number) {
-  const view = text(
-    await c.callTool({ name: "read_text_file", arguments: { path } }),
-  );
-  const old = view.split("\n").find((l) => l.startsWith("const target"))!;
-  const out = await c.callTool({
-    name: "edit_file",
-    arguments: {
-      path,
-      edits: [{ oldText: old, newText: `const target = "v${i}";` }],
-    },
-  });
-  if (out.isError) throw new Error(text(out));
-}
-
 type Medians = { reference: number; a: number; b: number };
 
 async function run(k: number): Promise<Medians> {
@@ -129,7 +54,7 @@ async function run(k: number): Promise<Medians> {
     const root = join(dir, "root");
     await mkdir(root);
     for (const f of ["r.ts", "a.ts", "b.ts"]) {
-      await writeFile(join(root, f), body);
+      await writeFile(join(root, f), body("start", LINES));
     }
     const server = (repo: string, state: string) =>
       connect(

@@ -23,111 +23,25 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { printSummary } from "./_summary.ts";
+import {
+  body,
+  connect,
+  DENO,
+  hashlineRound,
+  median,
+  REFERENCE,
+  referenceRound,
+} from "./_mcp_rounds.ts";
 
 const positional = process.argv.slice(2).filter((a) => !a.startsWith("--"));
 const rounds = Number(positional[0] ?? 100);
 const REPO = fileURLToPath(new URL("../", import.meta.url));
-const DENO = join(REPO, "node_modules", ".bin", "deno");
-const REFERENCE = join(
-  REPO,
-  "bench/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js",
-);
-
-function env(extra: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (v !== undefined) out[k] = v;
-  }
-  return { ...out, ...extra };
-}
-
-async function connect(
-  command: string,
-  args: string[],
-  extra: Record<string, string> = {},
-): Promise<Client> {
-  const client = new Client({ name: "bench", version: "1.0.0" });
-  await client.connect(
-    new StdioClientTransport({
-      command,
-      args,
-      env: env(extra),
-      stderr: "pipe",
-    }),
-  );
-  return client;
-}
-
-function text(result: unknown): string {
-  const content = (result as { content: { text: string }[] }).content;
-  return content.map((c) => c.text).join("\n");
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
-
 const LINES = 300;
 /** The file of the second setting (see the module doc). */
 const ALT_LINES = 309;
 const ALT_WARMUP = 10;
 const ALT_BLOCK = 10;
-const body = (tag: string, lines = LINES) =>
-  Array.from(
-    { length: lines },
-    (_, i) => i === 149 ? `const target = "${tag}";` : `const line${i} = ${i};`,
-  ).join("\n") + "\n";
-
-/** The anchor `150:HH` of line 150 in a read or a refusal's fresh lines. */
-function anchor150(view: string): string | undefined {
-  const row = view.split("\n").find((l) => l.startsWith("150:"));
-  return row?.slice(0, row.indexOf("|"));
-}
-
-/**
- * One hashline round trip: read the file, replace line 150 using its
- * anchor. About 1 edit in 256 gets a new line whose short hash matches the
- * line it replaced; the next edit's anchor is then refused once as
- * ambiguous, with fresh anchors, and resent from them as a model would
- * (that round pays for the extra call).
- */
-async function hashlineRound(c: Client, path: string, i: number) {
-  const view = text(
-    await c.callTool({ name: "read_file", arguments: { path } }),
-  );
-  const edit = (start: string) =>
-    c.callTool({
-      name: "edit_file",
-      arguments: {
-        path,
-        ops: [{ op: "replace", start, lines: [`const target = "v${i}";`] }],
-      },
-    });
-  let out = await edit(anchor150(view)!);
-  const fresh = out.isError ? anchor150(text(out)) : undefined;
-  if (fresh && /ambiguous/.test(text(out))) out = await edit(fresh);
-  if (out.isError) throw new Error(text(out));
-}
-
-/** One reference round trip: read the file, replace line 150's text. */
-async function referenceRound(c: Client, path: string, i: number) {
-  const view = text(
-    await c.callTool({ name: "read_text_file", arguments: { path } }),
-  );
-  const old = view.split("\n").find((l) => l.startsWith("const target"))!;
-  const out = await c.callTool({
-    name: "edit_file",
-    arguments: {
-      path,
-      edits: [{ oldText: old, newText: `const target = "v${i}";` }],
-    },
-  });
-  if (out.isError) throw new Error(text(out));
-}
 
 /** Rounds run before any is timed: both servers' code is compiled by then. */
 const WARMUP = 300;
@@ -232,8 +146,8 @@ const dir = await mkdtemp(join(tmpdir(), "hashline-mcp-bench-"));
 try {
   const root = join(dir, "root");
   await mkdir(root);
-  await writeFile(join(root, "a.ts"), body("start"));
-  await writeFile(join(root, "b.ts"), body("start"));
+  await writeFile(join(root, "a.ts"), body("start", LINES));
+  await writeFile(join(root, "b.ts"), body("start", LINES));
   const big = Array.from({ length: 5000 }, (_, i) => `row ${i} of a big file`)
     .join("\n") + "\n";
   for (let k = 0; k < 40; k++) await writeFile(join(root, `big${k}.txt`), big);
