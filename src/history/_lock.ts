@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { closeLater } from "../_runtime/fs.ts";
 import { joinQueue, type LockQueues } from "../lock/queue.ts";
 import { join } from "node:path";
 import { setInterval } from "node:timers";
@@ -21,7 +22,6 @@ import {
   REFRESH_MS,
 } from "../lock/holder.ts";
 import {
-  closeReleased,
   EMPTY_STALE_MS,
   type Holder,
   releaseIfMine,
@@ -55,7 +55,8 @@ async function acquire(
       return () => {
         clearInterval(lease);
         releaseIfMine(path, token, fd);
-        closeReleased(fd);
+        // Freed at this last close, after the answer.
+        closeLater(fd);
       };
     }
     if (fd === "again") continue;

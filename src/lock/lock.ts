@@ -19,6 +19,7 @@
  *
  * @module
  */
+import { closeLater } from "../_runtime/fs.ts";
 import { joinQueue, type LockQueues } from "./queue.ts";
 import { join } from "node:path";
 import { setInterval } from "node:timers";
@@ -36,7 +37,6 @@ import {
 } from "./holder.ts";
 import {
   closeQuietly,
-  closeReleased,
   EMPTY_STALE_MS,
   type Holder,
   lockName,
@@ -226,7 +226,8 @@ async function acquireOne(
     clearInterval(lease);
     held.delete(key);
     if (releaseFile(spec, token, fd)) {
-      closeReleased(fd);
+      // Freed at this last close, after the answer.
+      closeLater(fd);
       finish();
       return null;
     }

@@ -7,7 +7,6 @@
  * @module
  */
 import {
-  closeLater,
   closeSync,
   constants,
   existsSync,
@@ -149,15 +148,6 @@ export function createExclusive(path: string, text: string): number | null {
     throw error;
   }
   return fd;
-}
-
-/**
- * Closes the handle of a lock file already removed: the file is freed at
- * this last close, which then runs after the answer (`closeLater`), not
- * before it.
- */
-export function closeReleased(fd: number): void {
-  closeLater(fd);
 }
 
 /** Closes a handle, ignoring a failure. */
